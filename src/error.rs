@@ -1,0 +1,167 @@
+//! Parse errors: every tokenizer-stage parse-error code of the WHATWG HTML Standard (§13.2.2), plus
+//! the four processing-instruction codes added in 2026, each reported with where it happened.
+//!
+//! Error detection is opt-in ([`crate::Options::errors`]); with it off the tokenizer never builds one.
+
+use std::fmt;
+
+macro_rules! error_codes {
+    ($($variant:ident => $name:literal,)*) => {
+        /// A tokenizer parse-error code, named as in the HTML Standard's table of parse errors.
+        ///
+        /// ```
+        /// use tagstream::ErrorCode;
+        /// assert_eq!(ErrorCode::EofInTag.as_str(), "eof-in-tag");
+        /// assert_eq!("eof-in-tag".parse::<ErrorCode>(), Ok(ErrorCode::EofInTag));
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum ErrorCode {
+            $(#[doc = concat!("`", $name, "`")] $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the standard's alphabetical order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The kebab-case name the standard gives this error.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $name,)*
+                }
+            }
+        }
+
+        impl std::str::FromStr for ErrorCode {
+            type Err = UnknownErrorCode;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($name => Ok(ErrorCode::$variant),)*
+                    _ => Err(UnknownErrorCode),
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    AbruptClosingOfEmptyComment => "abrupt-closing-of-empty-comment",
+    AbruptDoctypePublicIdentifier => "abrupt-doctype-public-identifier",
+    AbruptDoctypeSystemIdentifier => "abrupt-doctype-system-identifier",
+    AbsenceOfDigitsInNumericCharacterReference => "absence-of-digits-in-numeric-character-reference",
+    CdataInHtmlContent => "cdata-in-html-content",
+    CharacterReferenceOutsideUnicodeRange => "character-reference-outside-unicode-range",
+    ControlCharacterInInputStream => "control-character-in-input-stream",
+    ControlCharacterReference => "control-character-reference",
+    DisallowedProcessingInstructionTarget => "disallowed-processing-instruction-target",
+    DuplicateAttribute => "duplicate-attribute",
+    EndTagWithAttributes => "end-tag-with-attributes",
+    EndTagWithTrailingSolidus => "end-tag-with-trailing-solidus",
+    EofBeforeTagName => "eof-before-tag-name",
+    EofInCdata => "eof-in-cdata",
+    EofInComment => "eof-in-comment",
+    EofInDoctype => "eof-in-doctype",
+    EofInProcessingInstruction => "eof-in-processing-instruction",
+    EofInScriptHtmlCommentLikeText => "eof-in-script-html-comment-like-text",
+    EofInTag => "eof-in-tag",
+    IncorrectlyClosedComment => "incorrectly-closed-comment",
+    IncorrectlyOpenedComment => "incorrectly-opened-comment",
+    InvalidCharacterSequenceAfterDoctypeName => "invalid-character-sequence-after-doctype-name",
+    InvalidFirstCharacterOfProcessingInstructionTarget => "invalid-first-character-of-processing-instruction-target",
+    InvalidFirstCharacterOfTagName => "invalid-first-character-of-tag-name",
+    InvalidProcessingInstructionTarget => "invalid-processing-instruction-target",
+    MissingAttributeValue => "missing-attribute-value",
+    MissingDoctypeName => "missing-doctype-name",
+    MissingDoctypePublicIdentifier => "missing-doctype-public-identifier",
+    MissingDoctypeSystemIdentifier => "missing-doctype-system-identifier",
+    MissingEndTagName => "missing-end-tag-name",
+    MissingQuoteBeforeDoctypePublicIdentifier => "missing-quote-before-doctype-public-identifier",
+    MissingQuoteBeforeDoctypeSystemIdentifier => "missing-quote-before-doctype-system-identifier",
+    MissingSemicolonAfterCharacterReference => "missing-semicolon-after-character-reference",
+    MissingWhitespaceAfterDoctypePublicKeyword => "missing-whitespace-after-doctype-public-keyword",
+    MissingWhitespaceAfterDoctypeSystemKeyword => "missing-whitespace-after-doctype-system-keyword",
+    MissingWhitespaceBeforeDoctypeName => "missing-whitespace-before-doctype-name",
+    MissingWhitespaceBetweenAttributes => "missing-whitespace-between-attributes",
+    MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers => "missing-whitespace-between-doctype-public-and-system-identifiers",
+    NestedComment => "nested-comment",
+    NoncharacterCharacterReference => "noncharacter-character-reference",
+    NoncharacterInInputStream => "noncharacter-in-input-stream",
+    NullCharacterReference => "null-character-reference",
+    SurrogateCharacterReference => "surrogate-character-reference",
+    SurrogateInInputStream => "surrogate-in-input-stream",
+    UnexpectedCharacterAfterDoctypeSystemIdentifier => "unexpected-character-after-doctype-system-identifier",
+    UnexpectedCharacterInAttributeName => "unexpected-character-in-attribute-name",
+    UnexpectedCharacterInUnquotedAttributeValue => "unexpected-character-in-unquoted-attribute-value",
+    UnexpectedEqualsSignBeforeAttributeName => "unexpected-equals-sign-before-attribute-name",
+    UnexpectedNullCharacter => "unexpected-null-character",
+    UnexpectedQuestionMarkInsteadOfTagName => "unexpected-question-mark-instead-of-tag-name",
+    UnexpectedSolidusInTag => "unexpected-solidus-in-tag",
+    UnknownNamedCharacterReference => "unknown-named-character-reference",
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The string given to [`ErrorCode::from_str`](std::str::FromStr) is not a tokenizer error code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownErrorCode;
+
+impl fmt::Display for UnknownErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a tokenizer parse-error code")
+    }
+}
+
+impl std::error::Error for UnknownErrorCode {}
+
+/// A line and column in the preprocessed input stream, both 1-based.
+///
+/// Lines end at LF, CR or CRLF (the LF sits at the end of the line it terminates). The column counts
+/// UTF-16 code units, as html5lib-tests and browsers' consoles do: a character outside the Basic
+/// Multilingual Plane takes two columns, and each invalid UTF-8 sequence (one U+FFFD) takes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position {
+    /// 1-based line number.
+    pub line: u64,
+    /// 1-based column in UTF-16 code units.
+    pub col: u64,
+}
+
+/// One parse error: its code, the byte offset in the input where it was detected, and that offset's
+/// line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What went wrong.
+    pub code: ErrorCode,
+    /// Byte offset in the whole input (counting from the first byte ever fed).
+    pub offset: usize,
+    /// Line and column of `offset`.
+    pub position: Position,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {}",
+            self.position.line, self.position.col, self.code
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        assert_eq!(ErrorCode::ALL.len(), 52);
+        for &code in ErrorCode::ALL {
+            assert_eq!(code.as_str().parse::<ErrorCode>(), Ok(code));
+        }
+        assert_eq!("no-such-error".parse::<ErrorCode>(), Err(UnknownErrorCode));
+    }
+}

@@ -1,0 +1,137 @@
+//! Tokens in the shapes of html5lib-tests (`tokenizer/*.test`), for conformance runners.
+//!
+//! [`run`] tokenizes an input exactly as the library does for any user (optionally fed in chunks) and
+//! returns owned tokens with adjacent text merged, plus the parse errors. The CLI's `--html5lib` mode
+//! and the project's conformance tests both use it, so both see the library itself.
+//!
+//! ```
+//! use tagstream::html5lib::{Html5libToken, run};
+//! use tagstream::Options;
+//! let result = run(b"<b>x</b>", &Options::new().errors(true), None);
+//! assert_eq!(result.output[1], Html5libToken::Character("x".into()));
+//! assert!(result.errors.is_empty());
+//! ```
+
+use crate::{Options, ParseError, TextKind, Token, Tokenizer};
+
+/// One token as html5lib-tests writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Html5libToken {
+    /// `["DOCTYPE", name, publicId, systemId, correctness]` (`correctness` = not force-quirks).
+    Doctype {
+        name: Option<String>,
+        public_id: Option<String>,
+        system_id: Option<String>,
+        correctness: bool,
+    },
+    /// `["StartTag", name, {attributes}, true?]`
+    StartTag {
+        name: String,
+        attributes: Vec<(String, String)>,
+        self_closing: bool,
+    },
+    /// `["EndTag", name]`
+    EndTag { name: String },
+    /// `["Comment", data]`
+    Comment(String),
+    /// `["Character", data]`, adjacent ones merged.
+    Character(String),
+    /// `["ProcessingInstruction", target, data]` (not in html5lib-tests, which predate PIs).
+    ProcessingInstruction { target: String, data: String },
+}
+
+/// The output of [`run`].
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    /// Tokens with adjacent character tokens merged.
+    pub output: Vec<Html5libToken>,
+    /// Parse errors in stream order (empty unless `options` had errors on).
+    pub errors: Vec<ParseError>,
+}
+
+/// The tokenizer state named as html5lib-tests name it (`"Data state"`, `"PLAINTEXT state"`,
+/// `"RCDATA state"`, `"RAWTEXT state"`, `"Script data state"`, `"CDATA section state"`).
+pub fn state_from_name(name: &str) -> Option<TextKind> {
+    Some(match name {
+        "Data state" => TextKind::Data,
+        "PLAINTEXT state" => TextKind::Plaintext,
+        "RCDATA state" => TextKind::Rcdata,
+        "RAWTEXT state" => TextKind::Rawtext,
+        "Script data state" => TextKind::ScriptData,
+        "CDATA section state" => TextKind::Cdata,
+        _ => return None,
+    })
+}
+
+/// Tokenize `input` with `options`, whole (`chunk_size` `None`) or fed `chunk_size` bytes at a time.
+pub fn run(input: &[u8], options: &Options, chunk_size: Option<usize>) -> Run {
+    let mut tokenizer = Tokenizer::new(options.clone());
+    let mut output = Vec::new();
+    match chunk_size {
+        None => tokenizer.tokenize(input).for_each(|t| push(&mut output, t)),
+        Some(size) => {
+            for chunk in input.chunks(size.max(1)) {
+                tokenizer.feed(chunk).for_each(|t| push(&mut output, t));
+            }
+            tokenizer.finish().for_each(|t| push(&mut output, t));
+        }
+    }
+    Run {
+        output,
+        errors: tokenizer.take_errors(),
+    }
+}
+
+/// Run `input` split at the given offsets (each chunk fed separately).
+pub fn run_split(input: &[u8], options: &Options, splits: &[usize]) -> Run {
+    let mut tokenizer = Tokenizer::new(options.clone());
+    let mut output = Vec::new();
+    let mut start = 0;
+    for &end in splits.iter().chain(std::iter::once(&input.len())) {
+        tokenizer
+            .feed(&input[start..end])
+            .for_each(|t| push(&mut output, t));
+        start = end;
+    }
+    tokenizer.finish().for_each(|t| push(&mut output, t));
+    Run {
+        output,
+        errors: tokenizer.take_errors(),
+    }
+}
+
+/// Append `token` in html5lib shape, merging text into a preceding character token.
+pub fn push(output: &mut Vec<Html5libToken>, token: Token<'_>) {
+    let shaped = match token {
+        Token::Text(text) => {
+            if let Some(Html5libToken::Character(prev)) = output.last_mut() {
+                prev.push_str(text.text());
+                return;
+            }
+            Html5libToken::Character(text.text().to_owned())
+        }
+        Token::Doctype(d) => Html5libToken::Doctype {
+            name: d.name().map(str::to_owned),
+            public_id: d.public_id().map(str::to_owned),
+            system_id: d.system_id().map(str::to_owned),
+            correctness: !d.force_quirks(),
+        },
+        Token::StartTag(tag) => Html5libToken::StartTag {
+            name: tag.name().to_owned(),
+            attributes: tag
+                .attributes()
+                .map(|a| (a.name().to_owned(), a.value().to_owned()))
+                .collect(),
+            self_closing: tag.self_closing(),
+        },
+        Token::EndTag(tag) => Html5libToken::EndTag {
+            name: tag.name().to_owned(),
+        },
+        Token::Comment(c) => Html5libToken::Comment(c.data().to_owned()),
+        Token::ProcessingInstruction(pi) => Html5libToken::ProcessingInstruction {
+            target: pi.target().to_owned(),
+            data: pi.data().to_owned(),
+        },
+    };
+    output.push(shaped);
+}

@@ -1,0 +1,307 @@
+//! Comment states: bogus comment, markup declaration open, and the comment states with their
+//! less-than-sign and end states (HTML Standard §13.2.5.41–52).
+//!
+//! A comment's data is always one contiguous run of the source (from `tok.name_start` to just before
+//! its closing `-->`, `--!>` or `>`), so it is recorded as a span. The comment less-than-sign states
+//! only raise nested-comment; with errors off the comment state skips straight to the next `-`.
+
+use super::{Buf, Flow, Machine, Record, State, lookahead};
+use crate::error::ErrorCode;
+use crate::scan::{find1, find2, find3};
+use crate::token::{Span, TextKind};
+
+impl Machine {
+    /// Start a bogus comment whose data begins at `data_start`; the cursor byte is reconsumed.
+    pub(super) fn begin_bogus_comment(&mut self, data_start: usize) {
+        self.tok.name_start = data_start;
+        self.state = State::BogusComment;
+    }
+
+    /// Emit the comment in progress; its data ends at `data_end`, the token at `end`.
+    fn emit_comment(&mut self, data_end: usize, end: usize) -> Flow {
+        let data = Span {
+            start: self.tok.name_start,
+            end: data_end.max(self.tok.name_start),
+        };
+        let span = Span {
+            start: self.tok.start,
+            end,
+        };
+        self.emit_token(Record::Comment { span, data }, end)
+    }
+
+    /// EOF in a comment: eof-in-comment, emit it with data ending `held` bytes before the end (the
+    /// dashes or `--!` the state was holding back), then stop.
+    fn eof_in_comment(&mut self, b: &Buf, held: usize) -> Flow {
+        self.error(ErrorCode::EofInComment, b.end());
+        let flow = self.emit_comment(b.end().saturating_sub(held), b.end());
+        self.state = State::Eof;
+        flow
+    }
+
+    /// §13.2.5.41 Bogus comment state.
+    pub(super) fn bogus_comment_state(&mut self, b: &Buf) -> Flow {
+        let rest = b.rest(self.pos);
+        let hit = if self.config.errors {
+            find2(b'>', 0, rest)
+        } else {
+            find1(b'>', rest)
+        };
+        let Some(i) = hit else {
+            self.pos = b.end();
+            if !b.eof {
+                return Flow::NeedMore;
+            }
+            let flow = self.emit_comment(b.end(), b.end());
+            self.state = State::Eof;
+            return flow;
+        };
+        self.pos += i;
+        if rest[i] == 0 {
+            self.error_here(ErrorCode::UnexpectedNullCharacter);
+            self.pos += 1;
+            return Flow::Continue;
+        }
+        self.emit_comment(self.pos, self.pos + 1)
+    }
+
+    /// §13.2.5.42 Markup declaration open state (the cursor is just past `<!`, `mark` on the `<`).
+    pub(super) fn markup_declaration_open_state(&mut self, b: &Buf) -> Flow {
+        let decided = [
+            (lookahead(b, self.pos, b"--", false), 0),
+            (lookahead(b, self.pos, b"DOCTYPE", true), 1),
+            (lookahead(b, self.pos, b"[CDATA[", false), 2),
+        ];
+        if decided.iter().any(|(d, _)| d.is_none()) {
+            return Flow::NeedMore;
+        }
+        let which = decided
+            .iter()
+            .find(|(d, _)| *d == Some(true))
+            .map(|&(_, w)| w);
+        let emitted = match which {
+            Some(2) if self.cdata_allowed => {
+                self.pos += 7;
+                let emitted = self.flush_text(self.mark, self.pos);
+                self.set_text_state(TextKind::Cdata);
+                return Machine::flow(emitted);
+            }
+            _ => self.begin_token(self.mark),
+        };
+        match which {
+            Some(0) => {
+                self.pos += 2;
+                self.tok.name_start = self.pos;
+                self.state = State::CommentStart;
+            }
+            Some(1) => {
+                self.pos += 7;
+                self.state = State::Doctype;
+            }
+            Some(_) => {
+                // Reported at the last character of `[CDATA[`, the one being consumed.
+                self.error(ErrorCode::CdataInHtmlContent, self.pos + 6);
+                self.begin_bogus_comment(self.pos);
+                self.pos += 7;
+            }
+            None => {
+                self.error_here(ErrorCode::IncorrectlyOpenedComment);
+                self.begin_bogus_comment(self.pos);
+            }
+        }
+        Machine::flow(emitted)
+    }
+
+    /// §13.2.5.43 Comment start state.
+    pub(super) fn comment_start_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(Some(b'-')) => {
+                self.pos += 1;
+                self.state = State::CommentStartDash;
+                Flow::Continue
+            }
+            Ok(Some(b'>')) => {
+                self.error_here(ErrorCode::AbruptClosingOfEmptyComment);
+                self.emit_comment(self.tok.name_start, self.pos + 1)
+            }
+            Ok(_) => {
+                self.state = State::Comment;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.44 Comment start dash state.
+    pub(super) fn comment_start_dash_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None) => self.eof_in_comment(b, 1),
+            Ok(Some(b'-')) => {
+                self.pos += 1;
+                self.state = State::CommentEnd;
+                Flow::Continue
+            }
+            Ok(Some(b'>')) => {
+                self.error_here(ErrorCode::AbruptClosingOfEmptyComment);
+                self.emit_comment(self.tok.name_start, self.pos + 1)
+            }
+            Ok(_) => {
+                self.state = State::Comment;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.45 Comment state.
+    pub(super) fn comment_state(&mut self, b: &Buf) -> Flow {
+        let rest = b.rest(self.pos);
+        let hit = if self.config.errors {
+            find3(b'-', b'<', 0, rest)
+        } else {
+            find1(b'-', rest)
+        };
+        let Some(i) = hit else {
+            self.pos = b.end();
+            return if b.eof {
+                self.eof_in_comment(b, 0)
+            } else {
+                Flow::NeedMore
+            };
+        };
+        self.pos += i;
+        match rest[i] {
+            b'-' => self.state = State::CommentEndDash,
+            b'<' => self.state = State::CommentLessThanSign,
+            _ => self.error_here(ErrorCode::UnexpectedNullCharacter),
+        }
+        self.pos += 1;
+        Flow::Continue
+    }
+
+    /// §13.2.5.46 Comment less-than sign state.
+    pub(super) fn comment_less_than_sign_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(Some(b'!')) => {
+                self.pos += 1;
+                self.state = State::CommentLessThanSignBang;
+                Flow::Continue
+            }
+            Ok(Some(b'<')) => {
+                self.pos += 1;
+                Flow::Continue
+            }
+            Ok(_) => {
+                self.state = State::Comment;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.47 Comment less-than sign bang state.
+    pub(super) fn comment_less_than_sign_bang_state(&mut self, b: &Buf) -> Flow {
+        self.comment_dash_or(b, State::CommentLessThanSignBangDash, State::Comment)
+    }
+
+    /// §13.2.5.48 Comment less-than sign bang dash state.
+    pub(super) fn comment_less_than_sign_bang_dash_state(&mut self, b: &Buf) -> Flow {
+        self.comment_dash_or(
+            b,
+            State::CommentLessThanSignBangDashDash,
+            State::CommentEndDash,
+        )
+    }
+
+    /// Consume a `-` into `then`, or reconsume in `otherwise`.
+    fn comment_dash_or(&mut self, b: &Buf, then: State, otherwise: State) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(Some(b'-')) => {
+                self.pos += 1;
+                self.state = then;
+                Flow::Continue
+            }
+            Ok(_) => {
+                self.state = otherwise;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.49 Comment less-than sign bang dash dash state.
+    pub(super) fn comment_less_than_sign_bang_dash_dash_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None | Some(b'>')) => {
+                self.state = State::CommentEnd;
+                Flow::Continue
+            }
+            Ok(Some(_)) => {
+                self.error_here(ErrorCode::NestedComment);
+                self.state = State::CommentEnd;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.50 Comment end dash state.
+    pub(super) fn comment_end_dash_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None) => self.eof_in_comment(b, 1),
+            Ok(Some(b'-')) => {
+                self.pos += 1;
+                self.state = State::CommentEnd;
+                Flow::Continue
+            }
+            Ok(Some(_)) => {
+                self.state = State::Comment;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.51 Comment end state.
+    pub(super) fn comment_end_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None) => self.eof_in_comment(b, 2),
+            Ok(Some(b'>')) => self.emit_comment(self.pos - 2, self.pos + 1),
+            Ok(Some(b'!')) => {
+                self.pos += 1;
+                self.state = State::CommentEndBang;
+                Flow::Continue
+            }
+            Ok(Some(b'-')) => {
+                self.pos += 1;
+                Flow::Continue
+            }
+            Ok(Some(_)) => {
+                self.state = State::Comment;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.52 Comment end bang state.
+    pub(super) fn comment_end_bang_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None) => self.eof_in_comment(b, 3),
+            Ok(Some(b'-')) => {
+                self.pos += 1;
+                self.state = State::CommentEndDash;
+                Flow::Continue
+            }
+            Ok(Some(b'>')) => {
+                self.error_here(ErrorCode::IncorrectlyClosedComment);
+                self.emit_comment(self.pos - 3, self.pos + 1)
+            }
+            Ok(Some(_)) => {
+                self.state = State::Comment;
+                Flow::Continue
+            }
+        }
+    }
+}

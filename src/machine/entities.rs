@@ -1,0 +1,245 @@
+//! Named character references: the longest entity name at the start of a byte slice, for the
+//! named character reference state in [`super::charref`].
+//!
+//! The 2,231 names of the WHATWG table live in a radix trie of flat static arrays, generated into
+//! [`super::entities_table`] by `tools/gen_entities.py` (see that file for the layout). A lookup
+//! walks the trie one edge at a time, remembering the last node where a name ended: O(bytes
+//! examined), no allocation. When the slice runs out on the way to a longer name the answer is
+//! [`NamedMatch::NeedMore`], so a streaming caller knows to wait for the next chunk.
+
+use super::entities_table::{
+    CHILD_COUNT, FIRST_BYTE, FIRST_CHILD, LABELS, REST_LEN, REST_START, VALUE, VALUE_LEN_BITS,
+    VALUES,
+};
+
+/// Outcome of looking for a named character reference at the start of `s` (the bytes after `&`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NamedMatch {
+    /// `s` ended while a longer entity name could still follow (only returned when `at_eof` is
+    /// false).
+    NeedMore,
+    /// No entity name is a prefix of `s`.
+    NoMatch,
+    /// The longest entity name that is a prefix of `s`: `len` bytes (counting a final `;` when
+    /// that name has one), and its replacement text (one or two code points) as UTF-8.
+    Found {
+        /// Length of the name in bytes, without the `&`.
+        len: usize,
+        /// The replacement text.
+        value: &'static str,
+    },
+}
+
+/// The trie's root node.
+const ROOT: usize = 0;
+
+/// Finds the longest entity name (without its `&`) that is a prefix of `s`, as the named character
+/// reference state's "consume the maximum number of characters possible" does.
+///
+/// With `at_eof` false, a slice that ends inside a possible longer name gives
+/// [`NamedMatch::NeedMore`] even when a shorter name already matched (`not` could become `notin;`).
+pub(crate) fn match_named(s: &[u8], at_eof: bool) -> NamedMatch {
+    let mut best = NamedMatch::NoMatch;
+    let (mut node, mut at) = (ROOT, 0);
+    while CHILD_COUNT[node] > 0 {
+        let Some(&byte) = s.get(at) else {
+            return out_of_input(best, at_eof);
+        };
+        let Some(child) = child(node, byte) else {
+            return best;
+        };
+        match follow_label(label_rest(child), &s[at + 1..]) {
+            Edge::Followed(len) => at += 1 + len,
+            Edge::Diverged => return best,
+            Edge::OutOfInput => return out_of_input(best, at_eof),
+        }
+        node = child;
+        if let Some(value) = value(node) {
+            best = NamedMatch::Found { len: at, value };
+        }
+    }
+    best
+}
+
+/// The answer when `s` ends on the way to a longer name: wait, unless the input is over.
+fn out_of_input(best: NamedMatch, at_eof: bool) -> NamedMatch {
+    if at_eof { best } else { NamedMatch::NeedMore }
+}
+
+/// The child of `node` whose edge starts with `byte`, by binary search of the sorted siblings.
+fn child(node: usize, byte: u8) -> Option<usize> {
+    let first = usize::from(FIRST_CHILD[node]);
+    let siblings = &FIRST_BYTE[first..first + usize::from(CHILD_COUNT[node])];
+    siblings.binary_search(&byte).ok().map(|i| first + i)
+}
+
+/// The bytes of the edge into `node` after its first byte.
+fn label_rest(node: usize) -> &'static [u8] {
+    let start = usize::from(REST_START[node]);
+    &LABELS[start..start + usize::from(REST_LEN[node])]
+}
+
+/// The replacement text of the name ending at `node`, if one does.
+fn value(node: usize) -> Option<&'static str> {
+    let packed = usize::from(VALUE[node]);
+    let len = packed & ((1 << VALUE_LEN_BITS) - 1);
+    let start = packed >> VALUE_LEN_BITS;
+    (len > 0).then(|| &VALUES[start..start + len])
+}
+
+/// How the input compares with the rest of an edge label.
+enum Edge {
+    /// The whole label matched: this many bytes.
+    Followed(usize),
+    /// A byte differs.
+    Diverged,
+    /// The input ended inside the label, every byte so far matching.
+    OutOfInput,
+}
+
+/// Compares the rest of an edge label with the input that follows the edge's first byte.
+fn follow_label(label: &[u8], input: &[u8]) -> Edge {
+    let n = label.len().min(input.len());
+    if label[..n] != input[..n] {
+        Edge::Diverged
+    } else if n < label.len() {
+        Edge::OutOfInput
+    } else {
+        Edge::Followed(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NamedMatch::{Found, NeedMore, NoMatch};
+    use super::*;
+    use std::collections::{HashMap, HashSet};
+
+    fn found(len: usize, value: &'static str) -> NamedMatch {
+        Found { len, value }
+    }
+
+    /// entities.json as {name without `&`: replacement text}; path from `ENTITIES_JSON`, else
+    /// `../shared/entities/entities.json` next to the crate.
+    fn entities() -> HashMap<Vec<u8>, &'static str> {
+        let path = std::env::var("ENTITIES_JSON").unwrap_or_else(|_| {
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../shared/entities/entities.json"
+            )
+            .to_owned()
+        });
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("reading {path} (set ENTITIES_JSON): {e}"));
+        let json: serde_json::Value = serde_json::from_str(&text).expect("entities.json parses");
+        let table = json.as_object().expect("entities.json is an object");
+        let entry = |(name, v): (&String, &serde_json::Value)| {
+            let chars = v["characters"].as_str().expect("characters is a string");
+            let name = name.strip_prefix('&').expect("name starts with &");
+            (name.as_bytes().to_vec(), &*chars.to_owned().leak())
+        };
+        table.iter().map(entry).collect()
+    }
+
+    #[test]
+    fn every_entity_is_found() {
+        let entities = entities();
+        assert_eq!(entities.len(), 2231);
+        for (name, value) in &entities {
+            let (want, shown) = (found(name.len(), value), String::from_utf8_lossy(name));
+            assert_eq!(match_named(name, true), want, "{shown}");
+            let followed = [name.as_slice(), b" "].concat();
+            assert_eq!(match_named(&followed, false), want, "{shown}");
+            // A name ending in `;` ends every name it starts; one without `;` has a `;` form.
+            let alone = if name.ends_with(b";") { want } else { NeedMore };
+            assert_eq!(match_named(name, false), alone, "{shown}");
+        }
+    }
+
+    #[test]
+    fn examples_from_the_brief() {
+        assert_eq!(match_named(b"no", false), NeedMore);
+        assert_eq!(match_named(b"not", false), NeedMore);
+        assert_eq!(match_named(b"not", true), found(3, "¬"));
+        assert_eq!(match_named(b"notit;", false), found(3, "¬"));
+        assert_eq!(match_named(b"notit;", true), found(3, "¬"));
+        assert_eq!(match_named(b"notin;", false), found(6, "∉"));
+        assert_eq!(match_named(b"amp;x", false), found(4, "&"));
+        assert_eq!(match_named(b"amp;x", true), found(4, "&"));
+        assert_eq!(match_named(b"zzz", false), NoMatch);
+        assert_eq!(match_named(b"zzz", true), NoMatch);
+    }
+
+    #[test]
+    fn edges_and_empty_input() {
+        assert_eq!(match_named(b"", false), NeedMore);
+        assert_eq!(match_named(b"", true), NoMatch);
+        assert_eq!(match_named(b";", false), NoMatch);
+        assert_eq!(match_named(b"AMP", true), found(3, "&"));
+        assert_eq!(match_named(b"ampx", false), found(3, "&"));
+        // Inside a long single-child edge: `CounterClockwiseContourIntegral;`.
+        assert_eq!(match_named(b"CounterClockwiseContour", false), NeedMore);
+        assert_eq!(match_named(b"CounterClockwiseContour", true), NoMatch);
+        assert_eq!(match_named(b"CounterClockwiseContourX", false), NoMatch);
+        // Two code points.
+        let not_equal_tilde = found(14, "\u{2242}\u{338}");
+        assert_eq!(match_named(b"NotEqualTilde;", true), not_equal_tilde);
+        // `&amp` is a name, `&ampere;` is not: the walk falls back to the last name passed.
+        assert_eq!(match_named(b"ampere;", true), found(3, "&"));
+    }
+
+    /// Naive longest match over the name set: the oracle for `match_named`.
+    fn oracle(
+        entities: &HashMap<Vec<u8>, &'static str>,
+        prefixes: &HashSet<&[u8]>,
+        s: &[u8],
+        eof: bool,
+    ) -> NamedMatch {
+        if !eof && prefixes.contains(s) {
+            return NeedMore;
+        }
+        let longest = (1..=s.len())
+            .rev()
+            .find_map(|len| Some((len, *entities.get(&s[..len])?)));
+        longest.map_or(NoMatch, |(len, value)| Found { len, value })
+    }
+
+    #[test]
+    fn agrees_with_a_naive_search_on_every_prefix_and_one_more_byte() {
+        let entities = entities();
+        // Proper prefixes of names, the empty one included: where a longer name may follow.
+        let prefixes: HashSet<&[u8]> = entities
+            .keys()
+            .flat_map(|n| (0..n.len()).map(move |k| &n[..k]))
+            .collect();
+        let mut input = Vec::new();
+        for prefix in prefixes
+            .iter()
+            .copied()
+            .chain(entities.keys().map(Vec::as_slice))
+        {
+            for extra in [
+                None,
+                Some(b';'),
+                Some(b'a'),
+                Some(b'Z'),
+                Some(b'1'),
+                Some(b'='),
+                Some(0xFF),
+            ] {
+                input.clear();
+                input.extend_from_slice(prefix);
+                input.extend(extra);
+                for eof in [false, true] {
+                    let want = oracle(&entities, &prefixes, &input, eof);
+                    assert_eq!(
+                        match_named(&input, eof),
+                        want,
+                        "{:?}",
+                        String::from_utf8_lossy(&input)
+                    );
+                }
+            }
+        }
+    }
+}

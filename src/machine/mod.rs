@@ -1,0 +1,687 @@
+//! The tokenizer state machine: the states of WHATWG HTML §13.2.5, resumable at every byte.
+//!
+//! The machine reads a [`Buf`] (a window of the input stream at an absolute offset) and records what it
+//! finds as [`Record`]s: byte spans plus flags, never copied text. It returns after every record, when it
+//! needs bytes the window does not hold yet, or at the end of input. All of its state lives in
+//! [`Machine`], so the next call continues exactly where the last one stopped, whatever the chunking.
+//! Only bytes from [`Machine::retention`] on are ever looked at again.
+//!
+//! States are grouped by family, each in its own file and named as in the standard:
+//! `text` (data, RCDATA, RAWTEXT, script data and its escapes, PLAINTEXT, CDATA),
+//! `tag` (tags and attributes), `comment`, `doctype`, `pi` (processing instructions), and the
+//! character reference states in [`charref`] with the named-reference table in [`entities`].
+//!
+//! With parse errors off, the machine only stops at bytes that change the token structure; character
+//! references, NUL and CR are left to the decoders in [`crate::token`]. With errors on, it also stops at
+//! those bytes to report their errors where the standard does.
+
+pub(crate) mod charref;
+mod comment;
+mod doctype;
+pub(crate) mod entities;
+mod entities_table;
+mod pi;
+mod tag;
+mod text;
+
+use crate::error::ErrorCode;
+use crate::token::{Span, TextKind};
+pub(crate) use tag::Attrs;
+
+/// A window of the input stream: `bytes` are stream offsets `base..base + bytes.len()`.
+#[derive(Clone, Copy)]
+pub(crate) struct Buf<'b> {
+    pub(crate) bytes: &'b [u8],
+    pub(crate) base: usize,
+    /// The window ends where the input ends.
+    pub(crate) eof: bool,
+}
+
+impl<'b> Buf<'b> {
+    /// Offset one past the last byte of the window.
+    #[inline]
+    pub(crate) fn end(&self) -> usize {
+        self.base + self.bytes.len()
+    }
+
+    /// The byte at stream offset `pos`, if the window holds it.
+    #[inline]
+    pub(crate) fn at(&self, pos: usize) -> Option<u8> {
+        self.bytes.get(pos - self.base).copied()
+    }
+
+    /// The window's bytes from stream offset `pos` on.
+    #[inline]
+    pub(crate) fn rest(&self, pos: usize) -> &'b [u8] {
+        &self.bytes[pos - self.base..]
+    }
+
+    /// The window's bytes of `span`.
+    #[inline]
+    pub(crate) fn slice(&self, span: Span) -> &'b [u8] {
+        &self.bytes[span.start - self.base..span.end - self.base]
+    }
+}
+
+/// What a state function tells the driver loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Keep going: the state or position changed.
+    Continue,
+    /// A record is ready in `Machine::out`.
+    Emit,
+    /// The window ended before the state could decide; feed more bytes.
+    NeedMore,
+}
+
+/// A finished token, as spans into the stream. `StartTag` attributes are in `Machine::attrs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Record {
+    Text {
+        span: Span,
+        kind: TextKind,
+    },
+    StartTag {
+        span: Span,
+        name: Span,
+        self_closing: bool,
+    },
+    EndTag {
+        span: Span,
+        name: Span,
+    },
+    Comment {
+        span: Span,
+        data: Span,
+    },
+    Doctype(DoctypeRecord),
+    Pi {
+        span: Span,
+        target: Span,
+        data: Span,
+    },
+}
+
+/// A DOCTYPE token's parts; `None` is the standard's "missing".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct DoctypeRecord {
+    pub(crate) span: Span,
+    pub(crate) name: Option<Span>,
+    pub(crate) public_id: Option<Span>,
+    pub(crate) system_id: Option<Span>,
+    pub(crate) force_quirks: bool,
+}
+
+/// Every tokenizer state of the HTML Standard (§13.2.5.1–80, plus the 2026 processing-instruction
+/// states), named as there. `Eof` is where the machine rests once it has emitted the end of input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    Data,
+    Rcdata,
+    Rawtext,
+    ScriptData,
+    Plaintext,
+    TagOpen,
+    EndTagOpen,
+    TagName,
+    RcdataLessThanSign,
+    RcdataEndTagOpen,
+    RcdataEndTagName,
+    RawtextLessThanSign,
+    RawtextEndTagOpen,
+    RawtextEndTagName,
+    ScriptDataLessThanSign,
+    ScriptDataEndTagOpen,
+    ScriptDataEndTagName,
+    ScriptDataEscapeStart,
+    ScriptDataEscapeStartDash,
+    ScriptDataEscaped,
+    ScriptDataEscapedDash,
+    ScriptDataEscapedDashDash,
+    ScriptDataEscapedLessThanSign,
+    ScriptDataEscapedEndTagOpen,
+    ScriptDataEscapedEndTagName,
+    ScriptDataDoubleEscapeStart,
+    ScriptDataDoubleEscaped,
+    ScriptDataDoubleEscapedDash,
+    ScriptDataDoubleEscapedDashDash,
+    ScriptDataDoubleEscapedLessThanSign,
+    ScriptDataDoubleEscapeEnd,
+    BeforeAttributeName,
+    AttributeName,
+    AfterAttributeName,
+    BeforeAttributeValue,
+    AttributeValueDoubleQuoted,
+    AttributeValueSingleQuoted,
+    AttributeValueUnquoted,
+    AfterAttributeValueQuoted,
+    SelfClosingStartTag,
+    BogusComment,
+    MarkupDeclarationOpen,
+    CommentStart,
+    CommentStartDash,
+    Comment,
+    CommentLessThanSign,
+    CommentLessThanSignBang,
+    CommentLessThanSignBangDash,
+    CommentLessThanSignBangDashDash,
+    CommentEndDash,
+    CommentEnd,
+    CommentEndBang,
+    Doctype,
+    BeforeDoctypeName,
+    DoctypeName,
+    AfterDoctypeName,
+    AfterDoctypePublicKeyword,
+    BeforeDoctypePublicIdentifier,
+    DoctypePublicIdentifierDoubleQuoted,
+    DoctypePublicIdentifierSingleQuoted,
+    AfterDoctypePublicIdentifier,
+    BetweenDoctypePublicAndSystemIdentifiers,
+    AfterDoctypeSystemKeyword,
+    BeforeDoctypeSystemIdentifier,
+    DoctypeSystemIdentifierDoubleQuoted,
+    DoctypeSystemIdentifierSingleQuoted,
+    AfterDoctypeSystemIdentifier,
+    BogusDoctype,
+    CdataSection,
+    CdataSectionBracket,
+    CdataSectionEnd,
+    /// Character reference state (and the named/numeric states after it, run by [`charref`]).
+    CharacterReference,
+    AmbiguousAmpersand,
+    ProcessingInstructionOpen,
+    ProcessingInstructionTarget,
+    AfterProcessingInstructionTarget,
+    ProcessingInstructionData,
+    ProcessingInstructionQuestionable,
+    Eof,
+}
+
+/// The machine's fixed settings.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Config {
+    /// Detect and record parse errors.
+    pub(crate) errors: bool,
+    /// `<?` opens a bogus comment (before 2026) instead of a processing instruction.
+    pub(crate) legacy_pi: bool,
+}
+
+/// A short lowercase ASCII name kept beside the machine: the last start tag's name, or the temporary
+/// buffer of the script-data double-escape states.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ShortName {
+    bytes: Vec<u8>,
+}
+
+impl ShortName {
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
+    /// Append a letter, lowercased. Only the first seven are kept: enough to tell "script" from
+    /// anything longer.
+    pub(crate) fn push_lower(&mut self, b: u8) {
+        if self.bytes.len() < 7 {
+            self.bytes.push(b.to_ascii_lowercase());
+        }
+    }
+
+    pub(crate) fn set(&mut self, name: &[u8]) {
+        self.bytes.clear();
+        self.bytes.extend(name.iter().map(u8::to_ascii_lowercase));
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// The resumable tokenizer state machine.
+pub(crate) struct Machine {
+    pub(crate) config: Config,
+    pub(crate) state: State,
+    /// Where a character reference returns to (the spec's return state).
+    return_state: State,
+    /// Stream offset of the next byte to consume.
+    pub(crate) pos: usize,
+    /// Start of text not yet emitted; equals the start of the token in progress when there is one.
+    text_start: usize,
+    /// The kind of the pending text.
+    text_kind: TextKind,
+    /// Start of an undecided lookahead (`<` of a possible end tag, `]` of a possible CDATA end,
+    /// `&` of a character reference being checked, `<` of a markup declaration).
+    mark: usize,
+    /// The token in progress, when the state is inside one.
+    tok: Tok,
+    /// The attributes of the tag in progress (or just emitted).
+    pub(crate) attrs: Attrs,
+    doctype: DoctypeRecord,
+    /// The name of the last start tag emitted, lowercase (for "appropriate end tag token").
+    last_start_tag: ShortName,
+    /// The standard's temporary buffer, used by the script-data double-escape states.
+    temp: ShortName,
+    /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not HTML).
+    cdata_allowed: bool,
+    /// Parse errors found since the driver last took them: (stream offset, code).
+    pub(crate) errors: Vec<(usize, ErrorCode)>,
+    /// The record just emitted.
+    out: Option<Record>,
+}
+
+/// The tag, comment, DOCTYPE or processing instruction in progress.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tok {
+    start: usize,
+    is_end_tag: bool,
+    self_closing: bool,
+    /// Tag name, comment data or PI target start.
+    name_start: usize,
+    name_end: usize,
+    /// Attribute name or value start; PI data start.
+    data_start: usize,
+}
+
+impl Machine {
+    pub(crate) fn new(config: Config) -> Machine {
+        Machine {
+            config,
+            state: State::Data,
+            return_state: State::Data,
+            pos: 0,
+            text_start: 0,
+            text_kind: TextKind::Data,
+            mark: 0,
+            tok: Tok::default(),
+            attrs: Attrs::default(),
+            doctype: DoctypeRecord::default(),
+            last_start_tag: ShortName::default(),
+            temp: ShortName::default(),
+            cdata_allowed: false,
+            errors: Vec::new(),
+            out: None,
+        }
+    }
+
+    /// Back to the start of a new stream in the data state, keeping allocations.
+    pub(crate) fn reset(&mut self) {
+        self.set_text_state(TextKind::Data);
+        self.pos = 0;
+        self.text_start = 0;
+        self.mark = 0;
+        self.last_start_tag.clear();
+        self.cdata_allowed = false;
+        self.errors.clear();
+        self.out = None;
+    }
+
+    /// Switch to one of the text states (tree-builder feedback, between tokens).
+    pub(crate) fn set_text_state(&mut self, kind: TextKind) {
+        self.state = match kind {
+            TextKind::Data => State::Data,
+            TextKind::Rcdata => State::Rcdata,
+            TextKind::Rawtext => State::Rawtext,
+            TextKind::ScriptData => State::ScriptData,
+            TextKind::Plaintext => State::Plaintext,
+            TextKind::Cdata => State::CdataSection,
+        };
+        self.text_kind = kind;
+    }
+
+    /// Set the name of the last start tag (tree-builder feedback, or a test's `lastStartTag`).
+    pub(crate) fn set_last_start_tag(&mut self, name: &[u8]) {
+        self.last_start_tag.set(name);
+    }
+
+    /// Allow or forbid CDATA sections (the adjusted current node is not / is in the HTML namespace).
+    pub(crate) fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.cdata_allowed = allowed;
+    }
+
+    /// The earliest stream offset the machine may still need.
+    pub(crate) fn retention(&self) -> usize {
+        self.text_start
+    }
+
+    /// Whether the machine has emitted the end of input.
+    pub(crate) fn is_done(&self) -> bool {
+        self.state == State::Eof
+    }
+
+    /// Run until a record is emitted (`Some`), or the window is exhausted or the input over (`None`;
+    /// [`Machine::is_done`] tells which).
+    pub(crate) fn run(&mut self, b: &Buf) -> Option<Record> {
+        loop {
+            match self.step(b) {
+                Flow::Continue => {}
+                Flow::Emit => {
+                    let record = self.out.take();
+                    if let Some(Record::StartTag { name, .. }) = record {
+                        self.last_start_tag.set(b.slice(name));
+                    }
+                    return record;
+                }
+                Flow::NeedMore => return None,
+            }
+        }
+    }
+
+    /// One state's worth of work.
+    fn step(&mut self, b: &Buf) -> Flow {
+        use State::*;
+        match self.state {
+            Data => self.data_state(b),
+            Rcdata => self.rcdata_state(b),
+            Rawtext => self.rawtext_state(b),
+            ScriptData => self.script_data_state(b),
+            Plaintext => self.plaintext_state(b),
+            TagOpen => self.tag_open_state(b),
+            EndTagOpen => self.end_tag_open_state(b),
+            TagName => self.tag_name_state(b),
+            RcdataLessThanSign => self.raw_less_than_sign_state(b, Rcdata, RcdataEndTagOpen),
+            RcdataEndTagOpen => self.raw_end_tag_open_state(b, Rcdata, RcdataEndTagName),
+            RcdataEndTagName => self.raw_end_tag_name_state(b, Rcdata),
+            RawtextLessThanSign => self.raw_less_than_sign_state(b, Rawtext, RawtextEndTagOpen),
+            RawtextEndTagOpen => self.raw_end_tag_open_state(b, Rawtext, RawtextEndTagName),
+            RawtextEndTagName => self.raw_end_tag_name_state(b, Rawtext),
+            ScriptDataLessThanSign => self.script_data_less_than_sign_state(b),
+            ScriptDataEndTagOpen => {
+                self.raw_end_tag_open_state(b, ScriptData, ScriptDataEndTagName)
+            }
+            ScriptDataEndTagName => self.raw_end_tag_name_state(b, ScriptData),
+            ScriptDataEscapeStart => self.script_data_escape_start_state(b),
+            ScriptDataEscapeStartDash => self.script_data_escape_start_dash_state(b),
+            ScriptDataEscaped => self.script_data_escaped_state(b),
+            ScriptDataEscapedDash => self.script_data_escaped_dash_state(b),
+            ScriptDataEscapedDashDash => self.script_data_escaped_dash_dash_state(b),
+            ScriptDataEscapedLessThanSign => self.script_data_escaped_less_than_sign_state(b),
+            ScriptDataEscapedEndTagOpen => {
+                self.raw_end_tag_open_state(b, ScriptDataEscaped, ScriptDataEscapedEndTagName)
+            }
+            ScriptDataEscapedEndTagName => self.raw_end_tag_name_state(b, ScriptDataEscaped),
+            ScriptDataDoubleEscapeStart => self.script_data_double_escape_start_state(b),
+            ScriptDataDoubleEscaped => self.script_data_double_escaped_state(b),
+            ScriptDataDoubleEscapedDash => self.script_data_double_escaped_dash_state(b),
+            ScriptDataDoubleEscapedDashDash => self.script_data_double_escaped_dash_dash_state(b),
+            ScriptDataDoubleEscapedLessThanSign => {
+                self.script_data_double_escaped_less_than_sign_state(b)
+            }
+            ScriptDataDoubleEscapeEnd => self.script_data_double_escape_end_state(b),
+            BeforeAttributeName => self.before_attribute_name_state(b),
+            AttributeName => self.attribute_name_state(b),
+            AfterAttributeName => self.after_attribute_name_state(b),
+            BeforeAttributeValue => self.before_attribute_value_state(b),
+            AttributeValueDoubleQuoted => self.attribute_value_quoted_state(b, b'"'),
+            AttributeValueSingleQuoted => self.attribute_value_quoted_state(b, b'\''),
+            AttributeValueUnquoted => self.attribute_value_unquoted_state(b),
+            AfterAttributeValueQuoted => self.after_attribute_value_quoted_state(b),
+            SelfClosingStartTag => self.self_closing_start_tag_state(b),
+            BogusComment => self.bogus_comment_state(b),
+            MarkupDeclarationOpen => self.markup_declaration_open_state(b),
+            CommentStart => self.comment_start_state(b),
+            CommentStartDash => self.comment_start_dash_state(b),
+            Comment => self.comment_state(b),
+            CommentLessThanSign => self.comment_less_than_sign_state(b),
+            CommentLessThanSignBang => self.comment_less_than_sign_bang_state(b),
+            CommentLessThanSignBangDash => self.comment_less_than_sign_bang_dash_state(b),
+            CommentLessThanSignBangDashDash => self.comment_less_than_sign_bang_dash_dash_state(b),
+            CommentEndDash => self.comment_end_dash_state(b),
+            CommentEnd => self.comment_end_state(b),
+            CommentEndBang => self.comment_end_bang_state(b),
+            Doctype => self.doctype_state(b),
+            BeforeDoctypeName => self.before_doctype_name_state(b),
+            DoctypeName => self.doctype_name_state(b),
+            AfterDoctypeName => self.after_doctype_name_state(b),
+            AfterDoctypePublicKeyword => self.after_doctype_keyword_state(b, true),
+            AfterDoctypeSystemKeyword => self.after_doctype_keyword_state(b, false),
+            BeforeDoctypePublicIdentifier => self.before_doctype_identifier_state(b, true),
+            BeforeDoctypeSystemIdentifier => self.before_doctype_identifier_state(b, false),
+            DoctypePublicIdentifierDoubleQuoted => self.doctype_identifier_state(b, true, b'"'),
+            DoctypePublicIdentifierSingleQuoted => self.doctype_identifier_state(b, true, b'\''),
+            DoctypeSystemIdentifierDoubleQuoted => self.doctype_identifier_state(b, false, b'"'),
+            DoctypeSystemIdentifierSingleQuoted => self.doctype_identifier_state(b, false, b'\''),
+            AfterDoctypePublicIdentifier => self.after_doctype_public_identifier_state(b),
+            BetweenDoctypePublicAndSystemIdentifiers => {
+                self.between_doctype_public_and_system_identifiers_state(b)
+            }
+            AfterDoctypeSystemIdentifier => self.after_doctype_system_identifier_state(b),
+            BogusDoctype => self.bogus_doctype_state(b),
+            CdataSection => self.cdata_section_state(b),
+            CdataSectionBracket => self.cdata_section_bracket_state(b),
+            CdataSectionEnd => self.cdata_section_end_state(b),
+            CharacterReference => self.character_reference_state(b),
+            AmbiguousAmpersand => self.ambiguous_ampersand_state(b),
+            ProcessingInstructionOpen => self.processing_instruction_open_state(b),
+            ProcessingInstructionTarget => self.processing_instruction_target_state(b),
+            AfterProcessingInstructionTarget => self.after_processing_instruction_target_state(b),
+            ProcessingInstructionData => self.processing_instruction_data_state(b),
+            ProcessingInstructionQuestionable => self.processing_instruction_questionable_state(b),
+            Eof => Flow::NeedMore,
+        }
+    }
+
+    // ---- shared actions -------------------------------------------------------------------------
+
+    /// Record a parse error at stream offset `at` (when errors are on).
+    #[inline]
+    pub(crate) fn error(&mut self, code: ErrorCode, at: usize) {
+        if self.config.errors {
+            self.errors.push((at, code));
+        }
+    }
+
+    /// Record a parse error at the current input character.
+    #[inline]
+    pub(crate) fn error_here(&mut self, code: ErrorCode) {
+        let at = self.pos;
+        self.error(code, at);
+    }
+
+    /// The byte at the current position, or what to do at the end of the window: `Err(NeedMore)`
+    /// when more input may come, `Ok(None)` at the end of input.
+    #[inline]
+    pub(crate) fn current(&self, b: &Buf) -> Result<Option<u8>, Flow> {
+        match b.at(self.pos) {
+            Some(c) => Ok(Some(c)),
+            None if b.eof => Ok(None),
+            None => Err(Flow::NeedMore),
+        }
+    }
+
+    /// Emit the pending text `[text_start, end)` if it is not empty; the next text starts at `next`.
+    /// Returns whether a record was produced.
+    pub(crate) fn flush_text(&mut self, end: usize, next: usize) -> bool {
+        let start = self.text_start;
+        self.text_start = next;
+        if end > start {
+            self.out = Some(Record::Text {
+                span: Span { start, end },
+                kind: self.text_kind,
+            });
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Start a token at `start` (the `<`), first emitting the text before it.
+    pub(crate) fn begin_token(&mut self, start: usize) -> bool {
+        self.tok = Tok {
+            start,
+            ..Tok::default()
+        };
+        self.flush_text(start, start)
+    }
+
+    /// Emit `record`, which ends just before `end`; continue in the data state.
+    pub(crate) fn emit_token(&mut self, record: Record, end: usize) -> Flow {
+        self.out = Some(record);
+        self.pos = end;
+        self.text_start = end;
+        self.set_text_state(TextKind::Data);
+        Flow::Emit
+    }
+
+    /// The end of input inside a token that the standard drops (EOF in tag, in PI): nothing is
+    /// emitted for it, the machine is done.
+    pub(crate) fn drop_token_at_eof(&mut self, b: &Buf) -> Flow {
+        self.pos = b.end();
+        self.text_start = b.end();
+        self.state = State::Eof;
+        Flow::Continue
+    }
+
+    /// `Flow::Emit` when `emitted`, else `Flow::Continue`.
+    #[inline]
+    pub(crate) fn flow(emitted: bool) -> Flow {
+        if emitted { Flow::Emit } else { Flow::Continue }
+    }
+
+    /// At the end of a window that is not the end of input: emit the pending text up to the last
+    /// point where cutting cannot change how it decodes (not inside a character reference, a CRLF
+    /// pair or a UTF-8 sequence). Returns the record, if any.
+    pub(crate) fn flush_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
+        let limit = self.pending_text_limit()?.min(b.end());
+        if limit <= self.text_start {
+            return None;
+        }
+        let text = &b.bytes[self.text_start - b.base..limit - b.base];
+        let cut = self.text_start + text::safe_cut(text, self.text_kind);
+        if self.flush_text(cut, cut) {
+            self.out.take()
+        } else {
+            None
+        }
+    }
+
+    /// How far pending text reaches in the current state, or `None` inside a token.
+    fn pending_text_limit(&self) -> Option<usize> {
+        use State::*;
+        match self.state {
+            Data
+            | Rcdata
+            | Rawtext
+            | ScriptData
+            | Plaintext
+            | CdataSection
+            | ScriptDataEscapeStart
+            | ScriptDataEscapeStartDash
+            | ScriptDataEscaped
+            | ScriptDataEscapedDash
+            | ScriptDataEscapedDashDash
+            | ScriptDataDoubleEscapeStart
+            | ScriptDataDoubleEscaped
+            | ScriptDataDoubleEscapedDash
+            | ScriptDataDoubleEscapedDashDash
+            | ScriptDataDoubleEscapedLessThanSign
+            | ScriptDataDoubleEscapeEnd => Some(self.pos),
+            TagOpen
+            | EndTagOpen
+            | MarkupDeclarationOpen
+            | RcdataLessThanSign
+            | RcdataEndTagOpen
+            | RcdataEndTagName
+            | RawtextLessThanSign
+            | RawtextEndTagOpen
+            | RawtextEndTagName
+            | ScriptDataLessThanSign
+            | ScriptDataEndTagOpen
+            | ScriptDataEndTagName
+            | ScriptDataEscapedLessThanSign
+            | ScriptDataEscapedEndTagOpen
+            | ScriptDataEscapedEndTagName
+            | CdataSectionBracket
+            | CdataSectionEnd => Some(self.mark),
+            CharacterReference if !self.in_attribute() => Some(self.mark),
+            AmbiguousAmpersand if !self.in_attribute() => Some(self.pos),
+            _ => None,
+        }
+    }
+
+    /// Enter the character reference state from `return_state` at the `&` under the cursor (errors
+    /// on only: with errors off the decoders resolve references).
+    pub(crate) fn begin_character_reference(&mut self, return_state: State) {
+        self.return_state = return_state;
+        self.mark = self.pos;
+        self.state = State::CharacterReference;
+    }
+
+    /// The return state is an attribute value state.
+    fn in_attribute(&self) -> bool {
+        matches!(
+            self.return_state,
+            State::AttributeValueDoubleQuoted
+                | State::AttributeValueSingleQuoted
+                | State::AttributeValueUnquoted
+        )
+    }
+
+    /// §13.2.5.72 Character reference state, through the numeric and named states (see [`charref`]):
+    /// only their errors matter here; the decoders produce the replacement text.
+    fn character_reference_state(&mut self, b: &Buf) -> Flow {
+        let s = b.rest(self.mark);
+        match charref::character_reference(s, self.in_attribute(), b.eof) {
+            charref::CharRef::NeedMore => Flow::NeedMore,
+            charref::CharRef::Done(outcome) => {
+                for (code, at) in outcome.errors.into_iter().flatten() {
+                    self.error(code, self.mark + at);
+                }
+                self.pos = self.mark + outcome.len;
+                self.state = if outcome.ambiguous {
+                    State::AmbiguousAmpersand
+                } else {
+                    self.return_state
+                };
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.74 Ambiguous ampersand state.
+    fn ambiguous_ampersand_state(&mut self, b: &Buf) -> Flow {
+        let rest = b.rest(self.pos);
+        let run = rest
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        self.pos += run;
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(c) => {
+                if c == Some(b';') {
+                    self.error_here(ErrorCode::UnknownNamedCharacterReference);
+                }
+                self.state = self.return_state;
+                Flow::Continue
+            }
+        }
+    }
+}
+
+/// ASCII whitespace as the tokenizer sees it: TAB, LF, FF, space, and CR (which preprocessing turns
+/// into LF).
+#[inline(always)]
+pub(crate) fn is_whitespace(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
+}
+
+/// Whether the window at `pos` starts with `word` (ASCII case-insensitively when `fold`): `Some(true)`
+/// or `Some(false)` once decided, `None` when the window ends first and more input may come.
+pub(crate) fn lookahead(b: &Buf, pos: usize, word: &[u8], fold: bool) -> Option<bool> {
+    let rest = b.rest(pos);
+    let n = rest.len().min(word.len());
+    let same = if fold {
+        rest[..n].eq_ignore_ascii_case(&word[..n])
+    } else {
+        rest[..n] == word[..n]
+    };
+    if !same {
+        Some(false)
+    } else if n == word.len() {
+        Some(true)
+    } else if b.eof {
+        Some(false)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,549 @@
+//! Tag states: tag name, the attribute states and self-closing start tag (HTML Standard §13.2.5.8,
+//! 32–40), and the attribute list with its duplicate check.
+//!
+//! Attribute names and values are recorded as spans. The standard drops a repeated attribute name
+//! (first wins); [`Attrs`] finds repeats in amortized O(1) per attribute with a hash table keyed by
+//! the decoded (lowercased) name, so a tag with 100,000 attributes costs 100,000 steps, not 10^10.
+
+use super::{Buf, Flow, Machine, Record, State, is_whitespace};
+use crate::error::ErrorCode;
+use crate::scan::{ByteSet, find_in_set, find1, find3};
+use crate::token::{AttrRecord, Span};
+
+const WS: &[u8] = b"\t\n\x0C\r ";
+/// Bytes that end a tag name run; with errors on, NUL stops the run too.
+const TAG_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />");
+const TAG_NAME_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0");
+/// Bytes that end an attribute name run (errors add the ones that raise
+/// unexpected-character-in-attribute-name).
+const ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=");
+const ATTR_NAME_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r />=\0\"'<");
+/// Bytes that end an unquoted attribute value run.
+const UNQUOTED_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r >");
+const UNQUOTED_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r >&\0\"'<=`");
+
+/// Up to this many attributes, repeats are found by comparing names directly.
+const LINEAR_LIMIT: usize = 8;
+
+/// The attributes of the tag in progress, and what finds repeated names.
+#[derive(Default)]
+pub(crate) struct Attrs {
+    /// Attributes kept so far, in source order.
+    pub(crate) list: Vec<AttrRecord>,
+    /// Decoded names of the kept attributes, concatenated; `keys[i]` locates the i-th.
+    names: Vec<u8>,
+    keys: Vec<Key>,
+    /// Open-addressing table of `(generation, index + 1)`; entries of older generations are empty.
+    table: Vec<(u32, u32)>,
+    generation: u32,
+    /// Whether any attribute was started on this tag (kept or not).
+    pub(crate) any: bool,
+    /// The attribute in progress is a repeat and is not recorded.
+    dropping: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Key {
+    start: u32,
+    len: u32,
+    hash: u64,
+}
+
+impl Attrs {
+    /// Forget the previous tag's attributes (keeps allocations).
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.names.clear();
+        self.keys.clear();
+        self.any = false;
+        self.dropping = false;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.iter_mut().for_each(|e| *e = (0, 0));
+            self.generation = 1;
+        }
+    }
+
+    /// The attribute whose name is `name` (raw bytes at `span`) is complete: keep it unless its
+    /// decoded name repeats an earlier one. Returns `false` for a repeat.
+    fn add(&mut self, span: Span, name: &[u8]) -> bool {
+        self.any = true;
+        let start = self.names.len();
+        push_decoded_name(&mut self.names, name);
+        let key = Key {
+            start: start as u32,
+            len: (self.names.len() - start) as u32,
+            hash: 0,
+        };
+        let key = Key {
+            hash: hash(&self.names[start..]),
+            ..key
+        };
+        if self.find(key).is_some() {
+            self.names.truncate(start);
+            self.dropping = true;
+            return false;
+        }
+        self.dropping = false;
+        self.keys.push(key);
+        self.list.push(AttrRecord {
+            name: span,
+            value: Span::empty(span.end),
+            quote: 0,
+        });
+        if self.keys.len() > LINEAR_LIMIT {
+            self.insert(self.keys.len() - 1);
+        }
+        true
+    }
+
+    /// Index of an earlier kept attribute with the same decoded name as `key`.
+    fn find(&mut self, key: Key) -> Option<usize> {
+        if self.keys.len() == LINEAR_LIMIT {
+            (0..self.keys.len()).for_each(|i| self.insert(i));
+        }
+        let name = self.name(key);
+        if self.keys.len() < LINEAR_LIMIT {
+            return self.keys.iter().position(|&k| self.name(k) == name);
+        }
+        let mask = self.table.len() - 1;
+        let mut slot = key.hash as usize & mask;
+        loop {
+            let (generation, index) = self.table[slot];
+            if generation != self.generation {
+                return None;
+            }
+            let other = self.keys[index as usize - 1];
+            if other.hash == key.hash && self.name(other) == name {
+                return Some(index as usize - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Put kept attribute `i` into the hash table, growing it to stay at most half full.
+    fn insert(&mut self, i: usize) {
+        if self.table.len() < 2 * (self.keys.len() + 1) {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut slot = self.keys[i].hash as usize & mask;
+        while self.table[slot].0 == self.generation {
+            slot = (slot + 1) & mask;
+        }
+        self.table[slot] = (self.generation, i as u32 + 1);
+    }
+
+    /// Double the table and re-insert the attributes already in it.
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        let present = self.table.iter().filter(|e| e.0 == self.generation).count();
+        self.table.clear();
+        self.table.resize(size, (0, 0));
+        let mask = size - 1;
+        for i in 0..present {
+            let mut slot = self.keys[i].hash as usize & mask;
+            while self.table[slot].0 == self.generation {
+                slot = (slot + 1) & mask;
+            }
+            self.table[slot] = (self.generation, i as u32 + 1);
+        }
+    }
+
+    fn name(&self, key: Key) -> &[u8] {
+        &self.names[key.start as usize..(key.start + key.len) as usize]
+    }
+
+    /// The value of the attribute in progress (if it is kept).
+    fn set_value(&mut self, value: Span, quote: u8) {
+        if let Some(last) = self.list.last_mut().filter(|_| !self.dropping) {
+            last.value = value;
+            last.quote = quote;
+        }
+    }
+}
+
+/// An attribute name as the tree sees it: ASCII lowercased, NUL as U+FFFD, invalid UTF-8 as U+FFFD.
+fn push_decoded_name(out: &mut Vec<u8>, raw: &[u8]) {
+    for chunk in raw.utf8_chunks() {
+        for &c in chunk.valid().as_bytes() {
+            match c {
+                0 => out.extend_from_slice("\u{FFFD}".as_bytes()),
+                _ => out.push(c.to_ascii_lowercase()),
+            }
+        }
+        if !chunk.invalid().is_empty() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+}
+
+/// FNV-1a, then a multiply to spread the low bits the table uses.
+fn hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7
+}
+
+impl Machine {
+    /// A start or end tag begins at `start` (its `<`): emit pending text first.
+    pub(super) fn begin_tag(&mut self, start: usize, is_end_tag: bool) -> bool {
+        let emitted = self.begin_token(start);
+        self.tok.is_end_tag = is_end_tag;
+        self.tok.name_start = start + 1 + usize::from(is_end_tag);
+        self.attrs.clear();
+        emitted
+    }
+
+    /// The tag ends with the `>` under the cursor: emit it.
+    fn emit_tag(&mut self) -> Flow {
+        let end = self.pos + 1;
+        let span = Span {
+            start: self.tok.start,
+            end,
+        };
+        let name = Span {
+            start: self.tok.name_start,
+            end: self.tok.name_end,
+        };
+        if self.tok.is_end_tag {
+            if self.attrs.any {
+                self.error_here(ErrorCode::EndTagWithAttributes);
+            }
+            if self.tok.self_closing {
+                self.error_here(ErrorCode::EndTagWithTrailingSolidus);
+            }
+            return self.emit_token(Record::EndTag { span, name }, end);
+        }
+        let self_closing = self.tok.self_closing;
+        self.emit_token(
+            Record::StartTag {
+                span,
+                name,
+                self_closing,
+            },
+            end,
+        )
+    }
+
+    /// EOF inside a tag: eof-in-tag, and the tag is dropped.
+    fn eof_in_tag(&mut self, b: &Buf) -> Flow {
+        self.error(ErrorCode::EofInTag, b.end());
+        self.drop_token_at_eof(b)
+    }
+
+    /// §13.2.5.8 Tag name state.
+    pub(super) fn tag_name_state(&mut self, b: &Buf) -> Flow {
+        let stop = if self.config.errors {
+            &TAG_NAME_STOP_ERRORS
+        } else {
+            &TAG_NAME_STOP
+        };
+        let rest = b.rest(self.pos);
+        let Some(i) = find_in_set(stop, rest) else {
+            self.pos = b.end();
+            return if b.eof {
+                self.eof_in_tag(b)
+            } else {
+                Flow::NeedMore
+            };
+        };
+        self.pos += i;
+        match rest[i] {
+            0 => {
+                self.error_here(ErrorCode::UnexpectedNullCharacter);
+                self.pos += 1;
+                return Flow::Continue;
+            }
+            b'/' => self.state = State::SelfClosingStartTag,
+            b'>' => {
+                self.tok.name_end = self.pos;
+                return self.emit_tag();
+            }
+            _ => self.state = State::BeforeAttributeName,
+        }
+        self.tok.name_end = self.pos;
+        self.pos += 1;
+        Flow::Continue
+    }
+
+    /// §13.2.5.32 Before attribute name state.
+    pub(super) fn before_attribute_name_state(&mut self, b: &Buf) -> Flow {
+        self.skip_whitespace(b);
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None | Some(b'/' | b'>')) => {
+                self.state = State::AfterAttributeName;
+                Flow::Continue
+            }
+            Ok(Some(b'=')) => {
+                self.error_here(ErrorCode::UnexpectedEqualsSignBeforeAttributeName);
+                self.tok.data_start = self.pos;
+                self.pos += 1;
+                self.state = State::AttributeName;
+                Flow::Continue
+            }
+            Ok(Some(_)) => {
+                self.tok.data_start = self.pos;
+                self.state = State::AttributeName;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Skip ASCII whitespace at the cursor.
+    pub(super) fn skip_whitespace(&mut self, b: &Buf) {
+        let rest = b.rest(self.pos);
+        self.pos += rest.iter().take_while(|&&c| is_whitespace(c)).count();
+    }
+
+    /// Leaving the attribute name state: the name is complete; check it against the others.
+    fn finish_attribute_name(&mut self, b: &Buf) {
+        let span = Span {
+            start: self.tok.data_start,
+            end: self.pos,
+        };
+        if !self.attrs.add(span, b.slice(span)) {
+            self.error_here(ErrorCode::DuplicateAttribute);
+        }
+    }
+
+    /// §13.2.5.33 Attribute name state (the attribute's name starts at `tok.data_start`).
+    pub(super) fn attribute_name_state(&mut self, b: &Buf) -> Flow {
+        let stop = if self.config.errors {
+            &ATTR_NAME_STOP_ERRORS
+        } else {
+            &ATTR_NAME_STOP
+        };
+        let rest = b.rest(self.pos);
+        let Some(i) = find_in_set(stop, rest) else {
+            self.pos = b.end();
+            if !b.eof {
+                return Flow::NeedMore;
+            }
+            self.finish_attribute_name(b);
+            self.state = State::AfterAttributeName;
+            return Flow::Continue;
+        };
+        self.pos += i;
+        match rest[i] {
+            0 => self.error_here(ErrorCode::UnexpectedNullCharacter),
+            b'"' | b'\'' | b'<' => self.error_here(ErrorCode::UnexpectedCharacterInAttributeName),
+            b'=' => {
+                self.finish_attribute_name(b);
+                self.state = State::BeforeAttributeValue;
+            }
+            _ => {
+                self.finish_attribute_name(b);
+                self.state = State::AfterAttributeName;
+                return Flow::Continue;
+            }
+        }
+        self.pos += 1;
+        Flow::Continue
+    }
+
+    /// §13.2.5.34 After attribute name state.
+    pub(super) fn after_attribute_name_state(&mut self, b: &Buf) -> Flow {
+        self.skip_whitespace(b);
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None) => self.eof_in_tag(b),
+            Ok(Some(b'/')) => {
+                self.pos += 1;
+                self.state = State::SelfClosingStartTag;
+                Flow::Continue
+            }
+            Ok(Some(b'=')) => {
+                self.pos += 1;
+                self.state = State::BeforeAttributeValue;
+                Flow::Continue
+            }
+            Ok(Some(b'>')) => self.emit_tag(),
+            Ok(Some(_)) => {
+                self.tok.data_start = self.pos;
+                self.state = State::AttributeName;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.35 Before attribute value state.
+    pub(super) fn before_attribute_value_state(&mut self, b: &Buf) -> Flow {
+        self.skip_whitespace(b);
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(Some(q @ (b'"' | b'\''))) => {
+                self.pos += 1;
+                self.tok.data_start = self.pos;
+                self.state = if q == b'"' {
+                    State::AttributeValueDoubleQuoted
+                } else {
+                    State::AttributeValueSingleQuoted
+                };
+                Flow::Continue
+            }
+            Ok(Some(b'>')) => {
+                self.error_here(ErrorCode::MissingAttributeValue);
+                self.emit_tag()
+            }
+            Ok(_) => {
+                self.tok.data_start = self.pos;
+                self.state = State::AttributeValueUnquoted;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.36/37 Attribute value (double-quoted / single-quoted) states.
+    pub(super) fn attribute_value_quoted_state(&mut self, b: &Buf, quote: u8) -> Flow {
+        let rest = b.rest(self.pos);
+        let hit = if self.config.errors {
+            find3(quote, b'&', 0, rest)
+        } else {
+            find1(quote, rest)
+        };
+        let Some(i) = hit else {
+            self.pos = b.end();
+            return if b.eof {
+                self.eof_in_tag(b)
+            } else {
+                Flow::NeedMore
+            };
+        };
+        self.pos += i;
+        match rest[i] {
+            b'&' => {
+                self.begin_character_reference(self.state);
+                return Flow::Continue;
+            }
+            0 => self.error_here(ErrorCode::UnexpectedNullCharacter),
+            _ => {
+                let value = Span {
+                    start: self.tok.data_start,
+                    end: self.pos,
+                };
+                self.attrs.set_value(value, quote);
+                self.state = State::AfterAttributeValueQuoted;
+            }
+        }
+        self.pos += 1;
+        Flow::Continue
+    }
+
+    /// §13.2.5.38 Attribute value (unquoted) state.
+    pub(super) fn attribute_value_unquoted_state(&mut self, b: &Buf) -> Flow {
+        let stop = if self.config.errors {
+            &UNQUOTED_STOP_ERRORS
+        } else {
+            &UNQUOTED_STOP
+        };
+        let rest = b.rest(self.pos);
+        let Some(i) = find_in_set(stop, rest) else {
+            self.pos = b.end();
+            return if b.eof {
+                self.eof_in_tag(b)
+            } else {
+                Flow::NeedMore
+            };
+        };
+        self.pos += i;
+        let c = rest[i];
+        if WS.contains(&c) || c == b'>' {
+            let value = Span {
+                start: self.tok.data_start,
+                end: self.pos,
+            };
+            self.attrs.set_value(value, 0);
+            if c == b'>' {
+                return self.emit_tag();
+            }
+            self.state = State::BeforeAttributeName;
+        } else if c == b'&' {
+            self.begin_character_reference(State::AttributeValueUnquoted);
+            return Flow::Continue;
+        } else if c == 0 {
+            self.error_here(ErrorCode::UnexpectedNullCharacter);
+        } else {
+            self.error_here(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue);
+        }
+        self.pos += 1;
+        Flow::Continue
+    }
+
+    /// §13.2.5.39 After attribute value (quoted) state.
+    pub(super) fn after_attribute_value_quoted_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None) => self.eof_in_tag(b),
+            Ok(Some(c)) if is_whitespace(c) => {
+                self.pos += 1;
+                self.state = State::BeforeAttributeName;
+                Flow::Continue
+            }
+            Ok(Some(b'/')) => {
+                self.pos += 1;
+                self.state = State::SelfClosingStartTag;
+                Flow::Continue
+            }
+            Ok(Some(b'>')) => self.emit_tag(),
+            Ok(Some(_)) => {
+                self.error_here(ErrorCode::MissingWhitespaceBetweenAttributes);
+                self.state = State::BeforeAttributeName;
+                Flow::Continue
+            }
+        }
+    }
+
+    /// §13.2.5.40 Self-closing start tag state.
+    pub(super) fn self_closing_start_tag_state(&mut self, b: &Buf) -> Flow {
+        match self.current(b) {
+            Err(flow) => flow,
+            Ok(None) => self.eof_in_tag(b),
+            Ok(Some(b'>')) => {
+                self.tok.self_closing = true;
+                self.emit_tag()
+            }
+            Ok(Some(_)) => {
+                self.error_here(ErrorCode::UnexpectedSolidusInTag);
+                self.state = State::BeforeAttributeName;
+                Flow::Continue
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_found_in_small_and_large_tags() {
+        let mut attrs = Attrs::default();
+        for round in 0..2 {
+            attrs.clear();
+            for i in 0..1000usize {
+                let name = format!("a{i}");
+                assert!(
+                    attrs.add(
+                        Span {
+                            start: i,
+                            end: i + 1
+                        },
+                        name.as_bytes()
+                    ),
+                    "{round} {i}"
+                );
+            }
+            assert!(!attrs.add(Span::empty(0), b"A999"));
+            assert!(!attrs.add(Span::empty(0), b"a0"));
+            assert!(attrs.add(Span::empty(0), b"b"));
+            assert_eq!(attrs.list.len(), 1001);
+        }
+        attrs.clear();
+        assert!(attrs.add(Span::empty(0), b"x\0"));
+        assert!(!attrs.add(Span::empty(0), "x\u{FFFD}".as_bytes()));
+    }
+}

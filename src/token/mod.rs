@@ -1,0 +1,574 @@
+//! Tokens: byte spans into the input, decoded on demand.
+//!
+//! A token holds the spans of its parts and a reference to the bytes they index, plus the arena that
+//! receives a decoded string when decoding changes something. Every part has a raw accessor (the exact
+//! source bytes) and a decoded one (what the HTML Standard's tokenizer would have produced); decoded
+//! strings are borrowed from the input whenever they equal it.
+
+mod decode;
+
+use std::fmt;
+use std::ops::Range;
+
+use bumpalo::Bump;
+
+use decode::{ATTRIBUTE_VALUE, NAME, PLAIN, Rules, decode};
+
+/// A byte range `start..end` in the input stream, counted from the first byte ever fed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The empty span at `at`.
+    pub const fn empty(at: usize) -> Span {
+        Span { start: at, end: at }
+    }
+
+    /// Number of bytes covered.
+    pub const fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the span covers no bytes.
+    pub const fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// The span as a `Range`.
+    pub const fn range(&self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// Which text state produced a [`Text`] token; it decides how the text decodes. Also used to choose
+/// the tokenizer's text state (see [`crate::Options::initial_state`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TextKind {
+    /// The data state: character references are resolved, NUL stays U+0000.
+    #[default]
+    Data,
+    /// RCDATA (`<title>`, `<textarea>`): character references are resolved, NUL becomes U+FFFD.
+    Rcdata,
+    /// RAWTEXT (`<style>`, `<xmp>`, `<iframe>`, `<noembed>`, `<noframes>`): taken as written.
+    Rawtext,
+    /// Script data, including its escaped states: taken as written.
+    ScriptData,
+    /// PLAINTEXT: everything up to the end of input, taken as written.
+    Plaintext,
+    /// A CDATA section (in SVG or MathML): taken as written, NUL stays U+0000.
+    Cdata,
+}
+
+impl TextKind {
+    fn rules(self) -> Rules {
+        match self {
+            TextKind::Data => Rules {
+                refs: Some(false),
+                keep_nul: true,
+                lower: false,
+            },
+            TextKind::Rcdata => Rules {
+                refs: Some(false),
+                keep_nul: false,
+                lower: false,
+            },
+            TextKind::Cdata => Rules {
+                refs: None,
+                keep_nul: true,
+                lower: false,
+            },
+            _ => PLAIN,
+        }
+    }
+}
+
+/// An attribute as recorded by the machine: spans only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AttrRecord {
+    pub(crate) name: Span,
+    /// The value without its quotes (empty at the name's end when there is no value).
+    pub(crate) value: Span,
+    /// `b'"'`, `b'\''`, or 0 when unquoted or absent.
+    pub(crate) quote: u8,
+}
+
+/// The bytes spans index into, and the arena for decoded strings.
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) base: usize,
+    pub(crate) arena: &'a Bump,
+}
+
+impl<'a> Source<'a> {
+    fn raw(&self, span: Span) -> &'a [u8] {
+        &self.bytes[span.start - self.base..span.end - self.base]
+    }
+
+    fn decode(&self, span: Span, rules: Rules) -> &'a str {
+        decode(self.raw(span), rules, self.arena)
+    }
+}
+
+/// One token. Every variant knows its span and its raw bytes; see each type for its parts.
+///
+/// ```
+/// use tagstream::{Token, Tokenizer};
+///
+/// let mut tokenizer = Tokenizer::default();
+/// let names: Vec<String> = tokenizer
+///     .tokenize(b"<P class=x>Hi &amp; bye</p>")
+///     .map(|token| match token {
+///         Token::StartTag(tag) => format!("<{}>", tag.name()),
+///         Token::EndTag(tag) => format!("</{}>", tag.name()),
+///         Token::Text(text) => text.text().to_string(),
+///         other => format!("{:?}", other.span()),
+///     })
+///     .collect();
+/// assert_eq!(names, ["<p>", "Hi & bye", "</p>"]);
+/// ```
+#[derive(Clone, Copy)]
+pub enum Token<'a> {
+    /// `<!DOCTYPE …>`
+    Doctype(Doctype<'a>),
+    /// `<name attr=value …>` or `<name … />`
+    StartTag(StartTag<'a>),
+    /// `</name>`
+    EndTag(EndTag<'a>),
+    /// `<!-- … -->`, or a bogus comment such as `<!…>` or `</3>`
+    Comment(Comment<'a>),
+    /// A run of text.
+    Text(Text<'a>),
+    /// `<?target data>` (HTML Standard since 2026)
+    ProcessingInstruction(ProcessingInstruction<'a>),
+}
+
+impl<'a> Token<'a> {
+    /// The bytes the token covers.
+    pub fn span(&self) -> Span {
+        match self {
+            Token::Doctype(t) => t.span,
+            Token::StartTag(t) => t.span,
+            Token::EndTag(t) => t.span,
+            Token::Comment(t) => t.span,
+            Token::Text(t) => t.span,
+            Token::ProcessingInstruction(t) => t.span,
+        }
+    }
+
+    /// The token's exact source bytes.
+    pub fn raw(&self) -> &'a [u8] {
+        let src = match self {
+            Token::Doctype(t) => t.src,
+            Token::StartTag(t) => t.src,
+            Token::EndTag(t) => t.src,
+            Token::Comment(t) => t.src,
+            Token::Text(t) => t.src,
+            Token::ProcessingInstruction(t) => t.src,
+        };
+        src.raw(self.span())
+    }
+}
+
+impl fmt::Debug for Token<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Doctype(t) => t.fmt(f),
+            Token::StartTag(t) => t.fmt(f),
+            Token::EndTag(t) => t.fmt(f),
+            Token::Comment(t) => t.fmt(f),
+            Token::Text(t) => t.fmt(f),
+            Token::ProcessingInstruction(t) => t.fmt(f),
+        }
+    }
+}
+
+/// A DOCTYPE token.
+#[derive(Clone, Copy)]
+pub struct Doctype<'a> {
+    pub(crate) src: Source<'a>,
+    pub(crate) span: Span,
+    pub(crate) name: Option<Span>,
+    pub(crate) public_id: Option<Span>,
+    pub(crate) system_id: Option<Span>,
+    pub(crate) force_quirks: bool,
+}
+
+impl<'a> Doctype<'a> {
+    /// The name, lowercased; `None` when missing (`<!DOCTYPE>`).
+    pub fn name(&self) -> Option<&'a str> {
+        self.name.map(|s| self.src.decode(s, NAME))
+    }
+
+    /// The public identifier; `None` when missing, `Some("")` for `PUBLIC ""`.
+    pub fn public_id(&self) -> Option<&'a str> {
+        self.public_id.map(|s| self.src.decode(s, PLAIN))
+    }
+
+    /// The system identifier; `None` when missing.
+    pub fn system_id(&self) -> Option<&'a str> {
+        self.system_id.map(|s| self.src.decode(s, PLAIN))
+    }
+
+    /// The standard's force-quirks flag.
+    pub fn force_quirks(&self) -> bool {
+        self.force_quirks
+    }
+
+    /// Spans of the name and identifiers in the source, when present.
+    pub fn name_span(&self) -> Option<Span> {
+        self.name
+    }
+
+    /// Span of the public identifier (without quotes).
+    pub fn public_id_span(&self) -> Option<Span> {
+        self.public_id
+    }
+
+    /// Span of the system identifier (without quotes).
+    pub fn system_id_span(&self) -> Option<Span> {
+        self.system_id
+    }
+
+    /// The bytes the token covers.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+impl fmt::Debug for Doctype<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Doctype")
+            .field("name", &self.name())
+            .field("public_id", &self.public_id())
+            .field("system_id", &self.system_id())
+            .field("force_quirks", &self.force_quirks)
+            .field("span", &self.span)
+            .finish()
+    }
+}
+
+/// A start tag.
+#[derive(Clone, Copy)]
+pub struct StartTag<'a> {
+    pub(crate) src: Source<'a>,
+    pub(crate) span: Span,
+    pub(crate) name: Span,
+    pub(crate) attrs: &'a [AttrRecord],
+    pub(crate) self_closing: bool,
+}
+
+impl<'a> StartTag<'a> {
+    /// The tag name, ASCII-lowercased.
+    pub fn name(&self) -> &'a str {
+        self.src.decode(self.name, NAME)
+    }
+
+    /// The tag name as written.
+    pub fn raw_name(&self) -> &'a [u8] {
+        self.src.raw(self.name)
+    }
+
+    /// Span of the name.
+    pub fn name_span(&self) -> Span {
+        self.name
+    }
+
+    /// The attributes in source order, repeated names already dropped (the first one wins).
+    pub fn attributes(&self) -> Attributes<'a> {
+        Attributes {
+            src: self.src,
+            records: self.attrs.iter(),
+        }
+    }
+
+    /// The attribute with this (lowercase) name, if any.
+    pub fn attribute(&self, name: &str) -> Option<Attribute<'a>> {
+        self.attributes().find(|a| a.name() == name)
+    }
+
+    /// Whether the tag ends with `/>`.
+    pub fn self_closing(&self) -> bool {
+        self.self_closing
+    }
+
+    /// The bytes the token covers.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+impl fmt::Debug for StartTag<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StartTag")
+            .field("name", &self.name())
+            .field("attributes", &self.attributes().collect::<Vec<_>>())
+            .field("self_closing", &self.self_closing)
+            .field("span", &self.span)
+            .finish()
+    }
+}
+
+/// The attributes of a start tag, in source order.
+#[derive(Clone)]
+pub struct Attributes<'a> {
+    src: Source<'a>,
+    records: std::slice::Iter<'a, AttrRecord>,
+}
+
+impl<'a> Iterator for Attributes<'a> {
+    type Item = Attribute<'a>;
+
+    fn next(&mut self) -> Option<Attribute<'a>> {
+        self.records
+            .next()
+            .map(|&rec| Attribute { src: self.src, rec })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.records.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Attributes<'_> {}
+
+/// One attribute of a start tag.
+#[derive(Clone, Copy)]
+pub struct Attribute<'a> {
+    src: Source<'a>,
+    rec: AttrRecord,
+}
+
+impl<'a> Attribute<'a> {
+    /// The name, ASCII-lowercased.
+    pub fn name(&self) -> &'a str {
+        self.src.decode(self.rec.name, NAME)
+    }
+
+    /// The name as written.
+    pub fn raw_name(&self) -> &'a [u8] {
+        self.src.raw(self.rec.name)
+    }
+
+    /// The value with character references resolved (empty when the attribute has no value).
+    pub fn value(&self) -> &'a str {
+        self.src.decode(self.rec.value, ATTRIBUTE_VALUE)
+    }
+
+    /// The value as written, without its quotes.
+    pub fn raw_value(&self) -> &'a [u8] {
+        self.src.raw(self.rec.value)
+    }
+
+    /// The quote around the value: `Some('"')`, `Some('\'')`, or `None` when unquoted or absent.
+    pub fn quote(&self) -> Option<char> {
+        (self.rec.quote != 0).then_some(char::from(self.rec.quote))
+    }
+
+    /// Span of the name.
+    pub fn name_span(&self) -> Span {
+        self.rec.name
+    }
+
+    /// Span of the value, without quotes.
+    pub fn value_span(&self) -> Span {
+        self.rec.value
+    }
+
+    /// Span of the whole attribute: name through value, including a closing quote.
+    pub fn span(&self) -> Span {
+        let end = self.rec.value.end + usize::from(self.rec.quote != 0);
+        Span {
+            start: self.rec.name.start,
+            end: end.max(self.rec.name.end),
+        }
+    }
+
+    /// The whole attribute as written (`name="value"`).
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span())
+    }
+}
+
+impl fmt::Debug for Attribute<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}={:?}", self.name(), self.value())
+    }
+}
+
+/// An end tag. (Attributes on end tags are parsed, reported as an error, and dropped, as the standard
+/// says.)
+#[derive(Clone, Copy)]
+pub struct EndTag<'a> {
+    pub(crate) src: Source<'a>,
+    pub(crate) span: Span,
+    pub(crate) name: Span,
+}
+
+impl<'a> EndTag<'a> {
+    /// The tag name, ASCII-lowercased.
+    pub fn name(&self) -> &'a str {
+        self.src.decode(self.name, NAME)
+    }
+
+    /// The tag name as written.
+    pub fn raw_name(&self) -> &'a [u8] {
+        self.src.raw(self.name)
+    }
+
+    /// Span of the name.
+    pub fn name_span(&self) -> Span {
+        self.name
+    }
+
+    /// The bytes the token covers.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+impl fmt::Debug for EndTag<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EndTag")
+            .field("name", &self.name())
+            .field("span", &self.span)
+            .finish()
+    }
+}
+
+/// A comment (including bogus comments).
+#[derive(Clone, Copy)]
+pub struct Comment<'a> {
+    pub(crate) src: Source<'a>,
+    pub(crate) span: Span,
+    pub(crate) data: Span,
+}
+
+impl<'a> Comment<'a> {
+    /// The comment's data, NUL replaced and newlines normalized.
+    pub fn data(&self) -> &'a str {
+        self.src.decode(self.data, PLAIN)
+    }
+
+    /// The data as written.
+    pub fn raw_data(&self) -> &'a [u8] {
+        self.src.raw(self.data)
+    }
+
+    /// Span of the data.
+    pub fn data_span(&self) -> Span {
+        self.data
+    }
+
+    /// The bytes the token covers.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+impl fmt::Debug for Comment<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Comment")
+            .field("data", &self.data())
+            .field("span", &self.span)
+            .finish()
+    }
+}
+
+/// A run of text. Adjacent text tokens may follow each other (for example at chunk seams); concatenate
+/// them for the standard's character tokens.
+#[derive(Clone, Copy)]
+pub struct Text<'a> {
+    pub(crate) src: Source<'a>,
+    pub(crate) span: Span,
+    pub(crate) kind: TextKind,
+}
+
+impl<'a> Text<'a> {
+    /// The text as the standard's character tokens carry it (references resolved in data and RCDATA,
+    /// NUL handled per state, newlines normalized).
+    pub fn text(&self) -> &'a str {
+        self.src.decode(self.span, self.kind.rules())
+    }
+
+    /// The text as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span)
+    }
+
+    /// The text state that produced this text.
+    pub fn kind(&self) -> TextKind {
+        self.kind
+    }
+
+    /// The bytes the token covers.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+impl fmt::Debug for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Text")
+            .field("text", &self.text())
+            .field("kind", &self.kind)
+            .field("span", &self.span)
+            .finish()
+    }
+}
+
+/// A processing instruction, `<?target data>`.
+#[derive(Clone, Copy)]
+pub struct ProcessingInstruction<'a> {
+    pub(crate) src: Source<'a>,
+    pub(crate) span: Span,
+    pub(crate) target: Span,
+    pub(crate) data: Span,
+}
+
+impl<'a> ProcessingInstruction<'a> {
+    /// The target, as written (ASCII letters, digits, `-`, `_`).
+    pub fn target(&self) -> &'a str {
+        self.src.decode(self.target, PLAIN)
+    }
+
+    /// The data after the target and its whitespace, without a final `?`.
+    pub fn data(&self) -> &'a str {
+        self.src.decode(self.data, PLAIN)
+    }
+
+    /// The data as written.
+    pub fn raw_data(&self) -> &'a [u8] {
+        self.src.raw(self.data)
+    }
+
+    /// Span of the target.
+    pub fn target_span(&self) -> Span {
+        self.target
+    }
+
+    /// Span of the data.
+    pub fn data_span(&self) -> Span {
+        self.data
+    }
+
+    /// The bytes the token covers.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+impl fmt::Debug for ProcessingInstruction<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProcessingInstruction")
+            .field("target", &self.target())
+            .field("data", &self.data())
+            .field("span", &self.span)
+            .finish()
+    }
+}

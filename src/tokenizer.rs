@@ -1,0 +1,700 @@
+//! The pull API: a [`Tokenizer`] turns a whole document, or a stream fed in chunks, into a std
+//! `Iterator` of [`Token`]s that borrow the input.
+//!
+//! Streaming works like this. The machine reads each chunk in place. At the end of a chunk, the text it
+//! has seen is emitted (up to a point where cutting cannot change its decoding) and only the bytes of
+//! the unfinished token are copied aside (the *carry*). On the next feed the machine first reads the
+//! carry, extended with just enough of the new chunk to finish that token (growing the copy by
+//! doubling), then switches to reading the new chunk in place. Memory is therefore bounded by the
+//! chunk size plus the longest unfinished token, and the tokens do not depend on the chunking (text
+//! may be split into more tokens at seams; concatenated it is the same).
+//!
+//! Dropping the iterator early pauses: what was not consumed is kept in the carry, and the next
+//! [`Tokenizer::feed`] (an empty one is fine) resumes exactly there.
+
+use std::collections::VecDeque;
+use std::iter::FusedIterator;
+
+use bumpalo::Bump;
+
+use crate::error::{ErrorCode, ParseError, Position};
+use crate::input::{InputChecker, LineCounter, Utf8Stream};
+use crate::machine::{Attrs, Buf, Config, Machine, Record};
+use crate::token::{
+    Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind, Token,
+};
+
+/// How a [`Tokenizer`] behaves.
+///
+/// ```
+/// use tagstream::{Options, TextKind};
+/// let options = Options::new().errors(true).initial_state(TextKind::Rcdata).last_start_tag("title");
+/// # let _ = options;
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    errors: bool,
+    legacy_pi: bool,
+    initial_state: TextKind,
+    last_start_tag: Option<String>,
+    cdata_allowed: bool,
+    track_positions: bool,
+}
+
+impl Options {
+    /// The defaults: errors off, today's processing-instruction rule, data state.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Detect parse errors, with codes and positions (off by default; off costs nothing).
+    pub fn errors(mut self, on: bool) -> Options {
+        self.errors = on;
+        self
+    }
+
+    /// Use the pre-2026 rule: `<?` starts a bogus comment with
+    /// `unexpected-question-mark-instead-of-tag-name` instead of a processing instruction.
+    pub fn legacy_processing_instructions(mut self, on: bool) -> Options {
+        self.legacy_pi = on;
+        self
+    }
+
+    /// The text state to start in (html5lib-tests' `initialStates`). Default: data.
+    pub fn initial_state(mut self, state: TextKind) -> Options {
+        self.initial_state = state;
+        self
+    }
+
+    /// Treat `name` as the last start tag emitted (decides which end tag closes RCDATA, RAWTEXT and
+    /// script data).
+    pub fn last_start_tag(mut self, name: &str) -> Options {
+        self.last_start_tag = Some(name.to_owned());
+        self
+    }
+
+    /// Whether `<![CDATA[` opens a CDATA section at the start (the adjusted current node is foreign).
+    pub fn cdata_allowed(mut self, on: bool) -> Options {
+        self.cdata_allowed = on;
+        self
+    }
+
+    /// Keep what is needed to turn any offset still in the buffers into a line and column while
+    /// streaming (always on with `errors`; whole documents can always do it).
+    pub fn track_positions(mut self, on: bool) -> Options {
+        self.track_positions = on;
+        self
+    }
+}
+
+/// Input-side bookkeeping: UTF-8 validity, input-stream errors, lines and columns, and the errors
+/// reported so far.
+struct Side {
+    errors_on: bool,
+    track_positions: bool,
+    utf8: Utf8Stream,
+    checker: InputChecker,
+    lines: LineCounter,
+    input_errors: VecDeque<(usize, ErrorCode)>,
+    errors: Vec<ParseError>,
+}
+
+impl Side {
+    fn new(options: &Options) -> Side {
+        Side {
+            errors_on: options.errors,
+            track_positions: options.errors || options.track_positions,
+            utf8: Utf8Stream::default(),
+            checker: InputChecker::default(),
+            lines: LineCounter::default(),
+            input_errors: VecDeque::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// A new chunk at `base` enters the stream.
+    fn accept(&mut self, chunk: &[u8], base: usize, eof: bool) {
+        self.utf8.feed(chunk);
+        if self.errors_on {
+            self.checker.feed(chunk, base, &mut self.input_errors);
+        }
+        if eof {
+            self.utf8.finish();
+            if self.errors_on {
+                self.checker.finish(&mut self.input_errors);
+            }
+        }
+    }
+
+    /// Move the machine's new errors, merged in stream order with the input-stream errors of the
+    /// characters it has consumed, into the error list with their positions.
+    fn collect(&mut self, machine: &mut Machine, b: &Buf) {
+        if !self.errors_on {
+            return;
+        }
+        let consumed = if machine.is_done() {
+            usize::MAX
+        } else {
+            machine.pos
+        };
+        let found = std::mem::take(&mut machine.errors);
+        for &(at, code) in &found {
+            self.flush_input_errors(b, at);
+            self.push(b, at, code);
+        }
+        machine.errors = found;
+        machine.errors.clear();
+        self.flush_input_errors(b, consumed.saturating_sub(1));
+    }
+
+    /// Report the input-stream errors at offsets up to `upto`.
+    fn flush_input_errors(&mut self, b: &Buf, upto: usize) {
+        while let Some(&(at, code)) = self.input_errors.front() {
+            if at > upto {
+                break;
+            }
+            self.input_errors.pop_front();
+            self.push(b, at, code);
+        }
+    }
+
+    fn push(&mut self, b: &Buf, offset: usize, code: ErrorCode) {
+        let position = self.lines.position(b.bytes, b.base, offset);
+        self.errors.push(ParseError {
+            code,
+            offset,
+            position,
+        });
+    }
+
+    /// Bytes before `from` are about to be dropped.
+    fn forget_before(&mut self, b: &Buf, from: usize) {
+        if self.track_positions {
+            self.lines.advance_to(b.bytes, b.base, from);
+        }
+    }
+}
+
+/// A tokenizer for whole documents or chunked streams. It owns the arena that decoded strings and
+/// attribute lists live in, reset in bulk at every [`feed`](Tokenizer::feed) or
+/// [`tokenize`](Tokenizer::tokenize), so a tokenizer reused across documents stops allocating.
+///
+/// Whole document:
+/// ```
+/// use tagstream::{Token, Tokenizer};
+/// let mut tokenizer = Tokenizer::default();
+/// let tags = tokenizer
+///     .tokenize(b"<a href=x>1</a><b>2</b>")
+///     .filter(|t| matches!(t, Token::StartTag(_)))
+///     .count();
+/// assert_eq!(tags, 2);
+/// ```
+///
+/// Streaming (tokens borrow the chunk, and the carried bytes, until the next feed):
+/// ```
+/// use tagstream::{Options, Token, Tokenizer};
+/// let mut tokenizer = Tokenizer::new(Options::default());
+/// let mut text = String::new();
+/// for chunk in [&b"<p>Hel"[..], b"lo &am", b"p; world</", b"p>"] {
+///     for token in tokenizer.feed(chunk) {
+///         if let Token::Text(t) = token {
+///             text.push_str(t.text());
+///         }
+///     }
+/// }
+/// for token in tokenizer.finish() {
+///     if let Token::Text(t) = token {
+///         text.push_str(t.text());
+///     }
+/// }
+/// assert_eq!(text, "Hello & world");
+/// ```
+pub struct Tokenizer {
+    options: Options,
+    machine: Machine,
+    arena: Bump,
+    /// The buffer the current feed reads before the chunk: the previous carry, extended.
+    frozen: Vec<u8>,
+    /// Bytes kept for the next feed, starting at stream offset `carry_base`.
+    carry: Vec<u8>,
+    carry_base: usize,
+    /// Stream offset of the next chunk.
+    fed: usize,
+    side: Side,
+    finished: bool,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Tokenizer {
+        Tokenizer::new(Options::default())
+    }
+}
+
+impl Tokenizer {
+    /// A tokenizer at the start of a stream.
+    pub fn new(options: Options) -> Tokenizer {
+        let config = Config {
+            errors: options.errors,
+            legacy_pi: options.legacy_pi,
+        };
+        let mut tokenizer = Tokenizer {
+            machine: Machine::new(config),
+            arena: Bump::new(),
+            frozen: Vec::new(),
+            carry: Vec::new(),
+            carry_base: 0,
+            fed: 0,
+            side: Side::new(&options),
+            finished: false,
+            options,
+        };
+        tokenizer.reset();
+        tokenizer
+    }
+
+    /// Start over with a new stream, keeping the allocations (arena, buffers).
+    pub fn reset(&mut self) {
+        self.machine.reset();
+        self.machine.set_text_state(self.options.initial_state);
+        if let Some(name) = &self.options.last_start_tag {
+            self.machine.set_last_start_tag(name.as_bytes());
+        }
+        self.machine.set_cdata_allowed(self.options.cdata_allowed);
+        self.frozen.clear();
+        self.carry.clear();
+        self.carry_base = 0;
+        self.fed = 0;
+        let errors = std::mem::take(&mut self.side.errors);
+        self.side = Side::new(&self.options);
+        self.side.errors = errors;
+        self.side.errors.clear();
+        self.finished = false;
+    }
+
+    /// Tokenize `input` as one complete document (after a [`reset`](Tokenizer::reset)).
+    pub fn tokenize<'t>(&'t mut self, input: &'t [u8]) -> Tokens<'t> {
+        self.reset();
+        self.start(input, true)
+    }
+
+    /// Feed the next chunk of a stream; the iterator yields the tokens it completes.
+    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+        self.start(chunk, false)
+    }
+
+    /// The stream is over: yields the tokens still pending.
+    pub fn finish(&mut self) -> Tokens<'_> {
+        self.start(&[], true)
+    }
+
+    /// The parse errors reported so far (when [`Options::errors`] is on), in stream order.
+    pub fn errors(&self) -> &[ParseError] {
+        &self.side.errors
+    }
+
+    /// Take the parse errors reported so far.
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        std::mem::take(&mut self.side.errors)
+    }
+
+    /// Whether every byte fed so far was valid UTF-8 (invalid sequences decode to U+FFFD).
+    pub fn is_valid_utf8(&self) -> bool {
+        self.side.utf8.is_valid()
+    }
+
+    /// Switch to a text state before the next token (tree-builder feedback between feeds).
+    pub fn set_text_state(&mut self, state: TextKind) {
+        self.machine.set_text_state(state);
+    }
+
+    /// Set the last start tag's name (see [`Options::last_start_tag`]).
+    pub fn set_last_start_tag(&mut self, name: &str) {
+        self.machine.set_last_start_tag(name.as_bytes());
+    }
+
+    /// Allow or forbid CDATA sections from now on.
+    pub fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.machine.set_cdata_allowed(allowed);
+    }
+
+    fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> Tokens<'t> {
+        self.arena.reset();
+        let chunk_base = self.fed;
+        self.fed += chunk.len();
+        let done = self.finished || self.machine.is_done();
+        if !done {
+            self.side.accept(chunk, chunk_base, eof);
+        }
+        self.finished |= eof;
+        std::mem::swap(&mut self.frozen, &mut self.carry);
+        self.carry.clear();
+        let frozen_base = self.carry_base;
+        let phase = if self.frozen.is_empty() {
+            Phase::Chunk
+        } else {
+            Phase::Extending
+        };
+        Tokens {
+            machine: &mut self.machine,
+            side: &mut self.side,
+            arena: &self.arena,
+            held: Held {
+                frozen: Frozen::Extending(&mut self.frozen),
+                frozen_base,
+                copied: 0,
+                chunk,
+                chunk_base,
+                eof,
+            },
+            carry: &mut self.carry,
+            carry_base: &mut self.carry_base,
+            phase: if done { Phase::Done } else { phase },
+        }
+    }
+}
+
+/// The carried buffer: growing (nothing borrows it yet) or fixed (tokens may borrow it).
+enum Frozen<'t> {
+    Extending(&'t mut Vec<u8>),
+    Fixed(&'t [u8]),
+}
+
+/// Where the machine reads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// The carried buffer, extended from the chunk until the unfinished token is done.
+    Extending,
+    /// The carried buffer, fixed (the rest of the chunk was appended to it).
+    Frozen,
+    /// The chunk, in place.
+    Chunk,
+    Done,
+}
+
+/// The bytes one feed can read: the carried buffer and the chunk.
+struct Held<'t> {
+    frozen: Frozen<'t>,
+    frozen_base: usize,
+    /// How many bytes of the chunk were appended to the carried buffer.
+    copied: usize,
+    chunk: &'t [u8],
+    chunk_base: usize,
+    eof: bool,
+}
+
+impl<'t> Held<'t> {
+    /// The buffer the machine reads in `phase`.
+    fn window(&self, phase: Phase) -> Buf<'_> {
+        let eof = self.eof && self.copied == self.chunk.len();
+        match (&self.frozen, phase) {
+            (_, Phase::Chunk) => Buf {
+                bytes: self.chunk,
+                base: self.chunk_base,
+                eof: self.eof,
+            },
+            (Frozen::Extending(v), _) => Buf {
+                bytes: v,
+                base: self.frozen_base,
+                eof,
+            },
+            (Frozen::Fixed(v), _) => Buf {
+                bytes: v,
+                base: self.frozen_base,
+                eof,
+            },
+        }
+    }
+
+    /// Fix the carried buffer so that tokens may borrow it.
+    fn freeze(&mut self) -> &'t [u8] {
+        let frozen = std::mem::replace(&mut self.frozen, Frozen::Fixed(&[]));
+        let fixed: &'t [u8] = match frozen {
+            Frozen::Extending(v) => {
+                let v: &'t Vec<u8> = v;
+                v
+            }
+            Frozen::Fixed(v) => v,
+        };
+        self.frozen = Frozen::Fixed(fixed);
+        fixed
+    }
+
+    /// Copy the stream bytes from `from` to the end of what this feed holds into `carry`.
+    fn keep(&self, from: usize, carry: &mut Vec<u8>) {
+        carry.clear();
+        if from < self.chunk_base + self.copied {
+            let held = match &self.frozen {
+                Frozen::Extending(v) => &v[..],
+                Frozen::Fixed(v) => v,
+            };
+            carry.extend_from_slice(&held[from - self.frozen_base..]);
+            carry.extend_from_slice(&self.chunk[self.copied..]);
+        } else {
+            carry.extend_from_slice(&self.chunk[from - self.chunk_base..]);
+        }
+    }
+}
+
+/// The tokens of one document or one fed chunk; see [`Tokenizer`].
+pub struct Tokens<'t> {
+    machine: &'t mut Machine,
+    side: &'t mut Side,
+    arena: &'t Bump,
+    held: Held<'t>,
+    carry: &'t mut Vec<u8>,
+    carry_base: &'t mut usize,
+    phase: Phase,
+}
+
+impl<'t> Tokens<'t> {
+    /// Switch to a text state before the next token (tree-builder feedback).
+    pub fn set_text_state(&mut self, state: TextKind) {
+        self.machine.set_text_state(state);
+    }
+
+    /// Set the last start tag's name (tree-builder feedback).
+    pub fn set_last_start_tag(&mut self, name: &str) {
+        self.machine.set_last_start_tag(name.as_bytes());
+    }
+
+    /// Allow or forbid CDATA sections from the next token on (tree-builder feedback).
+    pub fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.machine.set_cdata_allowed(allowed);
+    }
+
+    /// The parse errors reported so far (when errors are on).
+    pub fn errors(&self) -> &[ParseError] {
+        &self.side.errors
+    }
+
+    /// Take the parse errors reported so far.
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        std::mem::take(&mut self.side.errors)
+    }
+
+    /// Line and column of a stream offset that the tokenizer still holds (the current chunk, the
+    /// carried bytes); `None` for offsets it has let go of.
+    pub fn position(&mut self, offset: usize) -> Option<Position> {
+        let b = self.held.window(self.phase);
+        let lines = &mut self.side.lines;
+        (b.base..=b.end())
+            .contains(&offset)
+            .then(|| lines.position(b.bytes, b.base, offset))
+    }
+
+    /// Run the machine over the carried buffer, appending the chunk bit by bit, until it emits a
+    /// record, finishes, or has taken the whole chunk.
+    fn run_extending(&mut self) -> Option<Record> {
+        loop {
+            let b = self.held.window(self.phase);
+            let b = Buf {
+                bytes: b.bytes,
+                base: b.base,
+                eof: b.eof,
+            };
+            let record = self.machine.run(&b);
+            self.side.collect(self.machine, &b);
+            if record.is_some()
+                || self.machine.is_done()
+                || self.held.copied == self.held.chunk.len()
+            {
+                return record;
+            }
+            let step = (self.held.chunk.len() - self.held.copied).min(self.held.copied.max(256));
+            let Frozen::Extending(v) = &mut self.held.frozen else {
+                unreachable!("extending")
+            };
+            v.extend_from_slice(&self.held.chunk[self.held.copied..self.held.copied + step]);
+            self.held.copied += step;
+        }
+    }
+
+    /// The first record of this feed came out of the carried buffer: decide where to read next.
+    fn leave_extending(&mut self) {
+        let retention = self.machine.retention();
+        if self.held.chunk.is_empty() || retention < self.held.chunk_base {
+            if let Frozen::Extending(v) = &mut self.held.frozen {
+                v.extend_from_slice(&self.held.chunk[self.held.copied..]);
+            }
+            self.held.copied = self.held.chunk.len();
+            self.phase = Phase::Frozen;
+        } else {
+            let b = self.held.window(self.phase);
+            let b = Buf {
+                bytes: b.bytes,
+                base: b.base,
+                eof: false,
+            };
+            self.side.forget_before(&b, retention);
+            self.phase = Phase::Chunk;
+        }
+    }
+
+    fn next_extending(&mut self) -> Option<Token<'t>> {
+        match self.run_extending() {
+            Some(record) => {
+                self.leave_extending();
+                let bytes = self.held.freeze();
+                Some(self.token(record, bytes, self.held.frozen_base))
+            }
+            None if self.machine.is_done() => {
+                self.phase = Phase::Done;
+                None
+            }
+            None => self.end_of_carried_window(),
+        }
+    }
+
+    /// The whole chunk went into the carried buffer and no token finished: emit what text can be
+    /// emitted and keep the rest for the next feed (in place when nothing borrows it).
+    fn end_of_carried_window(&mut self) -> Option<Token<'t>> {
+        self.phase = Phase::Done;
+        let b = self.held.window(self.phase);
+        let b = Buf {
+            bytes: b.bytes,
+            base: b.base,
+            eof: false,
+        };
+        let record = self.machine.flush_text_at_seam(&b);
+        let retention = self.machine.retention();
+        self.side.forget_before(&b, retention);
+        let Some(record) = record else {
+            let Frozen::Extending(v) = &mut self.held.frozen else {
+                unreachable!("extending")
+            };
+            v.drain(..retention - self.held.frozen_base);
+            std::mem::swap(*v, self.carry);
+            *self.carry_base = retention;
+            return None;
+        };
+        let bytes = self.held.freeze();
+        self.keep(retention);
+        Some(self.token(record, bytes, self.held.frozen_base))
+    }
+
+    /// Keep the stream bytes from `from` on for the next feed.
+    fn keep(&mut self, from: usize) {
+        self.held.keep(from, self.carry);
+        *self.carry_base = from;
+    }
+
+    fn next_in_window(&mut self) -> Option<Token<'t>> {
+        let (bytes, base) = match self.phase {
+            Phase::Chunk => (self.held.chunk, self.held.chunk_base),
+            _ => (self.held.freeze(), self.held.frozen_base),
+        };
+        let b = Buf {
+            bytes,
+            base,
+            eof: self.held.eof,
+        };
+        let record = self.machine.run(&b);
+        self.side.collect(self.machine, &b);
+        if let Some(record) = record {
+            return Some(self.token(record, bytes, base));
+        }
+        self.phase = Phase::Done;
+        if self.machine.is_done() {
+            return None;
+        }
+        let record = self.machine.flush_text_at_seam(&b);
+        let retention = self.machine.retention();
+        self.side.forget_before(&b, retention);
+        self.carry.clear();
+        self.carry.extend_from_slice(b.rest(retention));
+        *self.carry_base = retention;
+        record.map(|r| self.token(r, bytes, base))
+    }
+
+    /// Turn a record into a token borrowing `bytes` (stream offset `base`).
+    fn token(&self, record: Record, bytes: &'t [u8], base: usize) -> Token<'t> {
+        let src = Source {
+            bytes,
+            base,
+            arena: self.arena,
+        };
+        make_token(record, src, &self.machine.attrs)
+    }
+}
+
+fn make_token<'t>(record: Record, src: Source<'t>, attrs: &Attrs) -> Token<'t> {
+    match record {
+        Record::Text { span, kind } => Token::Text(Text { src, span, kind }),
+        Record::StartTag {
+            span,
+            name,
+            self_closing,
+        } => {
+            let attrs = if attrs.list.is_empty() {
+                &[][..]
+            } else {
+                src.arena.alloc_slice_copy(&attrs.list)
+            };
+            Token::StartTag(StartTag {
+                src,
+                span,
+                name,
+                attrs,
+                self_closing,
+            })
+        }
+        Record::EndTag { span, name } => Token::EndTag(EndTag { src, span, name }),
+        Record::Comment { span, data } => Token::Comment(Comment { src, span, data }),
+        Record::Doctype(d) => Token::Doctype(Doctype {
+            src,
+            span: d.span,
+            name: d.name,
+            public_id: d.public_id,
+            system_id: d.system_id,
+            force_quirks: d.force_quirks,
+        }),
+        Record::Pi { span, target, data } => Token::ProcessingInstruction(ProcessingInstruction {
+            src,
+            span,
+            target,
+            data,
+        }),
+    }
+}
+
+impl<'t> Iterator for Tokens<'t> {
+    type Item = Token<'t>;
+
+    fn next(&mut self) -> Option<Token<'t>> {
+        match self.phase {
+            Phase::Done => None,
+            Phase::Extending => self.next_extending(),
+            Phase::Frozen | Phase::Chunk => self.next_in_window(),
+        }
+    }
+}
+
+impl FusedIterator for Tokens<'_> {}
+
+impl Drop for Tokens<'_> {
+    /// Pause: keep every byte the machine has not finished with for the next feed.
+    fn drop(&mut self) {
+        match self.phase {
+            Phase::Done => {}
+            Phase::Extending => {
+                let Frozen::Extending(v) = &mut self.held.frozen else {
+                    return;
+                };
+                v.extend_from_slice(&self.held.chunk[self.held.copied..]);
+                std::mem::swap(*v, self.carry);
+                *self.carry_base = self.held.frozen_base;
+            }
+            Phase::Frozen | Phase::Chunk => {
+                let retention = self.machine.retention();
+                let b = self.held.window(self.phase);
+                let b = Buf {
+                    bytes: b.bytes,
+                    base: b.base,
+                    eof: false,
+                };
+                self.side.forget_before(&b, retention);
+                self.keep(retention);
+            }
+        }
+    }
+}

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Generate src/machine/entities_table.rs, the named character reference table, from entities.json.
+
+The input is the WHATWG table (https://html.spec.whatwg.org/entities.json): 2,231 names such as
+"&AElig" and "&AElig;", each with one or two code points. The output is a radix trie in flat static
+arrays (read by src/machine/entities.rs) plus every replacement text in one UTF-8 string.
+
+Usage:
+    python3 tools/gen_entities.py [ENTITIES_JSON] [--check]
+
+ENTITIES_JSON defaults to ../shared/entities/entities.json; a relative path is taken from the
+repository root (the parent of tools/). With --check nothing is written: the exit status is 1 when
+the committed table differs from what this script would generate (CI runs this).
+
+Python 3 standard library only.
+"""
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections import deque
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_JSON = "../shared/entities/entities.json"
+OUTPUT = REPO_ROOT / "src" / "machine" / "entities_table.rs"
+
+# A node's value is packed into a u16 as (offset << VALUE_LEN_BITS) | len; len 0 means "no value".
+VALUE_LEN_BITS = 3
+# rustfmt's max_width: the generated file must already be formatted (CI runs `cargo fmt --check`).
+MAX_WIDTH = 100
+NAME_RE = re.compile(r"[A-Za-z0-9]+;?")
+
+
+class Node:
+    """A radix trie node: the label of the edge into it, its replacement text, its children."""
+
+    def __init__(self, label=b""):
+        self.label = label
+        self.value = None
+        self.children = {}
+
+
+def load_entities(path):
+    """Read entities.json and return {name bytes without '&': replacement str}, checked."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            table = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"gen_entities: cannot read {path}: {e}")
+    entities = {}
+    for key, entry in table.items():
+        name = key[1:]
+        if not key.startswith("&") or not NAME_RE.fullmatch(name):
+            sys.exit(f"gen_entities: unexpected entity name {key!r}")
+        chars = entry["characters"]
+        if chars != "".join(map(chr, entry["codepoints"])) or not 1 <= len(chars) <= 2:
+            sys.exit(f"gen_entities: {key!r}: characters do not match codepoints")
+        entities[name.encode("ascii")] = chars
+    return entities
+
+
+def build_trie(entities):
+    """A plain trie: one node per byte of every name."""
+    root = Node()
+    for name, value in entities.items():
+        node = root
+        for byte in name:
+            node = node.children.setdefault(byte, Node(bytes([byte])))
+        node.value = value
+    return root
+
+
+def compress(node):
+    """Merge every chain of valueless single-child nodes into one edge (in place); return node."""
+    for byte, child in node.children.items():
+        while child.value is None and len(child.children) == 1:
+            (grandchild,) = child.children.values()
+            grandchild.label = child.label + grandchild.label
+            child = grandchild
+        node.children[byte] = compress(child)
+    return node
+
+
+def breadth_first(root):
+    """Nodes in breadth-first order, children sorted by first byte: siblings are contiguous."""
+    order, queue = [], deque([root])
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        queue.extend(node.children[b] for b in sorted(node.children))
+    return order
+
+
+def pack(pieces):
+    """Concatenate byte strings into one blob, reusing any piece already contained in it or
+    overlapping its end. Returns (blob, {piece: offset})."""
+    blob, offsets = b"", {}
+    for piece in sorted(set(pieces), key=lambda p: (-len(p), p)):
+        at = blob.find(piece)
+        if at < 0:
+            overlap = next(k for k in range(len(piece), -1, -1) if blob.endswith(piece[:k]))
+            at = len(blob) - overlap
+            blob += piece[overlap:]
+        offsets[piece] = at
+    return blob, offsets
+
+
+def build_tables(entities):
+    """The node arrays and the two blobs, as a dict of name -> list or bytes."""
+    nodes = breadth_first(compress(build_trie(entities)))
+    index = {id(node): i for i, node in enumerate(nodes)}
+    labels, label_at = pack(node.label[1:] for node in nodes)
+    values, value_at = pack(n.value.encode("utf-8") for n in nodes if n.value is not None)
+    tables = {
+        "FIRST_BYTE": [node.label[0] if node.label else 0 for node in nodes],
+        "REST_START": [label_at[node.label[1:]] for node in nodes],
+        "REST_LEN": [max(len(node.label) - 1, 0) for node in nodes],
+        "FIRST_CHILD": [],
+        "CHILD_COUNT": [len(node.children) for node in nodes],
+        "VALUE": [],
+        "LABELS": labels,
+        "VALUES": values,
+    }
+    for node in nodes:
+        first = min((index[id(c)] for c in node.children.values()), default=0)
+        tables["FIRST_CHILD"].append(first)
+        text = b"" if node.value is None else node.value.encode("utf-8")
+        if len(text) >= 1 << VALUE_LEN_BITS:
+            sys.exit("gen_entities: a replacement text too long for the packed VALUE length")
+        packed = (value_at[text] << VALUE_LEN_BITS | len(text)) if text else 0
+        tables["VALUE"].append(packed)
+    check_limits(tables)
+    return tables
+
+
+def check_limits(tables):
+    """Every number must fit the Rust type it is written as."""
+    limits = {"REST_START": 0xFFFF, "REST_LEN": 0xFF, "FIRST_CHILD": 0xFFFF,
+              "CHILD_COUNT": 0xFF, "VALUE": 0xFFFF}
+    for name, limit in limits.items():
+        if max(tables[name]) > limit:
+            sys.exit(f"gen_entities: {name} does not fit its type")
+    if len(tables["VALUES"]) >= 1 << (16 - VALUE_LEN_BITS):
+        sys.exit("gen_entities: VALUES too long for the packed VALUE offsets")
+
+
+def number_lines(items, indent="    "):
+    """Lay out short array items as rustfmt does: as many per line as fit, lines shorter than
+    MAX_WIDTH (rustfmt keeps one column spare in this layout)."""
+    lines, line = [], ""
+    for item in items:
+        piece = f"{item},"
+        if line and len(indent) + len(line) + 1 + len(piece) >= MAX_WIDTH:
+            lines.append(indent + line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    if line:
+        lines.append(indent + line)
+    return "\n".join(lines)
+
+
+def escape_char(c):
+    """One character of a Rust string literal: printable ASCII as is, everything else escaped."""
+    if c in "\"\\":
+        return "\\" + c
+    if "!" <= c <= "~":
+        return c
+    return f"\\u{{{ord(c):x}}}"
+
+
+def string_lines(pieces, indent="    "):
+    """Rust string literal content split with `\\` line continuations (no piece is whitespace)."""
+    lines, line = [], ""
+    for piece in pieces:
+        if line and len(indent) + len(line) + len(piece) + 1 > MAX_WIDTH:
+            lines.append(indent + line + "\\")
+            line = ""
+        line += piece
+    lines.append(indent + line)
+    return "\n".join(lines)
+
+
+HEADER = """\
+//! Generated by `tools/gen_entities.py` from `entities.json`; do not edit.
+//!
+//! The {count:,} WHATWG named character references as a radix trie in flat static arrays, read
+//! by [`super::entities::match_named`]. Node 0 is the root; nodes are in breadth-first order, so
+//! the children of node `n` are nodes `FIRST_CHILD[n]..FIRST_CHILD[n] + CHILD_COUNT[n]`, sorted
+//! by `FIRST_BYTE`. The edge into a node is its `FIRST_BYTE` followed by
+//! `LABELS[REST_START..REST_START + REST_LEN]`. A node where a name ends has a nonzero `VALUE`:
+//! `VALUE >> VALUE_LEN_BITS` is the byte offset of its replacement text in `VALUES` and the low
+//! bits its length in bytes.
+//!
+//! {n} nodes; {size:,} bytes of tables. Source: {name},
+//! sha256 {sha256}.
+
+/// Number of trie nodes.
+pub(super) const NODE_COUNT: usize = {n};
+
+/// How many low bits of a `VALUE` entry hold the replacement text's length.
+pub(super) const VALUE_LEN_BITS: u32 = {VALUE_LEN_BITS};"""
+
+
+def render(tables, source_name, source_sha256, count):
+    """The whole generated Rust file."""
+    n = len(tables["FIRST_BYTE"])
+    labels, values = tables["LABELS"], tables["VALUES"].decode("utf-8")
+    size = n * 9 + len(labels) + len(tables["VALUES"])
+    out = [HEADER.format(count=count, n=n, size=size, name=source_name, sha256=source_sha256,
+                         VALUE_LEN_BITS=VALUE_LEN_BITS)]
+    arrays = [
+        ("FIRST_BYTE", "u8", "First byte of the edge into each node (0 for the root).",
+         [f"b'{chr(b)}'" if b else "0" for b in tables["FIRST_BYTE"]]),
+        ("REST_START", "u16", "Offset in `LABELS` of the rest of the edge into each node.",
+         tables["REST_START"]),
+        ("REST_LEN", "u8", "Length of the rest of the edge into each node.", tables["REST_LEN"]),
+        ("FIRST_CHILD", "u16", "Index of each node's first child (0 when it has none).",
+         tables["FIRST_CHILD"]),
+        ("CHILD_COUNT", "u8", "Number of children of each node.", tables["CHILD_COUNT"]),
+        ("VALUE", "u16", "Packed replacement text of each node where a name ends, else 0.",
+         tables["VALUE"]),
+    ]
+    for name, ty, doc, items in arrays:
+        out += ["", f"/// {doc}", f"pub(super) static {name}: [{ty}; NODE_COUNT] = [",
+                number_lines(items), "];"]
+    out += [
+        "",
+        "/// The edge labels after their first byte, concatenated (shared where they overlap).",
+        "pub(super) static LABELS: &[u8] = b\"\\",
+        string_lines([chr(b) for b in labels]) + "\";",
+        "",
+        "/// The replacement texts, concatenated (shared where they overlap).",
+        "pub(super) static VALUES: &str = \"\\",
+        string_lines([escape_char(c) for c in values]) + "\";",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("json", nargs="?", default=DEFAULT_JSON,
+                        help="entities.json (relative paths are taken from the repository root)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if the committed table is not what would be generated")
+    args = parser.parse_args()
+    path = REPO_ROOT / args.json
+    entities = load_entities(path)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    text = render(build_tables(entities), path.name, digest, len(entities))
+    if args.check:
+        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else None
+        if current != text:
+            print(f"{OUTPUT.relative_to(REPO_ROOT)} is stale: run python3 tools/gen_entities.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUTPUT.relative_to(REPO_ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
