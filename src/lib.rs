@@ -49,3 +49,8 @@ pub use token::{
     TextKind, Token,
 };
 pub use tokenizer::{Options, Tokenizer, Tokens};
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

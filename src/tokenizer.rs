@@ -112,6 +112,15 @@ impl Side {
         }
     }
 
+    /// Back to the start of a stream, keeping allocations.
+    fn reset(&mut self) {
+        self.utf8 = Utf8Stream::default();
+        self.checker = InputChecker::default();
+        self.lines = LineCounter::default();
+        self.input_errors.clear();
+        self.errors.clear();
+    }
+
     /// A new chunk at `base` enters the stream.
     fn accept(&mut self, chunk: &[u8], base: usize, eof: bool) {
         self.utf8.feed(chunk);
@@ -264,10 +273,7 @@ impl Tokenizer {
         self.carry.clear();
         self.carry_base = 0;
         self.fed = 0;
-        let errors = std::mem::take(&mut self.side.errors);
-        self.side = Side::new(&self.options);
-        self.side.errors = errors;
-        self.side.errors.clear();
+        self.side.reset();
         self.finished = false;
     }
 

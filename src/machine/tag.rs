@@ -36,6 +36,8 @@ pub(crate) struct Attrs {
     /// Open-addressing table of `(generation, index + 1)`; entries of older generations are empty.
     table: Vec<(u32, u32)>,
     generation: u32,
+    /// How many of `keys` are in the table (once there are more than a few, all of them).
+    hashed: usize,
     /// Whether any attribute was started on this tag (kept or not).
     pub(crate) any: bool,
     /// The attribute in progress is a repeat and is not recorded.
@@ -57,6 +59,7 @@ impl Attrs {
         self.keys.clear();
         self.any = false;
         self.dropping = false;
+        self.hashed = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.table.iter_mut().for_each(|e| *e = (0, 0));
@@ -99,13 +102,15 @@ impl Attrs {
 
     /// Index of an earlier kept attribute with the same decoded name as `key`.
     fn find(&mut self, key: Key) -> Option<usize> {
-        if self.keys.len() == LINEAR_LIMIT {
-            (0..self.keys.len()).for_each(|i| self.insert(i));
-        }
-        let name = self.name(key);
         if self.keys.len() < LINEAR_LIMIT {
+            let name = self.name(key);
             return self.keys.iter().position(|&k| self.name(k) == name);
         }
+        while self.hashed < self.keys.len() {
+            self.insert(self.hashed);
+            self.hashed += 1;
+        }
+        let name = self.name(key);
         let mask = self.table.len() - 1;
         let mut slot = key.hash as usize & mask;
         loop {
@@ -126,28 +131,25 @@ impl Attrs {
         if self.table.len() < 2 * (self.keys.len() + 1) {
             self.grow();
         }
+        self.place(i);
+    }
+
+    /// Double the table and re-place the attributes already in it.
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        self.table.clear();
+        self.table.resize(size, (0, 0));
+        (0..self.hashed).for_each(|i| self.place(i));
+    }
+
+    /// Store attribute `i` in the first free slot from its hash on (linear probing).
+    fn place(&mut self, i: usize) {
         let mask = self.table.len() - 1;
         let mut slot = self.keys[i].hash as usize & mask;
         while self.table[slot].0 == self.generation {
             slot = (slot + 1) & mask;
         }
         self.table[slot] = (self.generation, i as u32 + 1);
-    }
-
-    /// Double the table and re-insert the attributes already in it.
-    fn grow(&mut self) {
-        let size = (self.table.len() * 2).max(64);
-        let present = self.table.iter().filter(|e| e.0 == self.generation).count();
-        self.table.clear();
-        self.table.resize(size, (0, 0));
-        let mask = size - 1;
-        for i in 0..present {
-            let mut slot = self.keys[i].hash as usize & mask;
-            while self.table[slot].0 == self.generation {
-                slot = (slot + 1) & mask;
-            }
-            self.table[slot] = (self.generation, i as u32 + 1);
-        }
     }
 
     fn name(&self, key: Key) -> &[u8] {
@@ -541,6 +543,11 @@ mod tests {
             assert!(!attrs.add(Span::empty(0), b"a0"));
             assert!(attrs.add(Span::empty(0), b"b"));
             assert_eq!(attrs.list.len(), 1001);
+        }
+        attrs.clear();
+        for i in 0..20 {
+            assert!(attrs.add(Span::empty(0), format!("n{i}").as_bytes()));
+            assert!(!attrs.add(Span::empty(0), b"n0"), "repeat after {i}");
         }
         attrs.clear();
         assert!(attrs.add(Span::empty(0), b"x\0"));
