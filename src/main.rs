@@ -1,1 +1,402 @@
-fn main() {}
+//! `tagstream`, the command-line front end of the tagstream HTML tokenizer.
+//!
+//! `tagstream tokens [FILE|-]` streams a document through [`Tokenizer::feed`] in fixed-size chunks and
+//! prints one JSON object per token (and, with `--errors`, per parse error) per line.
+//! `tagstream tokens --html5lib` prints the whole run in the html5lib-tests token shapes instead,
+//! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer.
+//!
+//! Errors (unreadable input, bad arguments) go to stderr with a non-zero exit status.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::{Value, json};
+use tagstream::html5lib::{self, Html5libToken};
+use tagstream::{Attribute, Options, ParseError, Span, TextKind, Token, Tokenizer, Tokens};
+
+/// The state names `--state` accepts (html5lib-tests' `initialStates`).
+const STATE_NAMES: &[&str] = &[
+    "Data state",
+    "PLAINTEXT state",
+    "RCDATA state",
+    "RAWTEXT state",
+    "Script data state",
+    "CDATA section state",
+];
+
+/// A spec-exact, streaming, zero-copy WHATWG HTML tokenizer.
+#[derive(Parser, Debug)]
+#[command(name = "tagstream", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the tokens of an HTML document as JSON, one per line.
+    ///
+    /// Each line is an object with a "type" (start_tag, end_tag, text, comment, doctype,
+    /// processing_instruction, or error with --errors) and a "span": the token's absolute byte
+    /// offsets [start, end) in the input. Names, values and text are decoded as the HTML Standard
+    /// says; attributes also carry their raw source. The input is read in chunks, so it never has to
+    /// fit in memory.
+    Tokens(TokensArgs),
+}
+
+#[derive(Args, Debug)]
+struct TokensArgs {
+    /// The HTML file to read, or `-` for standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    input: PathBuf,
+
+    /// Also print parse errors as {"type":"error","code","offset","line","col"} lines, where they
+    /// were reported.
+    #[arg(long)]
+    errors: bool,
+
+    /// Print one html5lib-tests object {"output": [...], "errors": [...]} for the whole input
+    /// (adjacent text merged, parse errors always on) instead of one line per token.
+    #[arg(long)]
+    html5lib: bool,
+
+    /// Use the pre-2026 rule for `<?`: a bogus comment and an
+    /// unexpected-question-mark-instead-of-tag-name error instead of a processing instruction.
+    #[arg(long)]
+    legacy_pi: bool,
+
+    /// The state to start in, named as html5lib-tests names it: "Data state", "PLAINTEXT state",
+    /// "RCDATA state", "RAWTEXT state", "Script data state" or "CDATA section state".
+    #[arg(long, value_name = "NAME", value_parser = parse_state)]
+    state: Option<TextKind>,
+
+    /// Act as if a start tag with this name was the last one emitted (decides which end tag closes
+    /// RCDATA, RAWTEXT and script data).
+    #[arg(long, value_name = "NAME")]
+    last_start_tag: Option<String>,
+
+    /// Bytes fed to the tokenizer at a time [default: 65536; with --html5lib, the whole input].
+    #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
+    chunk_size: Option<usize>,
+}
+
+/// Why the CLI failed.
+#[derive(Debug)]
+enum CliError {
+    /// The input could not be opened or read.
+    Input { name: String, source: io::Error },
+    /// Standard output could not be written.
+    Output(io::Error),
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Input { name, source } => write!(f, "cannot read {name}: {source}"),
+            CliError::Output(e) => write!(f, "cannot write output: {e}"),
+        }
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Output(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Tokens(args) => tokens(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`tagstream tokens big.html | head`): not an error of ours.
+        Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tagstream: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--state`: one of html5lib-tests' state names.
+fn parse_state(name: &str) -> Result<TextKind, String> {
+    html5lib::state_from_name(name).ok_or_else(|| {
+        let valid: Vec<String> = STATE_NAMES.iter().map(|s| format!("\"{s}\"")).collect();
+        format!("unknown state; expected one of {}", valid.join(", "))
+    })
+}
+
+/// `--chunk-size`: a positive number of bytes.
+fn parse_chunk_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("the chunk size must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a number of bytes: {e}")),
+    }
+}
+
+/// The `tokens` subcommand.
+fn tokens(args: &TokensArgs) -> Result<(), CliError> {
+    let name = input_name(&args.input);
+    let mut input = open_input(&args.input).map_err(|source| CliError::Input {
+        name: name.clone(),
+        source,
+    })?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.html5lib {
+        html5lib_mode(args, &mut input, &name, &mut out)?;
+    } else {
+        let chunk_size = args.chunk_size.unwrap_or(64 * 1024);
+        stream_tokens(args, &mut input, &name, chunk_size, &mut out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// How to name the input in messages.
+fn input_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "standard input".to_owned()
+    } else {
+        format!("'{}'", path.display())
+    }
+}
+
+fn open_input(path: &Path) -> io::Result<Box<dyn Read>> {
+    if path == Path::new("-") {
+        Ok(Box::new(io::stdin().lock()))
+    } else {
+        Ok(Box::new(File::open(path)?))
+    }
+}
+
+/// The tokenizer options the arguments ask for.
+fn options(args: &TokensArgs, errors: bool) -> Options {
+    let mut options = Options::new()
+        .errors(errors)
+        .legacy_processing_instructions(args.legacy_pi)
+        .initial_state(args.state.unwrap_or_default());
+    if let Some(name) = &args.last_start_tag {
+        options = options.last_start_tag(name);
+    }
+    options
+}
+
+/// Fill `buf` from `input` as far as it goes; fewer bytes only at the end of the input.
+fn read_chunk(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Feed the input chunk by chunk, printing each token (and the errors it brought) as it comes.
+fn stream_tokens(
+    args: &TokensArgs,
+    input: &mut dyn Read,
+    name: &str,
+    chunk_size: usize,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let mut tokenizer = Tokenizer::new(options(args, args.errors));
+    let mut buf = vec![0; chunk_size];
+    loop {
+        let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
+            name: name.to_owned(),
+            source,
+        })?;
+        if n == 0 {
+            break;
+        }
+        print_tokens(tokenizer.feed(&buf[..n]), out)?;
+    }
+    print_tokens(tokenizer.finish(), out)?;
+    Ok(())
+}
+
+/// Print every token of one feed, each followed by the parse errors reported while producing it.
+fn print_tokens(mut tokens: Tokens<'_>, out: &mut impl Write) -> io::Result<()> {
+    while let Some(token) = tokens.next() {
+        writeln!(out, "{}", token_json(&token))?;
+        print_errors(&tokens.take_errors(), out)?;
+    }
+    print_errors(&tokens.take_errors(), out)
+}
+
+fn print_errors(errors: &[ParseError], out: &mut impl Write) -> io::Result<()> {
+    for e in errors {
+        let line = Object::new()
+            .field("type", "error")
+            .field("code", e.code.as_str())
+            .field("offset", e.offset)
+            .field("line", e.position.line)
+            .field("col", e.position.col)
+            .finish();
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// A JSON object whose keys keep the order they were added in (serde_json's `Map` sorts them).
+struct Object(String);
+
+impl Object {
+    fn new() -> Object {
+        Object(String::from("{"))
+    }
+
+    fn field(self, key: &str, value: impl Into<Value>) -> Object {
+        let json = value.into().to_string();
+        self.raw(key, &json)
+    }
+
+    /// Add `json`, already serialized.
+    fn raw(mut self, key: &str, json: &str) -> Object {
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+        let _ = write!(self.0, "{}:{json}", Value::from(key));
+        self
+    }
+
+    fn finish(mut self) -> String {
+        self.0.push('}');
+        self.0
+    }
+}
+
+/// `[a, b, …]` from serialized items.
+fn array(items: impl Iterator<Item = String>) -> String {
+    format!("[{}]", items.collect::<Vec<_>>().join(","))
+}
+
+fn span_json(span: Span) -> Value {
+    json!([span.start, span.end])
+}
+
+/// One token in the `tokens` line format.
+fn token_json(token: &Token<'_>) -> String {
+    let object = match token {
+        Token::Doctype(d) => Object::new()
+            .field("type", "doctype")
+            .field("name", d.name())
+            .field("public_id", d.public_id())
+            .field("system_id", d.system_id())
+            .field("force_quirks", d.force_quirks()),
+        Token::StartTag(tag) => Object::new()
+            .field("type", "start_tag")
+            .field("name", tag.name())
+            .raw("attributes", &array(tag.attributes().map(attribute_json)))
+            .field("self_closing", tag.self_closing()),
+        Token::EndTag(tag) => Object::new()
+            .field("type", "end_tag")
+            .field("name", tag.name()),
+        Token::Text(text) => Object::new()
+            .field("type", "text")
+            .field("kind", kind_name(text.kind()))
+            .field("text", text.text()),
+        Token::Comment(c) => Object::new()
+            .field("type", "comment")
+            .field("data", c.data()),
+        Token::ProcessingInstruction(pi) => Object::new()
+            .field("type", "processing_instruction")
+            .field("target", pi.target())
+            .field("data", pi.data()),
+    };
+    object.field("span", span_json(token.span())).finish()
+}
+
+fn attribute_json(attribute: Attribute<'_>) -> String {
+    Object::new()
+        .field("name", attribute.name())
+        .field("value", attribute.value())
+        .field("raw", String::from_utf8_lossy(attribute.raw()).as_ref())
+        .field("span", span_json(attribute.span()))
+        .finish()
+}
+
+fn kind_name(kind: TextKind) -> &'static str {
+    match kind {
+        TextKind::Data => "data",
+        TextKind::Rcdata => "rcdata",
+        TextKind::Rawtext => "rawtext",
+        TextKind::ScriptData => "script_data",
+        TextKind::Plaintext => "plaintext",
+        TextKind::Cdata => "cdata",
+    }
+}
+
+/// `--html5lib`: the whole input through [`html5lib::run`], printed as one object.
+fn html5lib_mode(
+    args: &TokensArgs,
+    input: &mut dyn Read,
+    name: &str,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|source| CliError::Input {
+            name: name.to_owned(),
+            source,
+        })?;
+    let run = html5lib::run(&bytes, &options(args, true), args.chunk_size);
+    let errors = run.errors.iter().map(|e| {
+        Object::new()
+            .field("code", e.code.as_str())
+            .field("line", e.position.line)
+            .field("col", e.position.col)
+            .finish()
+    });
+    let result = Object::new()
+        .raw("output", &array(run.output.iter().map(html5lib_token_json)))
+        .raw("errors", &array(errors))
+        .finish();
+    writeln!(out, "{result}")?;
+    Ok(())
+}
+
+/// One token in html5lib-tests' shape; attributes keep their source order.
+fn html5lib_token_json(token: &Html5libToken) -> String {
+    match token {
+        Html5libToken::Doctype {
+            name,
+            public_id,
+            system_id,
+            correctness,
+        } => json!(["DOCTYPE", name, public_id, system_id, correctness]).to_string(),
+        Html5libToken::StartTag {
+            name,
+            attributes,
+            self_closing,
+        } => {
+            let attrs = attributes
+                .iter()
+                .fold(Object::new(), |o, (k, v)| o.field(k, v.as_str()))
+                .finish();
+            let closing = if *self_closing { ",true" } else { "" };
+            format!(
+                "[\"StartTag\",{},{attrs}{closing}]",
+                Value::from(name.as_str())
+            )
+        }
+        Html5libToken::EndTag { name } => json!(["EndTag", name]).to_string(),
+        Html5libToken::Comment(data) => json!(["Comment", data]).to_string(),
+        Html5libToken::Character(data) => json!(["Character", data]).to_string(),
+        Html5libToken::ProcessingInstruction { target, data } => {
+            json!(["ProcessingInstruction", target, data]).to_string()
+        }
+    }
+}

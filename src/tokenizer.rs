@@ -89,6 +89,10 @@ impl Options {
 
 /// Input-side bookkeeping: UTF-8 validity, input-stream errors, lines and columns, and the errors
 /// reported so far.
+///
+/// Errors are reported in stream order. The machine's errors get their positions at once (while
+/// their bytes are at hand) but wait in `held` until the input checker has decided every character
+/// up to them, so that an input-stream error for a character split across chunks still comes first.
 struct Side {
     errors_on: bool,
     track_positions: bool,
@@ -96,6 +100,11 @@ struct Side {
     checker: InputChecker,
     lines: LineCounter,
     input_errors: VecDeque<(usize, ErrorCode)>,
+    held: VecDeque<ParseError>,
+    /// Stream offset one past the last byte fed.
+    fed: usize,
+    /// The end of input has been fed: nothing is undecided any more.
+    ended: bool,
     errors: Vec<ParseError>,
 }
 
@@ -108,6 +117,9 @@ impl Side {
             checker: InputChecker::default(),
             lines: LineCounter::default(),
             input_errors: VecDeque::new(),
+            held: VecDeque::new(),
+            fed: 0,
+            ended: false,
             errors: Vec::new(),
         }
     }
@@ -118,62 +130,78 @@ impl Side {
         self.checker = InputChecker::default();
         self.lines = LineCounter::default();
         self.input_errors.clear();
+        self.held.clear();
+        self.fed = 0;
+        self.ended = false;
         self.errors.clear();
     }
 
     /// A new chunk at `base` enters the stream.
     fn accept(&mut self, chunk: &[u8], base: usize, eof: bool) {
+        self.fed = base + chunk.len();
         self.utf8.feed(chunk);
         if self.errors_on {
             self.checker.feed(chunk, base, &mut self.input_errors);
         }
         if eof {
             self.utf8.finish();
-            if self.errors_on {
-                self.checker.finish(&mut self.input_errors);
-            }
+            self.checker.finish();
+            self.ended = true;
         }
     }
 
-    /// Move the machine's new errors, merged in stream order with the input-stream errors of the
-    /// characters it has consumed, into the error list with their positions.
+    /// Take the machine's new errors and report, in stream order, those that can be: input-stream
+    /// errors of the characters the machine has consumed, and machine errors before the first
+    /// character the input checker has not decided yet (at equal offsets the input-stream error of
+    /// the character comes first, whatever the chunking).
     fn collect(&mut self, machine: &mut Machine, b: &Buf) {
         if !self.errors_on {
             return;
+        }
+        for (offset, code) in machine.errors.drain(..) {
+            let position = self.lines.position(b.bytes, b.base, offset);
+            self.held.push_back(ParseError {
+                code,
+                offset,
+                position,
+            });
         }
         let consumed = if machine.is_done() {
             usize::MAX
         } else {
             machine.pos
         };
-        let found = std::mem::take(&mut machine.errors);
-        for &(at, code) in &found {
-            self.flush_input_errors(b, at);
-            self.push(b, at, code);
-        }
-        machine.errors = found;
-        machine.errors.clear();
-        self.flush_input_errors(b, consumed.saturating_sub(1));
-    }
-
-    /// Report the input-stream errors at offsets up to `upto`.
-    fn flush_input_errors(&mut self, b: &Buf, upto: usize) {
-        while let Some(&(at, code)) = self.input_errors.front() {
-            if at > upto {
-                break;
+        let decided = match self.checker.undecided_from() {
+            _ if self.ended => usize::MAX,
+            Some(offset) => offset,
+            None => self.fed,
+        };
+        loop {
+            let input = self.input_errors.front().map(|e| e.0);
+            let held = self
+                .held
+                .front()
+                .filter(|e| e.offset < decided)
+                .map(|e| e.offset);
+            match (input, held) {
+                (Some(i), Some(h)) if i <= h => self.report_input_error(b),
+                (Some(i), None) if i < consumed => self.report_input_error(b),
+                (_, Some(_)) => self.errors.push(self.held.pop_front().expect("front")),
+                _ => break,
             }
-            self.input_errors.pop_front();
-            self.push(b, at, code);
         }
     }
 
-    fn push(&mut self, b: &Buf, offset: usize, code: ErrorCode) {
-        let position = self.lines.position(b.bytes, b.base, offset);
-        self.errors.push(ParseError {
-            code,
-            offset,
-            position,
-        });
+    /// Report the first queued input-stream error.
+    fn report_input_error(&mut self, b: &Buf) {
+        if let Some((offset, code)) = self.input_errors.pop_front() {
+            let position = self.lines.position(b.bytes, b.base, offset);
+            self.errors.push(ParseError {
+                code,
+                offset,
+                position,
+            });
+        }
     }
 
     /// Bytes before `from` are about to be dropped.

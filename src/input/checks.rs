@@ -192,11 +192,15 @@ impl InputChecker {
     }
 
     /// Ends the stream. A sequence still cut short is invalid UTF-8, not a control or
-    /// noncharacter, so nothing is appended to `out` (it is taken for symmetry with
-    /// [`feed`](Self::feed)); the checker is reset for a new stream.
-    pub(crate) fn finish(&mut self, out: &mut VecDeque<(usize, ErrorCode)>) {
-        let _ = out;
+    /// noncharacter, so there is nothing to report; the checker is reset for a new stream.
+    pub(crate) fn finish(&mut self) {
         *self = Self::new();
+    }
+
+    /// Stream offset of a character cut by the end of the last chunk, whose error (if any) is not
+    /// known yet. Every error before it has been reported.
+    pub(crate) fn undecided_from(&self) -> Option<usize> {
+        self.dec.is_pending().then_some(self.start)
     }
 }
 
@@ -236,7 +240,7 @@ mod tests {
             checker.feed(c, base, &mut out);
             base += c.len();
         }
-        checker.finish(&mut out);
+        checker.finish();
         out.into()
     }
 

@@ -276,11 +276,6 @@ impl LineCounter {
         }
     }
 
-    /// The offset of the cursor: the furthest offset the counter has counted up to.
-    pub(crate) fn cursor(&self) -> usize {
-        self.cursor.offset
-    }
-
     /// The line and column of stream offset `offset`, which must lie in
     /// `[buf_base, buf_base + buf.len()]` (`buf` holds the stream bytes from `buf_base`). Moves the
     /// cursor to `offset` when that is further on. See the [type docs](Self) for which offsets are
@@ -696,7 +691,7 @@ mod tests {
                         "{s:02X?} o={o} base={base}"
                     );
                 }
-                if xorshift(&mut rng) % 3 == 0 {
+                if xorshift(&mut rng).is_multiple_of(3) {
                     anchor += xorshift(&mut rng) as usize % (fed - anchor + 1);
                     lc.advance_to(&buf, base, anchor);
                     let drop = base + xorshift(&mut rng) as usize % (anchor - base + 1);
@@ -737,7 +732,7 @@ mod tests {
             let mut lc = LineCounter::new();
             for _ in 0..30 {
                 let o = xorshift(&mut rng) as usize % (s.len() + 1);
-                if xorshift(&mut rng) % 2 == 0 {
+                if xorshift(&mut rng).is_multiple_of(2) {
                     lc.advance_to(&s, 0, o);
                 } else {
                     assert_eq!(lc.position(&s, 0, o), full[o], "{s:02X?} o={o}");
@@ -796,6 +791,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn back_near_an_anchor_inside_a_character() {
+        // The anchor (and buffer start) is inside the emoji: counting back from the cursor cannot
+        // tell where the character at offset 5 starts, so the forward path must answer.
+        let s = "ab😀c".as_bytes();
+        let mut lc = LineCounter::new();
+        lc.advance_to(s, 0, 3);
+        let buf = &s[3..];
+        assert_eq!(lc.position(buf, 3, 6), pos(1, 5));
+        assert_eq!(lc.position(buf, 3, 5), pos(1, 3));
+        assert_eq!(lc.position(buf, 3, 4), pos(1, 3));
+        assert_eq!(lc.position(buf, 3, 3), pos(1, 3));
+        assert_eq!(lc.position(buf, 3, 7), pos(1, 6));
     }
 
     #[test]

@@ -1,0 +1,275 @@
+//! The `tagstream` binary, run as a user would: arguments, stdin, stdout, stderr and exit status.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+const ARTICLE: &str = "datasets/samples/article.html";
+
+/// Run the binary with `args`, writing `stdin` to its standard input.
+fn tagstream(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tagstream"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tagstream");
+    let mut pipe = child.stdin.take().expect("stdin pipe");
+    // The child may exit without reading (bad arguments); a broken pipe is fine then.
+    let _ = pipe.write_all(stdin);
+    drop(pipe);
+    child.wait_with_output().expect("run tagstream")
+}
+
+/// Standard output of a successful run.
+fn stdout_ok(args: &[&str], stdin: &[u8]) -> String {
+    let out = tagstream(args, stdin);
+    assert!(
+        out.status.success(),
+        "tagstream {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Each output line as JSON.
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+fn span(value: &Value) -> (u64, u64) {
+    let pair = value["span"].as_array().expect("span array");
+    assert_eq!(pair.len(), 2, "span {pair:?}");
+    (
+        pair[0].as_u64().expect("span start"),
+        pair[1].as_u64().expect("span end"),
+    )
+}
+
+#[test]
+fn tokens_on_a_file_gives_json_lines_with_increasing_spans() {
+    let len = std::fs::metadata(Path::new(env!("CARGO_MANIFEST_DIR")).join(ARTICLE))
+        .expect("article sample")
+        .len();
+    let tokens = json_lines(&stdout_ok(&["tokens", ARTICLE], b""));
+    assert!(tokens.len() > 10, "only {} tokens", tokens.len());
+    assert_eq!(tokens[0]["type"], "doctype");
+    assert_eq!(tokens[0]["name"], "html");
+    let mut previous_end = 0;
+    for token in &tokens {
+        let (start, end) = span(token);
+        assert!(
+            start >= previous_end && start < end && end <= len,
+            "{token}"
+        );
+        for attribute in token["attributes"].as_array().into_iter().flatten() {
+            let (a, b) = span(attribute);
+            assert!(start < a && a < b && b < end, "{attribute} in {token}");
+        }
+        previous_end = end;
+    }
+    assert_eq!(previous_end, len, "the last token ends the file");
+}
+
+#[test]
+fn tokens_are_the_same_in_small_chunks() {
+    let whole = json_lines(&stdout_ok(&["tokens", ARTICLE], b""));
+    let chunked = json_lines(&stdout_ok(&["tokens", "--chunk-size", "7", ARTICLE], b""));
+    assert_eq!(merge_text(&whole), merge_text(&chunked));
+}
+
+/// Tokens with adjacent text tokens joined (text may be split at chunk seams).
+fn merge_text(tokens: &[Value]) -> Vec<Value> {
+    let mut merged: Vec<Value> = Vec::new();
+    for token in tokens {
+        if let Some(prev) = merged.last_mut()
+            && prev["type"] == "text"
+            && token["type"] == "text"
+            && prev["kind"] == token["kind"]
+        {
+            let text = format!(
+                "{}{}",
+                prev["text"].as_str().unwrap(),
+                token["text"].as_str().unwrap()
+            );
+            prev["text"] = json!(text);
+            prev["span"][1] = token["span"][1].clone();
+            continue;
+        }
+        merged.push(token.clone());
+    }
+    merged
+}
+
+#[test]
+fn tokens_from_stdin_exact_lines() {
+    let input = br#"<a href="/x?a=1&amp;b=2" id=q>Fish &amp; chips</a><!-- note -->"#;
+    let expected = [
+        r#"{"type":"start_tag","name":"a","attributes":[{"name":"href","value":"/x?a=1&b=2","raw":"href=\"/x?a=1&amp;b=2\"","span":[3,24]},{"name":"id","value":"q","raw":"id=q","span":[25,29]}],"self_closing":false,"span":[0,30]}"#,
+        r#"{"type":"text","kind":"data","text":"Fish & chips","span":[30,46]}"#,
+        r#"{"type":"end_tag","name":"a","span":[46,50]}"#,
+        r#"{"type":"comment","data":" note ","span":[50,63]}"#,
+    ];
+    let stdout = stdout_ok(&["tokens", "-"], input);
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), expected);
+    assert_eq!(stdout_ok(&["tokens"], input), stdout, "FILE defaults to -");
+}
+
+#[test]
+fn tokens_doctype_and_errors() {
+    let stdout = stdout_ok(&["tokens", "--errors"], b"<!DOCTYPE html>\n<b x=1 x=2>");
+    let expected = [
+        r#"{"type":"doctype","name":"html","public_id":null,"system_id":null,"force_quirks":false,"span":[0,15]}"#,
+        r#"{"type":"text","kind":"data","text":"\n","span":[15,16]}"#,
+        r#"{"type":"start_tag","name":"b","attributes":[{"name":"x","value":"1","raw":"x=1","span":[19,22]}],"self_closing":false,"span":[16,27]}"#,
+        r#"{"type":"error","code":"duplicate-attribute","offset":24,"line":2,"col":9}"#,
+    ];
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), expected);
+    let quiet = stdout_ok(&["tokens"], b"<!DOCTYPE html>\n<b x=1 x=2>");
+    assert_eq!(quiet.lines().collect::<Vec<_>>(), expected[..3]);
+}
+
+#[test]
+fn html5lib_mode_exact_output() {
+    let expected =
+        r#"{"output":[["StartTag","a",{"b":"c"}],["Character","x&y"],["EndTag","a"]],"errors":[]}"#;
+    let input = b"<a b='c'>x&amp;y</a>";
+    assert_eq!(
+        stdout_ok(&["tokens", "--html5lib"], input).trim_end(),
+        expected
+    );
+    let one_byte = stdout_ok(&["tokens", "--html5lib", "--chunk-size", "1"], input);
+    assert_eq!(one_byte.trim_end(), expected);
+}
+
+#[test]
+fn html5lib_mode_self_closing_doctype_and_errors() {
+    let stdout = stdout_ok(
+        &["tokens", "--html5lib"],
+        b"<!doctype HTML><br/><p z=1 a=2 z=3>",
+    );
+    let expected = json!({
+        "output": [
+            ["DOCTYPE", "html", null, null, true],
+            ["StartTag", "br", {}, true],
+            ["StartTag", "p", {"z": "1", "a": "2"}],
+        ],
+        "errors": [{"code": "duplicate-attribute", "line": 1, "col": 33}],
+    });
+    assert_eq!(serde_json::from_str::<Value>(&stdout).unwrap(), expected);
+    assert!(
+        stdout.contains(r#"{"z":"1","a":"2"}"#),
+        "attributes in source order: {stdout}"
+    );
+}
+
+#[test]
+fn html5lib_mode_initial_state_and_last_start_tag() {
+    let args = [
+        "tokens",
+        "--html5lib",
+        "--state",
+        "RCDATA state",
+        "--last-start-tag",
+        "title",
+    ];
+    let stdout = stdout_ok(&args, b"a</title>b");
+    assert_eq!(
+        stdout.trim_end(),
+        r#"{"output":[["Character","a"],["EndTag","title"],["Character","b"]],"errors":[]}"#
+    );
+    // Without the last start tag, `</title>` is not an appropriate end tag: it stays text.
+    let stdout = stdout_ok(
+        &["tokens", "--html5lib", "--state", "RCDATA state"],
+        b"a</title>b",
+    );
+    assert_eq!(
+        stdout.trim_end(),
+        r#"{"output":[["Character","a</title>b"]],"errors":[]}"#
+    );
+}
+
+#[test]
+fn legacy_pi_versus_default() {
+    let input = b"<?xml-stylesheet a?><?php x?>";
+    let default = stdout_ok(&["tokens", "--html5lib"], input);
+    assert_eq!(
+        serde_json::from_str::<Value>(&default).unwrap(),
+        json!({
+            "output": [["Comment", "?xml-stylesheet a?"], ["ProcessingInstruction", "php", "x"]],
+            "errors": [{"code": "disallowed-processing-instruction-target", "line": 1, "col": 17}],
+        })
+    );
+    let legacy = stdout_ok(&["tokens", "--html5lib", "--legacy-pi"], input);
+    assert_eq!(
+        serde_json::from_str::<Value>(&legacy).unwrap(),
+        json!({
+            "output": [["Comment", "?xml-stylesheet a?"], ["Comment", "?php x?"]],
+            "errors": [
+                {"code": "unexpected-question-mark-instead-of-tag-name", "line": 1, "col": 2},
+                {"code": "unexpected-question-mark-instead-of-tag-name", "line": 1, "col": 22},
+            ],
+        })
+    );
+    let lines = json_lines(&stdout_ok(&["tokens"], input));
+    let types: Vec<&Value> = lines.iter().map(|t| &t["type"]).collect();
+    assert_eq!(types, ["comment", "processing_instruction"]);
+    assert_eq!(
+        (&lines[1]["target"], &lines[1]["data"]),
+        (&json!("php"), &json!("x"))
+    );
+    let lines = json_lines(&stdout_ok(&["tokens", "--legacy-pi"], input));
+    let types: Vec<&Value> = lines.iter().map(|t| &t["type"]).collect();
+    assert_eq!(types, ["comment", "comment"]);
+}
+
+#[test]
+fn missing_file_is_an_error_naming_it() {
+    let out = tagstream(&["tokens", "no/such/file.html"], b"");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no/such/file.html"), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}
+
+#[test]
+fn unknown_state_is_an_error_listing_the_states() {
+    let out = tagstream(&["tokens", "--html5lib", "--state", "Bogus state"], b"x");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Bogus state"), "stderr: {stderr}");
+    assert!(stderr.contains("\"Script data state\""), "stderr: {stderr}");
+}
+
+#[test]
+fn zero_chunk_size_is_an_error() {
+    let out = tagstream(&["tokens", "--chunk-size", "0"], b"x");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("chunk size"));
+}
+
+#[test]
+fn help_describes_the_commands() {
+    let help = stdout_ok(&["--help"], b"");
+    assert!(help.contains("tokens"), "{help}");
+    let help = stdout_ok(&["tokens", "--help"], b"");
+    for option in [
+        "--errors",
+        "--html5lib",
+        "--legacy-pi",
+        "--state",
+        "--last-start-tag",
+        "--chunk-size",
+    ] {
+        assert!(help.contains(option), "{option} missing from {help}");
+    }
+}
