@@ -29,6 +29,4 @@ mod utf8;
 
 pub(crate) use checks::InputChecker;
 pub(crate) use lines::LineCounter;
-#[allow(unused_imports)] // `decode_lossy` is not used by the tokenizer yet.
-pub(crate) use utf8::decode_lossy;
-pub(crate) use utf8::{Utf8Stream, push_lossy};
+pub(crate) use utf8::{Utf8Stream, decode_lossy, push_lossy};

@@ -118,7 +118,6 @@ impl Utf8Stream {
 
 /// `bytes` as text: borrowed when they are valid UTF-8, otherwise decoded into `arena` with each
 /// maximal invalid subpart replaced by one U+FFFD (the WHATWG UTF-8 decoder's output).
-#[allow(dead_code)] // Part of the module's API; the tokenizer currently decodes via `push_lossy`.
 pub(crate) fn decode_lossy<'a>(bytes: &'a [u8], arena: &'a Bump) -> &'a str {
     if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
         return s;

@@ -9,7 +9,7 @@
 use bumpalo::Bump;
 use bumpalo::collections::String as BumpString;
 
-use crate::input::push_lossy;
+use crate::input::{decode_lossy, push_lossy};
 use crate::machine::charref::{CharRef, character_reference};
 use crate::scan::{ByteSet, find_in_set};
 
@@ -52,12 +52,7 @@ const SPECIAL_NAME: ByteSet = ByteSet::of(b"\0\r").with_range(b'A', b'Z');
 pub(crate) fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a str {
     let special = special_bytes(rules);
     let Some(first) = find_in_set(special, raw) else {
-        if let Ok(s) = simdutf8::basic::from_utf8(raw) {
-            return s;
-        }
-        let mut out = BumpString::with_capacity_in(raw.len() + 8, arena);
-        push_lossy(raw, &mut out);
-        return out.into_bump_str();
+        return decode_lossy(raw, arena);
     };
     let mut out = BumpString::with_capacity_in(raw.len() + 8, arena);
     push_lossy(&raw[..first], &mut out);
