@@ -101,6 +101,8 @@ struct Side {
     lines: LineCounter,
     input_errors: VecDeque<(usize, ErrorCode)>,
     held: VecDeque<ParseError>,
+    /// Offsets before this were let go of: positions are no longer known for them.
+    floor: usize,
     /// Stream offset one past the last byte fed.
     fed: usize,
     /// The end of input has been fed: nothing is undecided any more.
@@ -118,6 +120,7 @@ impl Side {
             lines: LineCounter::default(),
             input_errors: VecDeque::new(),
             held: VecDeque::new(),
+            floor: 0,
             fed: 0,
             ended: false,
             errors: Vec::new(),
@@ -131,6 +134,7 @@ impl Side {
         self.lines = LineCounter::default();
         self.input_errors.clear();
         self.held.clear();
+        self.floor = 0;
         self.fed = 0;
         self.ended = false;
         self.errors.clear();
@@ -208,6 +212,9 @@ impl Side {
     fn forget_before(&mut self, b: &Buf, from: usize) {
         if self.track_positions {
             self.lines.advance_to(b.bytes, b.base, from);
+            self.floor = from;
+        } else {
+            self.floor = usize::MAX;
         }
     }
 }
@@ -353,13 +360,16 @@ impl Tokenizer {
 
     fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> Tokens<'t> {
         self.arena.reset();
+        // After `finish`, the stream is over: later calls only resume what a pause left behind.
+        let chunk = if self.finished { &[][..] } else { chunk };
+        let eof = eof || self.finished;
         let chunk_base = self.fed;
         self.fed += chunk.len();
-        let done = self.finished || self.machine.is_done();
-        if !done {
+        let done = self.machine.is_done();
+        if !done && !self.finished {
             self.side.accept(chunk, chunk_base, eof);
         }
-        self.finished |= eof;
+        self.finished = eof;
         std::mem::swap(&mut self.frozen, &mut self.carry);
         self.carry.clear();
         let frozen_base = self.carry_base;
@@ -382,6 +392,7 @@ impl Tokenizer {
             },
             carry: &mut self.carry,
             carry_base: &mut self.carry_base,
+            last_window: (phase == Phase::Chunk).then_some((chunk, chunk_base)),
             phase: if done { Phase::Done } else { phase },
         }
     }
@@ -478,6 +489,8 @@ pub struct Tokens<'t> {
     carry: &'t mut Vec<u8>,
     carry_base: &'t mut usize,
     phase: Phase,
+    /// The buffer the last token came from, for [`Tokens::position`].
+    last_window: Option<(&'t [u8], usize)>,
 }
 
 impl<'t> Tokens<'t> {
@@ -506,14 +519,24 @@ impl<'t> Tokens<'t> {
         std::mem::take(&mut self.side.errors)
     }
 
-    /// Line and column of a stream offset that the tokenizer still holds (the current chunk, the
-    /// carried bytes); `None` for offsets it has let go of.
+    /// Line and column of a stream offset that the tokenizer still holds: from the start of the
+    /// unfinished bytes it carries up to the end of the buffer the last token came from (the chunk
+    /// itself before the first token; the end itself only at the end of input). `None` for other
+    /// offsets. While streaming this needs [`Options::track_positions`] (or errors on).
+    ///
+    /// ```
+    /// use tagstream::{Position, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let mut tokens = tokenizer.tokenize("a\n😀<b>".as_bytes());
+    /// let tag = tokens.nth(1).unwrap();
+    /// assert_eq!(tokens.position(tag.span().start), Some(Position { line: 2, col: 3 }));
+    /// ```
     pub fn position(&mut self, offset: usize) -> Option<Position> {
-        let b = self.held.window(self.phase);
-        let lines = &mut self.side.lines;
-        (b.base..=b.end())
-            .contains(&offset)
-            .then(|| lines.position(b.bytes, b.base, offset))
+        let (bytes, base) = self.last_window?;
+        let end = base + bytes.len();
+        let at_end_of_input = offset == end && self.held.eof && end == self.side.fed;
+        let held = offset >= self.side.floor.max(base) && (offset < end || at_end_of_input);
+        held.then(|| self.side.lines.position(bytes, base, offset))
     }
 
     /// Run the machine over the carried buffer, appending the chunk bit by bit, until it emits a
@@ -641,7 +664,8 @@ impl<'t> Tokens<'t> {
     }
 
     /// Turn a record into a token borrowing `bytes` (stream offset `base`).
-    fn token(&self, record: Record, bytes: &'t [u8], base: usize) -> Token<'t> {
+    fn token(&mut self, record: Record, bytes: &'t [u8], base: usize) -> Token<'t> {
+        self.last_window = Some((bytes, base));
         let src = Source {
             bytes,
             base,

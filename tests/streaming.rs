@@ -1,0 +1,679 @@
+//! Streaming properties: the tokens (html5lib-shaped, text merged) and the errors do not depend on
+//! how the input is chunked, or on pausing (dropping the iterator early) and resuming with empty
+//! feeds; spans stay inside the input, increasing and non-overlapping; the carry stays bounded on a
+//! long document fed in 4 KiB chunks; and a start tag with 100,000 attributes is handled in linear
+//! time, whole and chunked.
+//!
+//! Random chunkings come from a fixed-seed xorshift PRNG; `TAGSTREAM_PROPTEST_CASES` raises the
+//! number of cases.
+//!
+//! This file installs a global allocator that counts the bytes each thread has live, so that the
+//! bounded-carry test can measure its own peak memory (other tests' threads do not disturb it).
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hash::{DefaultHasher, Hasher};
+use std::path::PathBuf;
+
+use common::{
+    Outcome, Plan, Rng, check_span_order, even_cuts, merged_spans, proptest_cases, random_cuts,
+    run_cuts, run_whole, show,
+};
+use tagstream::html5lib::push;
+use tagstream::{ErrorCode, Options, Token, Tokenizer};
+
+// ---- per-thread allocation counting ---------------------------------------------------------------
+
+struct ThreadCounting;
+
+thread_local! {
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn note(delta: isize) {
+    let _ = LIVE.try_with(|live| {
+        let now = live.get() + delta;
+        live.set(now);
+        let _ = PEAK.try_with(|peak| {
+            if now > peak.get() {
+                peak.set(now);
+            }
+        });
+    });
+}
+
+// SAFETY: every call is forwarded unchanged to `System`, which upholds the `GlobalAlloc` contract;
+// the thread-local counters (const-initialized `Cell`s, which never allocate) do not touch the
+// memory handed out.
+unsafe impl GlobalAlloc for ThreadCounting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded with the caller's layout.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            note(layout.size() as isize);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded with the caller's layout.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            note(layout.size() as isize);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) };
+        note(-(layout.size() as isize));
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: `ptr` came from `System` with this layout; the caller upholds `new_size`'s rules.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            note(new_size as isize - layout.size() as isize);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static GLOBAL: ThreadCounting = ThreadCounting;
+
+/// Run `f`, returning its result and the most bytes this thread had live during it beyond what it
+/// had live before.
+fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let base = LIVE.with(Cell::get);
+    PEAK.with(|p| p.set(base));
+    let r = f();
+    let peak = PEAK.with(Cell::get);
+    (r, (peak - base).max(0) as usize)
+}
+
+// ---- inputs -------------------------------------------------------------------------------------
+
+fn samples() -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/samples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("datasets/samples")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "samples missing in {}", dir.display());
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).expect("read sample"))
+        })
+        .collect()
+}
+
+/// Inputs whose interesting bytes like to fall on a seam.
+const SNIPPETS: &[&str] = &[
+    // CRLF and lone CR
+    "a\r\nb\r\n\r\nc\rd\r\r\ne\r",
+    "<p title=\"x\r\ny\">\r\n</p>\r",
+    "<!--\r\n-->\r<?pi a\r\nb?>\r\n",
+    // character references
+    "x&amp;y&#x1F600;z&notit;w&amp",
+    "&notin; &notit; &not &no &#128; &#x110000; &#55296; &#0; &#65 &#x41 &#; &#x; &",
+    "<a href='?a=1&amp;b=2&copy=3&#x41;&notit;&lt' title=&gt;&quot>",
+    "&AElig;&AMP;&ampx;&amp;amp;&Amp;&lt3&gt=",
+    // comments
+    "<!-- a -- b --!> c --> d",
+    "<!---><!----><!--><!-- x --!><!-- <!-- nested --> -->",
+    "<!DOCTYPE html PUBLIC \"-//W3C//DTD\" 'sys.dtd'><!doctype x><!DOCTYPE>",
+    // script escapes
+    "<script><!--<script>x</script>--></script>y",
+    "<script>a<!--b<script>c</script>d-->e</script><p>",
+    "<script>if (a<b && c>d) { s = \"</scr\" + \"ipt>\"; }</script>",
+    "<script><!-- </SCRIPT --></script>",
+    // RCDATA, RAWTEXT, PLAINTEXT
+    "<title>&amp;<b></title ></title><textarea>\r\n&lt;</textarea>",
+    "<style>a > b { content: \"</style\" }</style><xmp><p></xmp>",
+    "<plaintext><a></plaintext>&amp;",
+    // attributes
+    "<a b=c d='e' f=\"g\" h i=j&amp;k l=\"&#x1F600;\" b=dup>",
+    "<a\tb\nc\x0Cd /><br/><a/b/c><a =x><a \"b'=c>",
+    // multibyte
+    "é€😀<é a=é é=😀>é€😀</é><!--é€😀--><?t é€😀?>",
+    // processing instructions
+    "<?pi x?><?pi x??><?xml x?><?a$b><? x><?x",
+    // NUL and controls
+    "a\0b<a\0 b\0=c\0><!--\0--><?t \0?>\x01\x7F",
+    // stray markup
+    "a<b <3 </> <>x</ y <#hash> <--> &;",
+];
+
+/// Snippets that want CDATA sections allowed.
+const CDATA_SNIPPETS: &[&str] = &[
+    "<![CDATA[ a ]] ]]> b ]]>",
+    "<![CDATA[]]><![CDATA[x]]]><![CDATA[\r\n\0]]>",
+    "<![CDATA[unterminated",
+];
+
+fn plan() -> Plan {
+    Plan::new(Options::new().errors(true)).feedback(true)
+}
+
+fn cdata_plan() -> Plan {
+    Plan::new(Options::new().errors(true).cdata_allowed(true)).feedback(true)
+}
+
+/// All inputs with their plan.
+fn corpus() -> Vec<(String, Vec<u8>, Plan)> {
+    let mut all: Vec<(String, Vec<u8>, Plan)> =
+        samples().into_iter().map(|(n, b)| (n, b, plan())).collect();
+    for s in SNIPPETS {
+        all.push((show(s.as_bytes()), s.as_bytes().to_vec(), plan()));
+    }
+    for s in CDATA_SNIPPETS {
+        all.push((show(s.as_bytes()), s.as_bytes().to_vec(), cdata_plan()));
+    }
+    all
+}
+
+/// Compare a chunked (or paused) run with the whole run; returns a failure message.
+fn compare(name: &str, how: &str, input: &[u8], whole: &Outcome, got: &Outcome) -> Option<String> {
+    if !got.violations.is_empty() {
+        return Some(format!("{name} {how}: {:?}", got.violations));
+    }
+    if let Err(e) = check_span_order(&got.spans, input.len()) {
+        return Some(format!("{name} {how}: {e}"));
+    }
+    if got.tokens != whole.tokens {
+        let i = got
+            .tokens
+            .iter()
+            .zip(&whole.tokens)
+            .position(|(a, b)| a != b)
+            .unwrap_or(got.tokens.len().min(whole.tokens.len()));
+        return Some(format!(
+            "{name} {how}: tokens differ at #{i}: {:?}\n    whole: {:?}",
+            got.tokens.get(i),
+            whole.tokens.get(i)
+        ));
+    }
+    if got.errors != whole.errors {
+        let i = got
+            .errors
+            .iter()
+            .zip(&whole.errors)
+            .position(|(a, b)| a != b)
+            .unwrap_or(got.errors.len().min(whole.errors.len()));
+        return Some(format!(
+            "{name} {how}: errors differ at #{i}: {:?}\n    whole: {:?}",
+            got.errors.get(i),
+            whole.errors.get(i)
+        ));
+    }
+    if merged_spans(&got.spans) != merged_spans(&whole.spans) {
+        return Some(format!("{name} {how}: spans differ from the whole run's"));
+    }
+    if got.valid_utf8 != whole.valid_utf8 {
+        return Some(format!("{name} {how}: is_valid_utf8 differs"));
+    }
+    None
+}
+
+fn whole_checked(name: &str, input: &[u8], plan: &Plan) -> Outcome {
+    let whole = run_whole(input, plan);
+    assert!(
+        whole.violations.is_empty(),
+        "{name}: {:?}",
+        whole.violations
+    );
+    check_span_order(&whole.spans, input.len()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    whole
+}
+
+// ---- chunking -----------------------------------------------------------------------------------
+
+#[test]
+fn random_chunkings_give_the_same_tokens_errors_and_spans() {
+    let mut rng = Rng::new(0x0005_7EA3);
+    let cases = proptest_cases(40);
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for (name, input, plan) in corpus() {
+        let whole = whole_checked(&name, &input, &plan);
+        let mut chunkings: Vec<(String, Vec<usize>)> = Vec::new();
+        for size in [1, 2, 3, 7, 64, 4096] {
+            chunkings.push((format!("in chunks of {size}"), even_cuts(input.len(), size)));
+        }
+        for _ in 0..cases {
+            let cuts = random_cuts(&mut rng, input.len());
+            chunkings.push((format!("cut at {cuts:?}"), cuts));
+        }
+        for (how, cuts) in chunkings {
+            runs += 1;
+            if let Some(f) = compare(&name, &how, &input, &whole, &run_cuts(&input, &cuts, &plan)) {
+                failures.push(f);
+                break;
+            }
+        }
+    }
+    assert!(runs > 100);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn snippets_split_everywhere() {
+    let mut rng = Rng::new(0xC0FF_EE00);
+    let triples = proptest_cases(30);
+    let mut failures = Vec::new();
+    let all = SNIPPETS
+        .iter()
+        .map(|s| (s, plan()))
+        .chain(CDATA_SNIPPETS.iter().map(|s| (s, cdata_plan())));
+    for (s, plan) in all {
+        let input = s.as_bytes();
+        let name = show(input);
+        let whole = whole_checked(&name, input, &plan);
+        let mut chunkings: Vec<Vec<usize>> = (1..input.len()).map(|at| vec![at]).collect();
+        for _ in 0..triples {
+            let mut cuts: Vec<usize> = (0..2).map(|_| rng.range(1, input.len() - 1)).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            chunkings.push(cuts);
+        }
+        for cuts in chunkings {
+            if let Some(f) = compare(
+                &name,
+                &format!("cut at {cuts:?}"),
+                input,
+                &whole,
+                &run_cuts(input, &cuts, &plan),
+            ) {
+                failures.push(f);
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn spans_are_inside_the_input_increasing_and_non_overlapping() {
+    for (name, input, plan) in corpus() {
+        let whole = whole_checked(&name, &input, &plan);
+        assert!(!whole.spans.is_empty() || input.is_empty(), "{name}");
+        for s in &whole.spans {
+            assert!(s.span.end <= input.len(), "{name}: {s:?}");
+            for p in &s.parts {
+                assert!(
+                    s.span.start <= p.start && p.start <= p.end && p.end <= s.span.end,
+                    "{name}: part {p:?} of {s:?}"
+                );
+            }
+            // Parts in source order (attribute name before its value, and so on).
+            assert!(
+                s.parts.windows(2).all(|w| w[0].end <= w[1].start),
+                "{name}: parts out of order in {s:?}"
+            );
+        }
+    }
+}
+
+// ---- pause and resume ---------------------------------------------------------------------------
+
+/// Feed `input` in chunks at `cuts`; in the feed of chunk `pause_chunk`, pull `k` tokens and drop
+/// the iterator, then feed empty chunks until one yields nothing, then go on.
+fn run_paused_once(
+    input: &[u8],
+    cuts: &[usize],
+    plan: &Plan,
+    pause_chunk: usize,
+    k: usize,
+) -> Outcome {
+    let mut tokenizer = Tokenizer::new(plan.options.clone());
+    let mut out = Outcome::default();
+    let mut start = 0;
+    for (i, &end) in cuts.iter().chain(std::iter::once(&input.len())).enumerate() {
+        let limit = (i == pause_chunk).then_some(k);
+        common::consume(
+            tokenizer.feed(&input[start..end]),
+            input,
+            plan,
+            limit,
+            &mut out,
+        );
+        if limit.is_some() {
+            let mut empties = 0;
+            while common::consume(tokenizer.feed(&[]), input, plan, None, &mut out) > 0 {
+                empties += 1;
+                assert!(empties < 3, "empty feeds keep yielding");
+            }
+        }
+        start = end;
+    }
+    common::consume(tokenizer.finish(), input, plan, None, &mut out);
+    out.errors = tokenizer.take_errors();
+    out.valid_utf8 = tokenizer.is_valid_utf8();
+    out
+}
+
+#[test]
+fn pausing_after_every_k_tokens_of_a_whole_feed() {
+    let mut failures = Vec::new();
+    for (name, input, plan) in corpus() {
+        let whole = whole_checked(&name, &input, &plan);
+        // Upper bound: the number of tokens when fed whole (text may split into more at seams).
+        let total = run_cuts(&input, &[], &plan).pulled;
+        for k in 0..=total {
+            let got = run_paused_once(&input, &[], &plan, 0, k);
+            if let Some(f) = compare(
+                &name,
+                &format!("paused after {k} tokens"),
+                &input,
+                &whole,
+                &got,
+            ) {
+                failures.push(f);
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn pausing_inside_random_chunks() {
+    let mut rng = Rng::new(0x9A05_E000);
+    let cases = proptest_cases(40);
+    let mut failures = Vec::new();
+    for (name, input, plan) in corpus() {
+        let whole = whole_checked(&name, &input, &plan);
+        for _ in 0..cases {
+            let cuts = random_cuts(&mut rng, input.len());
+            let chunk = rng.below(cuts.len() + 1);
+            let k = rng.range(0, 6);
+            let got = run_paused_once(&input, &cuts, &plan, chunk, k);
+            let how = format!("cut at {cuts:?}, paused after {k} tokens of chunk {chunk}");
+            if let Some(f) = compare(&name, &how, &input, &whole, &got) {
+                failures.push(f);
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn pausing_every_k_tokens_throughout() {
+    let mut rng = Rng::new(0x0E7E_4BEE);
+    let mut failures = Vec::new();
+    for (name, input, plan) in corpus() {
+        let whole = whole_checked(&name, &input, &plan);
+        for k in [1, 2, 3, 5, 8] {
+            for cuts in [
+                Vec::new(),
+                even_cuts(input.len(), 16),
+                random_cuts(&mut rng, input.len()),
+            ] {
+                let got = run_cuts(&input, &cuts, &plan.clone().pause_every(k));
+                let how = format!("pausing every {k} tokens, cut at {cuts:?}");
+                if let Some(f) = compare(&name, &how, &input, &whole, &got) {
+                    failures.push(f);
+                    break;
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `finish` returns the same `Tokens` iterator as `feed`, whose docs say dropping it early pauses
+/// and the next call resumes: after a paused `finish`, calling `finish` again must yield the rest.
+#[test]
+fn pausing_inside_finish_resumes() {
+    let input = b"<a>b<c>d<e>f";
+    let all: Vec<String> = {
+        let mut tokenizer = Tokenizer::default();
+        tokenizer
+            .tokenize(input)
+            .map(|t| format!("{t:?}"))
+            .collect()
+    };
+    for k in 0..=all.len() {
+        let mut tokenizer = Tokenizer::default();
+        let mut got: Vec<String> = Vec::new();
+        // Feed without pulling anything, so that every token comes out of `finish`.
+        drop(tokenizer.feed(input));
+        got.extend(tokenizer.finish().take(k).map(|t| format!("{t:?}")));
+        got.extend(tokenizer.finish().map(|t| format!("{t:?}")));
+        assert_eq!(
+            got, all,
+            "finish paused after {k} tokens, then finish again"
+        );
+    }
+}
+
+// ---- bounded carry on a long document ---------------------------------------------------------------
+
+/// About `size` bytes of ordinary markup (no token longer than a few hundred bytes).
+fn long_document(size: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut doc = String::from(
+        "<!DOCTYPE html>\n<html lang=en><head><meta charset=\"utf-8\"><title>Long &amp; plain</title></head><body>\n",
+    );
+    let words = [
+        "lorem", "ipsum", "dolor", "sit", "amet", "é€", "😀", "&amp;", "&lt;", "&#x41;", "\r\n",
+    ];
+    let mut n = 0;
+    while doc.len() < size {
+        n += 1;
+        doc.push_str(&format!(
+            "<div class=\"c{} d\" id=d{n} data-x='{}'>\n<p>",
+            n % 7,
+            rng.below(1000)
+        ));
+        for _ in 0..rng.range(3, 25) {
+            doc.push_str(rng.pick::<&str>(&words));
+            doc.push(' ');
+        }
+        doc.push_str(&format!(
+            "</p><a href=\"/p?a=1&amp;b={n}\" title='t{n}'>link {n}</a><!-- note {n} -->\
+             <ul><li>one<li>two</ul><img src=x{n}.png alt=\"\"><br/><?pi {n}?>\n</div>\n"
+        ));
+    }
+    doc.push_str("</body></html>\n");
+    doc.into_bytes()
+}
+
+/// A digest of the html5lib-shaped tokens (text merged) that needs no memory beyond the longest text.
+#[derive(Default)]
+struct Digest {
+    hasher: DefaultHasher,
+    text: String,
+    tokens: usize,
+}
+
+impl Digest {
+    fn add(&mut self, token: Token<'_>) {
+        if let Token::Text(t) = token {
+            self.text.push_str(t.text());
+            return;
+        }
+        self.flush();
+        let mut one = Vec::with_capacity(1);
+        push(&mut one, token);
+        self.hasher.write(format!("{one:?}").as_bytes());
+        self.tokens += 1;
+    }
+
+    fn flush(&mut self) {
+        if !self.text.is_empty() {
+            self.hasher.write(b"text:");
+            self.hasher.write(self.text.as_bytes());
+            self.text.clear();
+            self.tokens += 1;
+        }
+    }
+
+    fn finish(mut self) -> (u64, usize) {
+        self.flush();
+        (self.hasher.finish(), self.tokens)
+    }
+}
+
+#[test]
+fn two_megabytes_in_4k_chunks_keep_the_carry_bounded() {
+    const CHUNK: usize = 4096;
+    let input = long_document(2 << 20, 0x2000_0000);
+    assert!(input.len() >= 2 << 20);
+    let longest_token = 400; // generously above anything long_document writes
+
+    let whole = {
+        let mut tokenizer = Tokenizer::default();
+        let mut digest = Digest::default();
+        tokenizer.tokenize(&input).for_each(|t| digest.add(t));
+        digest.finish()
+    };
+
+    let ((streamed, in_place, total, late), peak) = peak_during(|| {
+        let mut tokenizer = Tokenizer::default();
+        let mut digest = Digest::default();
+        let (mut in_place, mut total, mut late) = (0usize, 0usize, 0usize);
+        for (i, chunk) in input.chunks(CHUNK).enumerate() {
+            let base = i * CHUNK;
+            let range = chunk.as_ptr_range();
+            for t in tokenizer.feed(chunk) {
+                let raw = t.raw();
+                total += raw.len();
+                if range.contains(&raw.as_ptr()) {
+                    in_place += raw.len();
+                }
+                // Tokens come out while their bytes are near: nothing is held back for long.
+                if t.span().start + longest_token + CHUNK < base {
+                    late += 1;
+                }
+                digest.add(t);
+            }
+        }
+        tokenizer.finish().for_each(|t| digest.add(t));
+        (digest.finish(), in_place, total, late)
+    });
+
+    assert_eq!(
+        streamed, whole,
+        "4 KiB chunks give the same tokens as the whole document"
+    );
+    assert_eq!(late, 0, "tokens emitted long after their bytes were fed");
+    assert!(
+        in_place * 10 >= total * 9,
+        "only {in_place} of {total} token bytes were read in place from the chunks"
+    );
+    // Chunk, carry, arena: a few KiB. Holding the document, or a growing carry, would be megabytes.
+    assert!(
+        peak < 256 << 10,
+        "streaming {} bytes in {CHUNK}-byte chunks peaked at {peak} live bytes",
+        input.len()
+    );
+}
+
+// ---- a start tag with 100,000 attributes ----------------------------------------------------------
+
+const ATTRS: usize = 100_000;
+
+fn many_attributes(same_name: bool) -> Vec<u8> {
+    let mut tag = String::from("<x");
+    for i in 0..ATTRS {
+        if same_name {
+            tag.push_str(&format!(" a={i}"));
+        } else {
+            tag.push_str(&format!(" a{i}={i}"));
+        }
+    }
+    tag.push_str(">after");
+    tag.into_bytes()
+}
+
+/// Run `input` whole or in 4 KiB chunks; check the one start tag with `check`, return the errors.
+fn with_big_tag(
+    input: &[u8],
+    errors: bool,
+    chunked: bool,
+    check: impl Fn(&tagstream::StartTag<'_>),
+) -> Vec<tagstream::ParseError> {
+    let mut tokenizer = Tokenizer::new(Options::new().errors(errors));
+    let mut tags = 0;
+    let mut text = String::new();
+    let mut see = |t: Token<'_>| match t {
+        Token::StartTag(tag) => {
+            tags += 1;
+            check(&tag);
+        }
+        Token::Text(t) => text.push_str(t.text()),
+        other => panic!("unexpected {other:?}"),
+    };
+    if chunked {
+        for chunk in input.chunks(4096) {
+            tokenizer.feed(chunk).for_each(&mut see);
+        }
+        tokenizer.finish().for_each(&mut see);
+    } else {
+        tokenizer.tokenize(input).for_each(&mut see);
+    }
+    assert_eq!((tags, text.as_str()), (1, "after"));
+    tokenizer.take_errors()
+}
+
+#[test]
+fn hundred_thousand_distinct_attributes_kept_in_order() {
+    let input = many_attributes(false);
+    for chunked in [false, true] {
+        for errors in [false, true] {
+            let errs = with_big_tag(&input, errors, chunked, |tag| {
+                assert_eq!(tag.attributes().len(), ATTRS);
+                for (i, a) in tag.attributes().enumerate() {
+                    assert_eq!(a.raw_name(), format!("a{i}").as_bytes());
+                    assert_eq!(a.value(), i.to_string());
+                }
+                // Lookup by name finds the last one too.
+                let last = format!("a{}", ATTRS - 1);
+                assert_eq!(
+                    tag.attribute(&last).map(|a| a.value()),
+                    Some((ATTRS - 1).to_string().as_str())
+                );
+            });
+            assert!(
+                errs.is_empty(),
+                "chunked {chunked}: {:?}",
+                &errs[..errs.len().min(3)]
+            );
+        }
+    }
+}
+
+#[test]
+fn hundred_thousand_same_name_attributes_keep_the_first() {
+    let input = many_attributes(true);
+    for chunked in [false, true] {
+        for errors in [false, true] {
+            let errs = with_big_tag(&input, errors, chunked, |tag| {
+                let attrs: Vec<(&str, &str)> =
+                    tag.attributes().map(|a| (a.name(), a.value())).collect();
+                assert_eq!(attrs, [("a", "0")]);
+            });
+            if errors {
+                assert_eq!(errs.len(), ATTRS - 1, "chunked {chunked}");
+                assert!(errs.iter().all(|e| e.code == ErrorCode::DuplicateAttribute));
+                // Each at the `=` after the repeated name, in order.
+                assert!(errs.windows(2).all(|w| w[0].offset < w[1].offset));
+                assert_eq!(input[errs[0].offset], b'=');
+                assert_eq!(errs[0].position.line, 1);
+            } else {
+                assert!(errs.is_empty());
+            }
+        }
+    }
+}
