@@ -22,22 +22,26 @@ const ATTR_NAME_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r />=\0\"'<");
 const UNQUOTED_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r >");
 const UNQUOTED_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r >&\0\"'<=`");
 
-/// Up to this many attributes, repeats are found by comparing names directly.
+/// Up to this many attributes with plain ASCII names, repeats are found by comparing names directly.
 const LINEAR_LIMIT: usize = 8;
 
 /// The attributes of the tag in progress, and what finds repeated names.
+///
+/// Small tags whose names are plain ASCII (the common case) compare raw names case-insensitively.
+/// Past [`LINEAR_LIMIT`] attributes, or at the first name with NUL or non-ASCII bytes, every kept
+/// name is decoded once into `names` and found again through a hash table.
 #[derive(Default)]
 pub(crate) struct Attrs {
     /// Attributes kept so far, in source order.
     pub(crate) list: Vec<AttrRecord>,
-    /// Decoded names of the kept attributes, concatenated; `keys[i]` locates the i-th.
+    /// Whether `list` is still compared directly (no hash table yet).
+    linear: bool,
+    /// Decoded names of the first `keys.len()` kept attributes, concatenated.
     names: Vec<u8>,
     keys: Vec<Key>,
     /// Open-addressing table of `(generation, index + 1)`; entries of older generations are empty.
     table: Vec<(u32, u32)>,
     generation: u32,
-    /// How many of `keys` are in the table (once there are more than a few, all of them).
-    hashed: usize,
     /// Whether any attribute was started on this tag (kept or not).
     pub(crate) any: bool,
     /// The attribute in progress is a repeat and is not recorded.
@@ -57,9 +61,9 @@ impl Attrs {
         self.list.clear();
         self.names.clear();
         self.keys.clear();
+        self.linear = true;
         self.any = false;
         self.dropping = false;
-        self.hashed = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.table.iter_mut().for_each(|e| *e = (0, 0));
@@ -67,48 +71,65 @@ impl Attrs {
         }
     }
 
-    /// The attribute whose name is `name` (raw bytes at `span`) is complete: keep it unless its
-    /// decoded name repeats an earlier one. Returns `false` for a repeat.
-    fn add(&mut self, span: Span, name: &[u8]) -> bool {
+    /// The attribute whose name is at `span` in `b` is complete: keep it unless its decoded name
+    /// repeats an earlier one. Returns `false` for a repeat.
+    fn add(&mut self, span: Span, b: &Buf) -> bool {
+        let name = b.slice(span);
         self.any = true;
-        let start = self.names.len();
-        push_decoded_name(&mut self.names, name);
-        let key = Key {
-            start: start as u32,
-            len: (self.names.len() - start) as u32,
-            hash: 0,
+        self.linear &= self.list.len() < LINEAR_LIMIT && is_plain(name);
+        let repeat = if self.linear {
+            self.list
+                .iter()
+                .any(|a| a.name.len() == name.len() && b.slice(a.name).eq_ignore_ascii_case(name))
+        } else {
+            self.find_or_key(name, b)
         };
-        let key = Key {
-            hash: hash(&self.names[start..]),
-            ..key
-        };
-        if self.find(key).is_some() {
-            self.names.truncate(start);
-            self.dropping = true;
-            return false;
+        self.dropping = repeat;
+        if !repeat {
+            self.list.push(AttrRecord {
+                name: span,
+                value: Span::empty(span.end),
+                quote: 0,
+            });
         }
-        self.dropping = false;
-        self.keys.push(key);
-        self.list.push(AttrRecord {
-            name: span,
-            value: Span::empty(span.end),
-            quote: 0,
-        });
-        if self.keys.len() > LINEAR_LIMIT {
-            self.insert(self.keys.len() - 1);
-        }
-        true
+        !repeat
     }
 
-    /// Index of an earlier kept attribute with the same decoded name as `key`.
-    fn find(&mut self, key: Key) -> Option<usize> {
-        if self.keys.len() < LINEAR_LIMIT {
-            let name = self.name(key);
-            return self.keys.iter().position(|&k| self.name(k) == name);
+    /// Hashed lookup: key every kept attribute not keyed yet, then look `name` up; when it is new,
+    /// its key is added (for the attribute about to be pushed).
+    fn find_or_key(&mut self, name: &[u8], b: &Buf) -> bool {
+        while self.keys.len() < self.list.len() {
+            let kept = b.slice(self.list[self.keys.len()].name);
+            self.push_key(kept);
+            self.insert(self.keys.len() - 1);
         }
-        while self.hashed < self.keys.len() {
-            self.insert(self.hashed);
-            self.hashed += 1;
+        self.push_key(name);
+        let key = self.keys[self.keys.len() - 1];
+        if self.lookup(key).is_some() {
+            self.keys.pop();
+            self.names.truncate(key.start as usize);
+            return true;
+        }
+        self.insert(self.keys.len() - 1);
+        false
+    }
+
+    /// Decode `name` into `names` and push its key.
+    fn push_key(&mut self, name: &[u8]) {
+        let start = self.names.len();
+        push_decoded_name(&mut self.names, name);
+        let decoded = &self.names[start..];
+        self.keys.push(Key {
+            start: start as u32,
+            len: decoded.len() as u32,
+            hash: hash(decoded),
+        });
+    }
+
+    /// Index of a keyed attribute (other than `key` itself, the last) with the same decoded name.
+    fn lookup(&self, key: Key) -> Option<usize> {
+        if self.table.is_empty() {
+            return None;
         }
         let name = self.name(key);
         let mask = self.table.len() - 1;
@@ -126,23 +147,23 @@ impl Attrs {
         }
     }
 
-    /// Put kept attribute `i` into the hash table, growing it to stay at most half full.
+    /// Put keyed attribute `i` into the hash table, growing it to stay at most half full.
     fn insert(&mut self, i: usize) {
-        if self.table.len() < 2 * (self.keys.len() + 1) {
-            self.grow();
+        if self.table.len() < 2 * (i + 2) {
+            self.grow(i);
         }
         self.place(i);
     }
 
-    /// Double the table and re-place the attributes already in it.
-    fn grow(&mut self) {
+    /// Double the table and re-place the `placed` attributes already in it.
+    fn grow(&mut self, placed: usize) {
         let size = (self.table.len() * 2).max(64);
         self.table.clear();
         self.table.resize(size, (0, 0));
-        (0..self.hashed).for_each(|i| self.place(i));
+        (0..placed).for_each(|i| self.place(i));
     }
 
-    /// Store attribute `i` in the first free slot from its hash on (linear probing).
+    /// Store keyed attribute `i` in the first free slot from its hash on (linear probing).
     fn place(&mut self, i: usize) {
         let mask = self.table.len() - 1;
         let mut slot = self.keys[i].hash as usize & mask;
@@ -163,6 +184,11 @@ impl Attrs {
             last.quote = quote;
         }
     }
+}
+
+/// Whether `name` decodes to itself up to ASCII case: ASCII without NUL.
+fn is_plain(name: &[u8]) -> bool {
+    name.iter().all(|&c| c.wrapping_sub(1) < 0x7F)
 }
 
 /// An attribute name as the tree sees it: ASCII lowercased, NUL as U+FFFD, invalid UTF-8 as U+FFFD.
@@ -307,7 +333,7 @@ impl Machine {
             start: self.tok.data_start,
             end: self.pos,
         };
-        if !self.attrs.add(span, b.slice(span)) {
+        if !self.attrs.add(span, b) {
             self.error_here(ErrorCode::DuplicateAttribute);
         }
     }
@@ -521,36 +547,53 @@ impl Machine {
 mod tests {
     use super::*;
 
+    /// Add each name of `names` (laid out in one buffer) and return which were kept.
+    fn kept(attrs: &mut Attrs, names: &[&str]) -> Vec<bool> {
+        let joined = names.concat();
+        let b = Buf {
+            bytes: joined.as_bytes(),
+            base: 0,
+            eof: true,
+        };
+        let mut start = 0;
+        names
+            .iter()
+            .map(|n| {
+                let span = Span {
+                    start,
+                    end: start + n.len(),
+                };
+                start += n.len();
+                attrs.add(span, &b)
+            })
+            .collect()
+    }
+
     #[test]
     fn repeats_are_found_in_small_and_large_tags() {
         let mut attrs = Attrs::default();
         for round in 0..2 {
             attrs.clear();
-            for i in 0..1000usize {
-                let name = format!("a{i}");
-                assert!(
-                    attrs.add(
-                        Span {
-                            start: i,
-                            end: i + 1
-                        },
-                        name.as_bytes()
-                    ),
-                    "{round} {i}"
-                );
-            }
-            assert!(!attrs.add(Span::empty(0), b"A999"));
-            assert!(!attrs.add(Span::empty(0), b"a0"));
-            assert!(attrs.add(Span::empty(0), b"b"));
+            let mut names: Vec<String> = (0..1000).map(|i| format!("a{i}")).collect();
+            names.extend(["A999".into(), "a0".into(), "b".into()]);
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let kept = kept(&mut attrs, &names);
+            assert!(kept[..1000].iter().all(|&k| k), "round {round}");
+            assert_eq!(kept[1000..], [false, false, true]);
             assert_eq!(attrs.list.len(), 1001);
         }
         attrs.clear();
-        for i in 0..20 {
-            assert!(attrs.add(Span::empty(0), format!("n{i}").as_bytes()));
-            assert!(!attrs.add(Span::empty(0), b"n0"), "repeat after {i}");
-        }
+        assert_eq!(
+            kept(&mut attrs, &["x", "Y", "X", "y", "\0", "\u{FFFD}"]),
+            [true, true, false, false, true, false]
+        );
         attrs.clear();
-        assert!(attrs.add(Span::empty(0), b"x\0"));
-        assert!(!attrs.add(Span::empty(0), "x\u{FFFD}".as_bytes()));
+        let names: Vec<String> = (0..20)
+            .flat_map(|i| [format!("n{i}"), "N0".into()])
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let kept = kept(&mut attrs, &names);
+        assert!(kept.iter().step_by(2).all(|&k| k));
+        assert!(kept.iter().skip(3).step_by(2).all(|&k| !k));
     }
 }
