@@ -158,10 +158,14 @@ impl Side {
     /// errors of the characters the machine has consumed, and machine errors before the first
     /// character the input checker has not decided yet (at equal offsets the input-stream error of
     /// the character comes first, whatever the chunking).
+    #[inline]
     fn collect(&mut self, machine: &mut Machine, b: &Buf) {
-        if !self.errors_on {
-            return;
+        if self.errors_on {
+            self.collect_errors(machine, b);
         }
+    }
+
+    fn collect_errors(&mut self, machine: &mut Machine, b: &Buf) {
         for (offset, code) in machine.errors.drain(..) {
             let position = self.lines.position(b.bytes, b.base, offset);
             self.held.push_back(ParseError {

@@ -22,6 +22,7 @@ pub(crate) mod entities;
 mod entities_table;
 mod pi;
 mod tag;
+mod tag_fast;
 mod text;
 
 use crate::error::ErrorCode;
@@ -207,8 +208,8 @@ pub(crate) struct Config {
     pub(crate) legacy_pi: bool,
 }
 
-/// A short lowercase ASCII name kept beside the machine: the last start tag's name, or the temporary
-/// buffer of the script-data double-escape states.
+/// A short name kept beside the machine: the last start tag's name (as written), or the temporary
+/// buffer of the script-data double-escape states (lowercased).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ShortName {
     bytes: Vec<u8>,
@@ -227,9 +228,10 @@ impl ShortName {
         }
     }
 
+    /// Set the name as written (it is compared ASCII case-insensitively).
     pub(crate) fn set(&mut self, name: &[u8]) {
         self.bytes.clear();
-        self.bytes.extend(name.iter().map(u8::to_ascii_lowercase));
+        self.bytes.extend_from_slice(name);
     }
 
     pub(crate) fn as_bytes(&self) -> &[u8] {
@@ -257,7 +259,7 @@ pub(crate) struct Machine {
     /// The attributes of the tag in progress (or just emitted).
     pub(crate) attrs: Attrs,
     doctype: DoctypeRecord,
-    /// The name of the last start tag emitted, lowercase (for "appropriate end tag token").
+    /// The name of the last start tag emitted (for "appropriate end tag token").
     last_start_tag: ShortName,
     /// The standard's temporary buffer, used by the script-data double-escape states.
     temp: ShortName,

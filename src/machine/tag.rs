@@ -178,7 +178,7 @@ impl Attrs {
     }
 
     /// The value of the attribute in progress (if it is kept).
-    fn set_value(&mut self, value: Span, quote: u8) {
+    pub(super) fn set_value(&mut self, value: Span, quote: u8) {
         if let Some(last) = self.list.last_mut().filter(|_| !self.dropping) {
             last.value = value;
             last.quote = quote;
@@ -226,7 +226,7 @@ impl Machine {
     }
 
     /// The tag ends with the `>` under the cursor: emit it.
-    fn emit_tag(&mut self) -> Flow {
+    pub(super) fn emit_tag(&mut self) -> Flow {
         let end = self.pos + 1;
         let span = Span {
             start: self.tok.start,
@@ -294,6 +294,9 @@ impl Machine {
         }
         self.tok.name_end = self.pos;
         self.pos += 1;
+        if self.state == State::BeforeAttributeName && !self.config.errors {
+            return self.attributes_fast(b);
+        }
         Flow::Continue
     }
 
@@ -328,7 +331,7 @@ impl Machine {
     }
 
     /// Leaving the attribute name state: the name is complete; check it against the others.
-    fn finish_attribute_name(&mut self, b: &Buf) {
+    pub(super) fn finish_attribute_name(&mut self, b: &Buf) {
         let span = Span {
             start: self.tok.data_start,
             end: self.pos,

@@ -1,10 +1,17 @@
 //! Scanner: finds the next byte that matters in a run of bytes that do not.
 //!
 //! Every hot state of the machine loops over bytes it merely skips (text, attribute values, comment
-//! bodies, raw text) until it meets a byte of a small set. This module answers "where is the next byte of
-//! set X" as fast as the hardware allows. Today it delegates to `memchr` (itself SIMD with runtime
-//! dispatch) for sets of up to three bytes and to a 256-entry class table otherwise. It is the one module
-//! where `unsafe` may appear when hand-written SIMD lands; the scalar functions here stay as its oracle.
+//! bodies, raw text) until it meets a byte of a small set. This module answers "where is the next byte
+//! of set X". Runs in HTML are mostly short (an attribute value, a few words between tags), so the
+//! searches for one to three bytes first test one 16-byte block inline with SSE2 (the x86_64 baseline,
+//! no detection needed) and only then call `memchr`, which carries the long runs with AVX2 or NEON
+//! chosen at run time, once. Larger sets use a 256-entry membership table.
+//!
+//! This is the one module where `unsafe` may appear (in `sse2`), each block with a `// SAFETY:`
+//! comment; the `scalar` functions are the oracle the tests compare it with.
+
+#[cfg(target_arch = "x86_64")]
+mod sse2;
 
 /// A set of bytes, as a 256-entry membership table, built at compile time.
 #[derive(Clone, Copy)]
@@ -47,33 +54,148 @@ pub(crate) fn find_in_set(set: &ByteSet, hay: &[u8]) -> Option<usize> {
 }
 
 /// Index of the first `a` in `hay`.
-#[inline]
+#[inline(always)]
 pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
-    memchr::memchr(a, hay)
+    #[cfg(target_arch = "x86_64")]
+    if let Some(mask) = sse2::first_block(hay, |v| sse2::eq(v, a)) {
+        return found_or_rest(mask, || memchr::memchr(a, &hay[16..]));
+    }
+    short_or_rest(hay, |c| c == a, || memchr::memchr(a, hay))
 }
 
 /// Index of the first `a` or `b` in `hay`.
-#[inline]
+#[inline(always)]
 pub(crate) fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    memchr::memchr2(a, b, hay)
+    #[cfg(target_arch = "x86_64")]
+    if let Some(mask) = sse2::first_block(hay, |v| sse2::eq(v, a) | sse2::eq(v, b)) {
+        return found_or_rest(mask, || memchr::memchr2(a, b, &hay[16..]));
+    }
+    short_or_rest(hay, |c| c == a || c == b, || memchr::memchr2(a, b, hay))
 }
 
 /// Index of the first `a`, `b` or `c` in `hay`.
-#[inline]
+#[inline(always)]
 pub(crate) fn find3(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
-    memchr::memchr3(a, b, c, hay)
+    #[cfg(target_arch = "x86_64")]
+    if let Some(mask) = sse2::first_block(hay, |v| sse2::eq(v, a) | sse2::eq(v, b) | sse2::eq(v, c))
+    {
+        return found_or_rest(mask, || memchr::memchr3(a, b, c, &hay[16..]));
+    }
+    short_or_rest(
+        hay,
+        |x| x == a || x == b || x == c,
+        || memchr::memchr3(a, b, c, hay),
+    )
+}
+
+/// The first block's match mask is `mask`: its lowest set bit, or the rest's search shifted by 16.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn found_or_rest(mask: u32, rest: impl FnOnce() -> Option<usize>) -> Option<usize> {
+    if mask != 0 {
+        Some(mask.trailing_zeros() as usize)
+    } else {
+        rest().map(|i| i + 16)
+    }
+}
+
+/// Haystacks shorter than a block are scanned byte by byte; on other targets, longer ones go to
+/// `long` (memchr) directly.
+#[inline(always)]
+fn short_or_rest(
+    hay: &[u8],
+    is_match: impl Fn(u8) -> bool,
+    long: impl FnOnce() -> Option<usize>,
+) -> Option<usize> {
+    if hay.len() < 16 {
+        hay.iter().position(|&c| is_match(c))
+    } else {
+        long()
+    }
+}
+
+/// The obviously correct versions, for the tests.
+#[cfg(test)]
+mod scalar {
+    pub(super) fn find(hay: &[u8], needles: &[u8]) -> Option<usize> {
+        hay.iter().position(|c| needles.contains(c))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A reproducible byte soup, mostly bytes that are not searched for.
+    fn soup(seed: u64, len: usize) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match x % 64 {
+                    0 => b'<',
+                    1 => b'&',
+                    2 => 0,
+                    3 => 0xFF,
+                    n => b'a' + (n % 26) as u8,
+                }
+            })
+            .collect()
+    }
+
     #[test]
-    fn set_search_matches_a_naive_scan() {
+    fn searches_agree_with_the_scalar_oracle_at_every_length_and_alignment() {
+        let base = soup(7, 200);
+        for start in 0..40 {
+            for len in 0..(base.len() - start).min(120) {
+                let hay = &base[start..start + len];
+                assert_eq!(find1(b'<', hay), scalar::find(hay, b"<"), "{start} {len}");
+                assert_eq!(
+                    find2(b'<', b'&', hay),
+                    scalar::find(hay, b"<&"),
+                    "{start} {len}"
+                );
+                assert_eq!(
+                    find3(b'<', b'&', 0, hay),
+                    scalar::find(hay, b"<&\0"),
+                    "{start} {len}"
+                );
+                assert_eq!(find3(0xFF, b'z', b'q', hay), scalar::find(hay, b"\xFFzq"));
+            }
+        }
+    }
+
+    #[test]
+    fn a_match_at_every_position_of_long_haystacks_is_found() {
+        for len in [15, 16, 17, 31, 32, 33, 63, 64, 65, 200] {
+            for at in 0..len {
+                let mut hay = vec![b'x'; len];
+                hay[at] = b'<';
+                assert_eq!(find1(b'<', &hay), Some(at));
+                assert_eq!(find2(b'>', b'<', &hay), Some(at));
+                assert_eq!(find3(b'>', b'&', b'<', &hay), Some(at));
+            }
+            assert_eq!(find1(b'<', &vec![b'x'; len]), None);
+        }
+    }
+
+    #[test]
+    fn random_haystacks_agree_with_the_oracle() {
+        for seed in 1..300 {
+            let hay = soup(seed, (seed as usize * 7) % 97);
+            assert_eq!(find1(b'&', &hay), scalar::find(&hay, b"&"));
+            assert_eq!(find2(0, 0xFF, &hay), scalar::find(&hay, b"\0\xFF"));
+            assert_eq!(find3(b'<', b'&', 0, &hay), scalar::find(&hay, b"<&\0"));
+        }
+    }
+
+    #[test]
+    fn sets_match_their_table() {
         let set = ByteSet::of(b"<>&").with_range(0, 8);
         let hay = b"abc def\x09ghi&<";
         assert_eq!(find_in_set(&set, hay), Some(11));
         assert_eq!(find_in_set(&set, b"plain"), None);
-        assert_eq!(find3(b'x', b'y', b'<', hay), Some(12));
     }
 }

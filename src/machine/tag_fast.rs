@@ -1,0 +1,160 @@
+//! The accelerated path through the attribute states (errors off).
+//!
+//! Most tags look like `<name attr="value" attr=value attr>`. This path runs the before attribute
+//! name, attribute name, after attribute name, before attribute value, attribute value and after
+//! attribute value (quoted) states (§13.2.5.32–39) in one loop over the window, with the same
+//! transitions and the same actions as the state functions in `tag.rs`, but without returning to the
+//! dispatcher between them. At the first byte it does not handle (`/` not followed by `>`, `=` where
+//! a name should start, the end of the window) it stops in the state the standard would be in, and
+//! the state functions take over from exactly there. With errors on it is not used: the state
+//! functions report what this loop would skip over.
+
+use super::{Buf, Flow, Machine, State, is_whitespace};
+use crate::scan::{ByteSet, find_in_set, find1};
+use crate::token::Span;
+
+/// Bytes that end an attribute name (errors off).
+const ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=");
+/// Bytes that end an unquoted attribute value (errors off).
+const UNQUOTED_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r >");
+
+/// Index of the first non-whitespace byte of `bytes` at or after `i`.
+#[inline]
+fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && is_whitespace(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+impl Machine {
+    /// Continue in `state` at stream offset `pos` with the state functions.
+    fn hand_over(&mut self, state: State, pos: usize) -> Flow {
+        self.state = state;
+        self.pos = pos;
+        Flow::Continue
+    }
+
+    /// The tag ends with the `>` at window index `i`.
+    fn end_tag_at(&mut self, b: &Buf, i: usize) -> Flow {
+        self.pos = b.base + i;
+        self.emit_tag()
+    }
+
+    /// A `/` at window index `i`, in `state`: `/>` ends a self-closing tag; anything else goes to the
+    /// state functions.
+    fn solidus_at(&mut self, b: &Buf, i: usize, state: State) -> Flow {
+        if b.bytes.get(i + 1) == Some(&b'>') {
+            self.tok.self_closing = true;
+            return self.end_tag_at(b, i + 1);
+        }
+        self.hand_over(state, b.base + i)
+    }
+
+    /// Accelerated §13.2.5.32–39, entered in the before attribute name state at `self.pos`.
+    pub(super) fn attributes_fast(&mut self, b: &Buf) -> Flow {
+        let (bytes, base) = (b.bytes, b.base);
+        let mut i = self.pos - base;
+        loop {
+            // Before attribute name.
+            i = skip_whitespace(bytes, i);
+            let Some(&c) = bytes.get(i) else {
+                return self.hand_over(State::BeforeAttributeName, base + i);
+            };
+            match c {
+                b'>' => return self.end_tag_at(b, i),
+                b'/' => return self.solidus_at(b, i, State::BeforeAttributeName),
+                b'=' => return self.hand_over(State::BeforeAttributeName, base + i),
+                _ => {}
+            }
+            // Attribute name.
+            self.tok.data_start = base + i;
+            let Some(n) = find_in_set(&ATTR_NAME_STOP, &bytes[i + 1..]) else {
+                return self.hand_over(State::AttributeName, b.end());
+            };
+            i += 1 + n;
+            self.pos = base + i;
+            self.finish_attribute_name(b);
+            let mut c = bytes[i];
+            if is_whitespace(c) {
+                // After attribute name.
+                i = skip_whitespace(bytes, i);
+                let Some(&next) = bytes.get(i) else {
+                    return self.hand_over(State::AfterAttributeName, base + i);
+                };
+                c = next;
+                if !matches!(c, b'=' | b'>' | b'/') {
+                    continue;
+                }
+            }
+            match c {
+                b'>' => return self.end_tag_at(b, i),
+                b'/' => return self.solidus_at(b, i, State::AfterAttributeName),
+                _ => {}
+            }
+            // Before attribute value.
+            i = skip_whitespace(bytes, i + 1);
+            let Some(&q) = bytes.get(i) else {
+                return self.hand_over(State::BeforeAttributeValue, base + i);
+            };
+            match q {
+                b'"' | b'\'' => match self.quoted_value_fast(b, i, q) {
+                    Ok(next) => i = next,
+                    Err(flow) => return flow,
+                },
+                b'>' => return self.end_tag_at(b, i),
+                _ => {
+                    // Attribute value (unquoted).
+                    self.tok.data_start = base + i;
+                    let Some(n) = find_in_set(&UNQUOTED_STOP, &bytes[i..]) else {
+                        return self.hand_over(State::AttributeValueUnquoted, b.end());
+                    };
+                    self.attrs.set_value(
+                        Span {
+                            start: base + i,
+                            end: base + i + n,
+                        },
+                        0,
+                    );
+                    i += n;
+                    if bytes[i] == b'>' {
+                        return self.end_tag_at(b, i);
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Attribute value (quoted) from the quote at window index `i`, then the after attribute value
+    /// (quoted) state. `Ok` with where the before attribute name state continues, or `Err` with the
+    /// flow when the tag ended or the state functions take over.
+    fn quoted_value_fast(&mut self, b: &Buf, i: usize, quote: u8) -> Result<usize, Flow> {
+        let (bytes, base) = (b.bytes, b.base);
+        let start = i + 1;
+        self.tok.data_start = base + start;
+        let state = if quote == b'"' {
+            State::AttributeValueDoubleQuoted
+        } else {
+            State::AttributeValueSingleQuoted
+        };
+        let Some(n) = find1(quote, &bytes[start..]) else {
+            return Err(self.hand_over(state, b.end()));
+        };
+        self.attrs.set_value(
+            Span {
+                start: base + start,
+                end: base + start + n,
+            },
+            quote,
+        );
+        let after = start + n + 1;
+        match bytes.get(after) {
+            None => Err(self.hand_over(State::AfterAttributeValueQuoted, base + after)),
+            Some(b'>') => Err(self.end_tag_at(b, after)),
+            Some(b'/') => Err(self.solidus_at(b, after, State::AfterAttributeValueQuoted)),
+            Some(&c) if is_whitespace(c) => Ok(after + 1),
+            Some(_) => Ok(after),
+        }
+    }
+}
