@@ -19,7 +19,7 @@ use bumpalo::Bump;
 
 use crate::error::{ErrorCode, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
-use crate::machine::{Attrs, Buf, Config, Machine, Record};
+use crate::machine::{Buf, Config, Machine, Record};
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind, Token,
 };
@@ -349,7 +349,7 @@ impl Tokenizer {
 
     /// Switch to a text state before the next token (tree-builder feedback between feeds).
     pub fn set_text_state(&mut self, state: TextKind) {
-        self.machine.set_text_state(state);
+        self.machine.switch_text_state(state);
     }
 
     /// Set the last start tag's name (see [`Options::last_start_tag`]).
@@ -397,6 +397,7 @@ impl Tokenizer {
             carry: &mut self.carry,
             carry_base: &mut self.carry_base,
             last_window: (phase == Phase::Chunk).then_some((chunk, chunk_base)),
+            sources: None,
             phase: if done { Phase::Done } else { phase },
         }
     }
@@ -495,12 +496,21 @@ pub struct Tokens<'t> {
     phase: Phase,
     /// The buffer the last token came from, for [`Tokens::position`].
     last_window: Option<(&'t [u8], usize)>,
+    /// The arena copy of the last buffer's description, shared by the tokens from it.
+    sources: Option<&'t Source<'t>>,
 }
 
 impl<'t> Tokens<'t> {
     /// Switch to a text state before the next token (tree-builder feedback).
     pub fn set_text_state(&mut self, state: TextKind) {
-        self.machine.set_text_state(state);
+        if let Some((bytes, base)) = self.last_window {
+            self.machine.resolve_last_start_tag(&Buf {
+                bytes,
+                base,
+                eof: false,
+            });
+        }
+        self.machine.switch_text_state(state);
     }
 
     /// Set the last start tag's name (tree-builder feedback).
@@ -586,6 +596,7 @@ impl<'t> Tokens<'t> {
                 base: b.base,
                 eof: false,
             };
+            self.machine.resolve_last_start_tag(&b);
             self.side.forget_before(&b, retention);
             self.phase = Phase::Chunk;
         }
@@ -618,6 +629,7 @@ impl<'t> Tokens<'t> {
         };
         let record = self.machine.flush_text_at_seam(&b);
         let retention = self.machine.retention();
+        self.machine.resolve_last_start_tag(&b);
         self.side.forget_before(&b, retention);
         let Some(record) = record else {
             let Frozen::Extending(v) = &mut self.held.frozen else {
@@ -660,6 +672,7 @@ impl<'t> Tokens<'t> {
         }
         let record = self.machine.flush_text_at_seam(&b);
         let retention = self.machine.retention();
+        self.machine.resolve_last_start_tag(&b);
         self.side.forget_before(&b, retention);
         self.carry.clear();
         self.carry.extend_from_slice(b.rest(retention));
@@ -670,16 +683,23 @@ impl<'t> Tokens<'t> {
     /// Turn a record into a token borrowing `bytes` (stream offset `base`).
     fn token(&mut self, record: Record, bytes: &'t [u8], base: usize) -> Token<'t> {
         self.last_window = Some((bytes, base));
-        let src = Source {
-            bytes,
-            base,
-            arena: self.arena,
+        let src = match self.sources {
+            Some(src) if src.base == base && std::ptr::eq(src.bytes, bytes) => src,
+            _ => {
+                let src: &'t Source<'t> = self.arena.alloc(Source {
+                    bytes,
+                    base,
+                    arena: self.arena,
+                });
+                self.sources = Some(src);
+                src
+            }
         };
-        make_token(record, src, &self.machine.attrs)
+        make_token(record, src, self.machine)
     }
 }
 
-fn make_token<'t>(record: Record, src: Source<'t>, attrs: &Attrs) -> Token<'t> {
+fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Token<'t> {
     match record {
         Record::Text { span, kind } => Token::Text(Text { src, span, kind }),
         Record::StartTag {
@@ -687,10 +707,11 @@ fn make_token<'t>(record: Record, src: Source<'t>, attrs: &Attrs) -> Token<'t> {
             name,
             self_closing,
         } => {
-            let attrs = if attrs.list.is_empty() {
+            let list = &machine.attrs.list;
+            let attrs = if list.is_empty() {
                 &[][..]
             } else {
-                src.arena.alloc_slice_copy(&attrs.list)
+                src.arena.alloc_slice_copy(list)
             };
             Token::StartTag(StartTag {
                 src,
@@ -702,13 +723,10 @@ fn make_token<'t>(record: Record, src: Source<'t>, attrs: &Attrs) -> Token<'t> {
         }
         Record::EndTag { span, name } => Token::EndTag(EndTag { src, span, name }),
         Record::Comment { span, data } => Token::Comment(Comment { src, span, data }),
-        Record::Doctype(d) => Token::Doctype(Doctype {
+        Record::Doctype { span } => Token::Doctype(Doctype {
             src,
-            span: d.span,
-            name: d.name,
-            public_id: d.public_id,
-            system_id: d.system_id,
-            force_quirks: d.force_quirks,
+            span,
+            parts: src.arena.alloc(machine.doctype),
         }),
         Record::Pi { span, target, data } => Token::ProcessingInstruction(ProcessingInstruction {
             src,
@@ -754,6 +772,7 @@ impl Drop for Tokens<'_> {
                     base: b.base,
                     eof: false,
                 };
+                self.machine.resolve_last_start_tag(&b);
                 self.side.forget_before(&b, retention);
                 self.keep(retention);
             }

@@ -11,12 +11,11 @@ use crate::token::Span;
 impl Machine {
     /// Emit the DOCTYPE in progress; the token ends at `end`.
     fn emit_doctype(&mut self, end: usize) -> Flow {
-        self.doctype.span = Span {
+        let span = Span {
             start: self.tok.start,
             end,
         };
-        let record = Record::Doctype(self.doctype);
-        self.emit_token(record, end)
+        self.emit_token(Record::Doctype { span }, end)
     }
 
     /// Emit the DOCTYPE at the `>` under the cursor.

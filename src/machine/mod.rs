@@ -95,7 +95,10 @@ pub(crate) enum Record {
         span: Span,
         data: Span,
     },
-    Doctype(DoctypeRecord),
+    /// The DOCTYPE's parts are in `Machine::doctype` (kept out of the record to keep it small).
+    Doctype {
+        span: Span,
+    },
     Pi {
         span: Span,
         target: Span,
@@ -103,10 +106,23 @@ pub(crate) enum Record {
     },
 }
 
+impl Record {
+    /// The bytes the token covers.
+    pub(crate) fn span(&self) -> Span {
+        match *self {
+            Record::Text { span, .. }
+            | Record::StartTag { span, .. }
+            | Record::EndTag { span, .. }
+            | Record::Comment { span, .. }
+            | Record::Pi { span, .. }
+            | Record::Doctype { span } => span,
+        }
+    }
+}
+
 /// A DOCTYPE token's parts; `None` is the standard's "missing".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct DoctypeRecord {
-    pub(crate) span: Span,
     pub(crate) name: Option<Span>,
     pub(crate) public_id: Option<Span>,
     pub(crate) system_id: Option<Span>,
@@ -258,9 +274,13 @@ pub(crate) struct Machine {
     tok: Tok,
     /// The attributes of the tag in progress (or just emitted).
     pub(crate) attrs: Attrs,
-    doctype: DoctypeRecord,
-    /// The name of the last start tag emitted (for "appropriate end tag token").
+    /// The DOCTYPE in progress, or just emitted.
+    pub(crate) doctype: DoctypeRecord,
+    /// The name of the last start tag emitted (for "appropriate end tag token"), once resolved.
     last_start_tag: ShortName,
+    /// The span of the last start tag's name while it is only known by position: it is copied
+    /// into `last_start_tag` when a text state that needs it is entered, or before its bytes go.
+    last_start_tag_span: Option<Span>,
     /// The standard's temporary buffer, used by the script-data double-escape states.
     temp: ShortName,
     /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not HTML).
@@ -269,6 +289,9 @@ pub(crate) struct Machine {
     pub(crate) errors: Vec<(usize, ErrorCode)>,
     /// The record just emitted.
     out: Option<Record>,
+    /// A second record emitted in the same step (the tag after the text it ends, by the fused
+    /// data-state path); handed out by the next [`Machine::run`].
+    queued: Option<Record>,
 }
 
 /// The tag, comment, DOCTYPE or processing instruction in progress.
@@ -298,10 +321,12 @@ impl Machine {
             attrs: Attrs::default(),
             doctype: DoctypeRecord::default(),
             last_start_tag: ShortName::default(),
+            last_start_tag_span: None,
             temp: ShortName::default(),
             cdata_allowed: false,
             errors: Vec::new(),
             out: None,
+            queued: None,
         }
     }
 
@@ -312,12 +337,24 @@ impl Machine {
         self.text_start = 0;
         self.mark = 0;
         self.last_start_tag.clear();
+        self.last_start_tag_span = None;
         self.cdata_allowed = false;
         self.errors.clear();
         self.out = None;
+        self.queued = None;
     }
 
-    /// Switch to one of the text states (tree-builder feedback, between tokens).
+    /// Switch to one of the text states between tokens (tree-builder feedback). A record lexed ahead
+    /// in the data state and not handed out yet is dropped, and lexed again in the new state.
+    pub(crate) fn switch_text_state(&mut self, kind: TextKind) {
+        if let Some(record) = self.queued.take() {
+            self.pos = record.span().start;
+            self.text_start = self.pos;
+        }
+        self.set_text_state(kind);
+    }
+
+    /// Switch to one of the text states.
     pub(crate) fn set_text_state(&mut self, kind: TextKind) {
         self.state = match kind {
             TextKind::Data => State::Data,
@@ -332,7 +369,18 @@ impl Machine {
 
     /// Set the name of the last start tag (tree-builder feedback, or a test's `lastStartTag`).
     pub(crate) fn set_last_start_tag(&mut self, name: &[u8]) {
+        self.last_start_tag_span = None;
         self.last_start_tag.set(name);
+    }
+
+    /// Copy the last start tag's name out of `b` if it is still only known by position (call
+    /// before entering a text state that compares end tags with it, and before `b`'s bytes go).
+    pub(crate) fn resolve_last_start_tag(&mut self, b: &Buf) {
+        if let Some(span) = self.last_start_tag_span.take() {
+            if span.start >= b.base && span.end <= b.end() {
+                self.last_start_tag.set(b.slice(span));
+            }
+        }
     }
 
     /// Allow or forbid CDATA sections (the adjusted current node is not / is in the HTML namespace).
@@ -342,7 +390,9 @@ impl Machine {
 
     /// The earliest stream offset the machine may still need.
     pub(crate) fn retention(&self) -> usize {
-        self.text_start
+        self.queued
+            .as_ref()
+            .map_or(self.text_start, |r| r.span().start)
     }
 
     /// Whether the machine has emitted the end of input.
@@ -353,19 +403,24 @@ impl Machine {
     /// Run until a record is emitted (`Some`), or the window is exhausted or the input over (`None`;
     /// [`Machine::is_done`] tells which).
     pub(crate) fn run(&mut self, b: &Buf) -> Option<Record> {
+        if let Some(record) = self.queued.take() {
+            return Some(self.hand_out(record));
+        }
         loop {
             match self.step(b) {
                 Flow::Continue => {}
-                Flow::Emit => {
-                    let record = self.out.take();
-                    if let Some(Record::StartTag { name, .. }) = record {
-                        self.last_start_tag.set(b.slice(name));
-                    }
-                    return record;
-                }
+                Flow::Emit => return self.out.take().map(|r| self.hand_out(r)),
                 Flow::NeedMore => return None,
             }
         }
+    }
+
+    /// A record leaves the machine: a start tag becomes the last start tag.
+    fn hand_out(&mut self, record: Record) -> Record {
+        if let Record::StartTag { name, .. } = record {
+            self.last_start_tag_span = Some(name);
+        }
+        record
     }
 
     /// One state's worth of work.
@@ -496,7 +551,7 @@ impl Machine {
         let start = self.text_start;
         self.text_start = next;
         if end > start {
-            self.out = Some(Record::Text {
+            self.push_record(Record::Text {
                 span: Span { start, end },
                 kind: self.text_kind,
             });
@@ -504,6 +559,21 @@ impl Machine {
         } else {
             false
         }
+    }
+
+    /// Put an emitted record out, behind the one already out if there is one.
+    fn push_record(&mut self, record: Record) {
+        if self.out.is_none() {
+            self.out = Some(record);
+        } else {
+            debug_assert!(self.queued.is_none(), "at most two records per step");
+            self.queued = Some(record);
+        }
+    }
+
+    /// `Flow::Emit` when a record is out, else `Flow::Continue`.
+    pub(crate) fn flow_out(&self) -> Flow {
+        Machine::flow(self.out.is_some())
     }
 
     /// Start a token at `start` (the `<`), first emitting the text before it.
@@ -517,10 +587,11 @@ impl Machine {
 
     /// Emit `record`, which ends just before `end`; continue in the data state.
     pub(crate) fn emit_token(&mut self, record: Record, end: usize) -> Flow {
-        self.out = Some(record);
+        self.push_record(record);
         self.pos = end;
         self.text_start = end;
-        self.set_text_state(TextKind::Data);
+        self.state = State::Data;
+        self.text_kind = TextKind::Data;
         Flow::Emit
     }
 

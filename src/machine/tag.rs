@@ -193,6 +193,10 @@ fn is_plain(name: &[u8]) -> bool {
 
 /// An attribute name as the tree sees it: ASCII lowercased, NUL as U+FFFD, invalid UTF-8 as U+FFFD.
 fn push_decoded_name(out: &mut Vec<u8>, raw: &[u8]) {
+    if is_plain(raw) {
+        out.extend(raw.iter().map(u8::to_ascii_lowercase));
+        return;
+    }
     for chunk in raw.utf8_chunks() {
         for &c in chunk.valid().as_bytes() {
             match c {

@@ -1,18 +1,20 @@
-//! The accelerated path through the attribute states (errors off).
+//! The accelerated path through text and tags (errors off).
 //!
-//! Most tags look like `<name attr="value" attr=value attr>`. This path runs the before attribute
-//! name, attribute name, after attribute name, before attribute value, attribute value and after
-//! attribute value (quoted) states (§13.2.5.32–39) in one loop over the window, with the same
-//! transitions and the same actions as the state functions in `tag.rs`, but without returning to the
-//! dispatcher between them. At the first byte it does not handle (`/` not followed by `>`, `=` where
-//! a name should start, the end of the window) it stops in the state the standard would be in, and
-//! the state functions take over from exactly there. With errors on it is not used: the state
-//! functions report what this loop would skip over.
+//! Most of a page is text and tags like `<name attr="value" attr=value attr>` or `</name>`. This
+//! path runs the data, tag open, end tag open, tag name and attribute states (§13.2.5.1, 6–8,
+//! 32–39) in one loop over the window, with the same transitions and the same actions as the state
+//! functions, but without returning to the dispatcher between them; the text before a tag and the
+//! tag itself come out of one step (see `Machine::push_record`). At the first byte it does not handle
+//! (`<!`, `<?`, `/` not followed by `>`, `=` where a name should start, the end of the window) it
+//! stops in the state the standard would be in, and the state functions take over from exactly
+//! there. With errors on it is not used: the state functions report what this loop skips over.
 
 use super::{Buf, Flow, Machine, State, is_whitespace};
 use crate::scan::{ByteSet, find_in_set, find1};
 use crate::token::Span;
 
+/// Bytes that end a tag name (errors off).
+const TAG_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />");
 /// Bytes that end an attribute name (errors off).
 const ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=");
 /// Bytes that end an unquoted attribute value (errors off).
@@ -28,11 +30,55 @@ fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
 }
 
 impl Machine {
-    /// Continue in `state` at stream offset `pos` with the state functions.
+    /// Continue in `state` at stream offset `pos` with the state functions (after handing out the
+    /// text this step emitted, if any).
     fn hand_over(&mut self, state: State, pos: usize) -> Flow {
         self.state = state;
         self.pos = pos;
-        Flow::Continue
+        self.flow_out()
+    }
+
+    /// Accelerated data state: skip text to the next `<` that opens a start or end tag, and read
+    /// the tag.
+    pub(super) fn data_fast(&mut self, b: &Buf) -> Flow {
+        let bytes = b.bytes;
+        let mut i = self.pos - b.base;
+        loop {
+            let Some(n) = find1(b'<', &bytes[i..]) else {
+                return self.end_of_text(b);
+            };
+            let lt = i + n;
+            self.mark = b.base + lt;
+            match bytes.get(lt + 1) {
+                Some(c) if c.is_ascii_alphabetic() => return self.tag_fast(b, lt, false),
+                Some(b'/') if bytes.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => {
+                    return self.tag_fast(b, lt, true);
+                }
+                Some(c) if !matches!(c, b'!' | b'/' | b'?') => i = lt + 1,
+                _ => return self.hand_over(State::TagOpen, b.base + lt + 1),
+            }
+        }
+    }
+
+    /// Accelerated tag open, end tag open and tag name states, for the tag whose `<` is at window
+    /// index `lt` and whose name starts with a letter.
+    fn tag_fast(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Flow {
+        let bytes = b.bytes;
+        self.begin_tag(b.base + lt, is_end_tag);
+        let name = lt + 2 + usize::from(is_end_tag);
+        let Some(n) = find_in_set(&TAG_NAME_STOP, &bytes[name..]) else {
+            return self.hand_over(State::TagName, b.end());
+        };
+        let i = name + n;
+        self.tok.name_end = b.base + i;
+        match bytes[i] {
+            b'>' => self.end_tag_at(b, i),
+            b'/' => self.solidus_at(b, i, State::TagName),
+            _ => {
+                self.pos = b.base + i + 1;
+                self.attributes_fast(b)
+            }
+        }
     }
 
     /// The tag ends with the `>` at window index `i`.

@@ -12,7 +12,7 @@ use crate::token::TextKind;
 
 impl Machine {
     /// Pending text ran to the end of the window: at the end of input emit it and stop.
-    fn end_of_text(&mut self, b: &Buf) -> Flow {
+    pub(super) fn end_of_text(&mut self, b: &Buf) -> Flow {
         self.pos = b.end();
         if !b.eof {
             return Flow::NeedMore;
@@ -39,6 +39,9 @@ impl Machine {
 
     /// §13.2.5.1 Data state.
     pub(super) fn data_state(&mut self, b: &Buf) -> Flow {
+        if !self.config.errors {
+            return self.data_fast(b);
+        }
         self.text_state(b, true, State::Data, State::TagOpen)
     }
 

@@ -12,6 +12,8 @@ use std::ops::Range;
 
 use bumpalo::Bump;
 
+use crate::machine::DoctypeRecord;
+
 use decode::{ATTRIBUTE_VALUE, NAME, PLAIN, Rules, decode};
 
 /// A byte range `start..end` in the input stream, counted from the first byte ever fed.
@@ -191,48 +193,45 @@ impl fmt::Debug for Token<'_> {
 /// A DOCTYPE token.
 #[derive(Clone, Copy)]
 pub struct Doctype<'a> {
-    pub(crate) src: Source<'a>,
+    pub(crate) src: &'a Source<'a>,
     pub(crate) span: Span,
-    pub(crate) name: Option<Span>,
-    pub(crate) public_id: Option<Span>,
-    pub(crate) system_id: Option<Span>,
-    pub(crate) force_quirks: bool,
+    pub(crate) parts: &'a DoctypeRecord,
 }
 
 impl<'a> Doctype<'a> {
     /// The name, lowercased; `None` when missing (`<!DOCTYPE>`).
     pub fn name(&self) -> Option<&'a str> {
-        self.name.map(|s| self.src.decode(s, NAME))
+        self.parts.name.map(|s| self.src.decode(s, NAME))
     }
 
     /// The public identifier; `None` when missing, `Some("")` for `PUBLIC ""`.
     pub fn public_id(&self) -> Option<&'a str> {
-        self.public_id.map(|s| self.src.decode(s, PLAIN))
+        self.parts.public_id.map(|s| self.src.decode(s, PLAIN))
     }
 
     /// The system identifier; `None` when missing.
     pub fn system_id(&self) -> Option<&'a str> {
-        self.system_id.map(|s| self.src.decode(s, PLAIN))
+        self.parts.system_id.map(|s| self.src.decode(s, PLAIN))
     }
 
     /// The standard's force-quirks flag.
     pub fn force_quirks(&self) -> bool {
-        self.force_quirks
+        self.parts.force_quirks
     }
 
     /// Spans of the name and identifiers in the source, when present.
     pub fn name_span(&self) -> Option<Span> {
-        self.name
+        self.parts.name
     }
 
     /// Span of the public identifier (without quotes).
     pub fn public_id_span(&self) -> Option<Span> {
-        self.public_id
+        self.parts.public_id
     }
 
     /// Span of the system identifier (without quotes).
     pub fn system_id_span(&self) -> Option<Span> {
-        self.system_id
+        self.parts.system_id
     }
 
     /// The bytes the token covers.
@@ -247,7 +246,7 @@ impl fmt::Debug for Doctype<'_> {
             .field("name", &self.name())
             .field("public_id", &self.public_id())
             .field("system_id", &self.system_id())
-            .field("force_quirks", &self.force_quirks)
+            .field("force_quirks", &self.parts.force_quirks)
             .field("span", &self.span)
             .finish()
     }
@@ -256,7 +255,7 @@ impl fmt::Debug for Doctype<'_> {
 /// A start tag.
 #[derive(Clone, Copy)]
 pub struct StartTag<'a> {
-    pub(crate) src: Source<'a>,
+    pub(crate) src: &'a Source<'a>,
     pub(crate) span: Span,
     pub(crate) name: Span,
     pub(crate) attrs: &'a [AttrRecord],
@@ -317,7 +316,7 @@ impl fmt::Debug for StartTag<'_> {
 /// The attributes of a start tag, in source order.
 #[derive(Clone)]
 pub struct Attributes<'a> {
-    src: Source<'a>,
+    src: &'a Source<'a>,
     records: std::slice::Iter<'a, AttrRecord>,
 }
 
@@ -340,7 +339,7 @@ impl ExactSizeIterator for Attributes<'_> {}
 /// One attribute of a start tag.
 #[derive(Clone, Copy)]
 pub struct Attribute<'a> {
-    src: Source<'a>,
+    src: &'a Source<'a>,
     rec: AttrRecord,
 }
 
@@ -405,7 +404,7 @@ impl fmt::Debug for Attribute<'_> {
 /// says.)
 #[derive(Clone, Copy)]
 pub struct EndTag<'a> {
-    pub(crate) src: Source<'a>,
+    pub(crate) src: &'a Source<'a>,
     pub(crate) span: Span,
     pub(crate) name: Span,
 }
@@ -444,7 +443,7 @@ impl fmt::Debug for EndTag<'_> {
 /// A comment (including bogus comments).
 #[derive(Clone, Copy)]
 pub struct Comment<'a> {
-    pub(crate) src: Source<'a>,
+    pub(crate) src: &'a Source<'a>,
     pub(crate) span: Span,
     pub(crate) data: Span,
 }
@@ -484,7 +483,7 @@ impl fmt::Debug for Comment<'_> {
 /// them for the standard's character tokens.
 #[derive(Clone, Copy)]
 pub struct Text<'a> {
-    pub(crate) src: Source<'a>,
+    pub(crate) src: &'a Source<'a>,
     pub(crate) span: Span,
     pub(crate) kind: TextKind,
 }
@@ -525,7 +524,7 @@ impl fmt::Debug for Text<'_> {
 /// A processing instruction, `<?target data>`.
 #[derive(Clone, Copy)]
 pub struct ProcessingInstruction<'a> {
-    pub(crate) src: Source<'a>,
+    pub(crate) src: &'a Source<'a>,
     pub(crate) span: Span,
     pub(crate) target: Span,
     pub(crate) data: Span,
