@@ -376,10 +376,11 @@ impl Machine {
     /// Copy the last start tag's name out of `b` if it is still only known by position (call
     /// before entering a text state that compares end tags with it, and before `b`'s bytes go).
     pub(crate) fn resolve_last_start_tag(&mut self, b: &Buf) {
-        if let Some(span) = self.last_start_tag_span.take() {
-            if span.start >= b.base && span.end <= b.end() {
-                self.last_start_tag.set(b.slice(span));
-            }
+        if let Some(span) = self.last_start_tag_span.take()
+            && span.start >= b.base
+            && span.end <= b.end()
+        {
+            self.last_start_tag.set(b.slice(span));
         }
     }
 
