@@ -403,6 +403,7 @@ impl Machine {
 
     /// Run until a record is emitted (`Some`), or the window is exhausted or the input over (`None`;
     /// [`Machine::is_done`] tells which).
+    #[inline]
     pub(crate) fn run(&mut self, b: &Buf) -> Option<Record> {
         if let Some(record) = self.queued.take() {
             return Some(self.hand_out(record));
@@ -425,7 +426,18 @@ impl Machine {
     }
 
     /// One state's worth of work.
+    #[inline(always)]
     fn step(&mut self, b: &Buf) -> Flow {
+        match self.state {
+            State::Data => self.data_state(b),
+            _ => self.step_other(b),
+        }
+    }
+
+    /// One state's worth of work, for every state but data (kept out of line so that the data
+    /// state's hot path stays small).
+    #[inline(never)]
+    fn step_other(&mut self, b: &Buf) -> Flow {
         use State::*;
         match self.state {
             Data => self.data_state(b),
