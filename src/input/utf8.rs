@@ -119,6 +119,9 @@ impl Utf8Stream {
 /// `bytes` as text: borrowed when they are valid UTF-8, otherwise decoded into `arena` with each
 /// maximal invalid subpart replaced by one U+FFFD (the WHATWG UTF-8 decoder's output).
 pub(crate) fn decode_lossy<'a>(bytes: &'a [u8], arena: &'a Bump) -> &'a str {
+    if let Some(s) = crate::scan::ascii_str(bytes) {
+        return s;
+    }
     if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
         return s;
     }
@@ -132,6 +135,10 @@ pub(crate) fn decode_lossy<'a>(bytes: &'a [u8], arena: &'a Bump) -> &'a str {
 /// subpart). The bytes are decoded on their own: a sequence cut at either end of `bytes` is an
 /// error here even if the stream around it completes it.
 pub(crate) fn push_lossy(bytes: &[u8], out: &mut BumpString<'_>) {
+    if let Some(s) = crate::scan::ascii_str(bytes) {
+        out.push_str(s);
+        return;
+    }
     match simdutf8::basic::from_utf8(bytes) {
         Ok(s) => out.push_str(s),
         Err(_) => push_slow(bytes, out),

@@ -47,6 +47,18 @@ impl ByteSet {
     }
 }
 
+/// `bytes` as a `&str` when they are all ASCII (which is always valid UTF-8), checked with the
+/// word-at-a-time `is_ascii` and without the full UTF-8 validation; `None` otherwise.
+#[inline]
+pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
+    if !bytes.is_ascii() {
+        return None;
+    }
+    // SAFETY: every byte is ASCII (checked just above), and a sequence of ASCII bytes is valid
+    // UTF-8. The tests compare this with `std::str::from_utf8`.
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
 /// Index of the first byte of `hay` that is in `set`.
 #[inline]
 pub(crate) fn find_in_set(set: &ByteSet, hay: &[u8]) -> Option<usize> {
@@ -189,6 +201,19 @@ mod tests {
             assert_eq!(find2(0, 0xFF, &hay), scalar::find(&hay, b"\0\xFF"));
             assert_eq!(find3(b'<', b'&', 0, &hay), scalar::find(&hay, b"<&\0"));
         }
+    }
+
+    #[test]
+    fn ascii_str_agrees_with_from_utf8_on_ascii_and_refuses_the_rest() {
+        for seed in 1..200 {
+            let hay = soup(seed, (seed as usize * 13) % 120);
+            match ascii_str(&hay) {
+                Some(s) => assert_eq!(Ok(s), std::str::from_utf8(&hay)),
+                None => assert!(!hay.is_ascii()),
+            }
+        }
+        assert_eq!(ascii_str("é".as_bytes()), None);
+        assert_eq!(ascii_str(b""), Some(""));
     }
 
     #[test]

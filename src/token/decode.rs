@@ -11,7 +11,7 @@ use bumpalo::collections::String as BumpString;
 
 use crate::input::{decode_lossy, push_lossy};
 use crate::machine::charref::{CharRef, character_reference};
-use crate::scan::{ByteSet, find_in_set};
+use crate::scan::{ByteSet, find_in_set, find2, find3};
 
 /// What a part of a token needs done to it.
 #[derive(Clone, Copy, Debug)]
@@ -44,14 +44,11 @@ pub(crate) const PLAIN: Rules = Rules {
     lower: false,
 };
 
-const SPECIAL_PLAIN: ByteSet = ByteSet::of(b"\0\r");
-const SPECIAL_REFS: ByteSet = ByteSet::of(b"\0\r&");
 const SPECIAL_NAME: ByteSet = ByteSet::of(b"\0\r").with_range(b'A', b'Z');
 
 /// Decode `raw` under `rules`, borrowing when nothing changes.
 pub(crate) fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a str {
-    let special = special_bytes(rules);
-    let Some(first) = find_in_set(special, raw) else {
+    let Some(first) = find_special(raw, rules) else {
         return decode_lossy(raw, arena);
     };
     let mut out = BumpString::with_capacity_in(raw.len() + 8, arena);
@@ -59,20 +56,22 @@ pub(crate) fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a st
     let mut i = first;
     while i < raw.len() {
         i += decode_special(&raw[i..], rules, &mut out);
-        let next = find_in_set(special, &raw[i..]).map_or(raw.len(), |n| i + n);
+        let next = find_special(&raw[i..], rules).map_or(raw.len(), |n| i + n);
         push_lossy(&raw[i..next], &mut out);
         i = next;
     }
     out.into_bump_str()
 }
 
-fn special_bytes(rules: Rules) -> &'static ByteSet {
+/// Index of the first byte of `raw` that decoding under `rules` changes (or may change).
+#[inline]
+fn find_special(raw: &[u8], rules: Rules) -> Option<usize> {
     if rules.lower {
-        &SPECIAL_NAME
+        find_in_set(&SPECIAL_NAME, raw)
     } else if rules.refs.is_some() {
-        &SPECIAL_REFS
+        find3(0, b'\r', b'&', raw)
     } else {
-        &SPECIAL_PLAIN
+        find2(0, b'\r', raw)
     }
 }
 
