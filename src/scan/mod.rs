@@ -7,11 +7,12 @@
 //! no detection needed) and only then call `memchr`, which carries the long runs with AVX2 or NEON
 //! chosen at run time, once. Larger sets use a 256-entry membership table.
 //!
-//! This is the one module where `unsafe` may appear (in `sse2`), each block with a `// SAFETY:`
-//! comment; the `scalar` functions are the oracle the tests compare it with.
+//! This is the one module where `unsafe` may appear (in `simd`), each block with a `// SAFETY:`
+//! comment; the `scalar` functions and `std` are the oracles the tests compare it with.
 
-#[cfg(target_arch = "x86_64")]
-mod sse2;
+mod simd;
+
+pub(crate) use simd::ascii_str;
 
 /// A set of bytes, as a 256-entry membership table, built at compile time.
 #[derive(Clone, Copy)]
@@ -47,18 +48,6 @@ impl ByteSet {
     }
 }
 
-/// `bytes` as a `&str` when they are all ASCII (which is always valid UTF-8), checked with the
-/// word-at-a-time `is_ascii` and without the full UTF-8 validation; `None` otherwise.
-#[inline]
-pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
-    if !bytes.is_ascii() {
-        return None;
-    }
-    // SAFETY: every byte is ASCII (checked just above), and a sequence of ASCII bytes is valid
-    // UTF-8. The tests compare this with `std::str::from_utf8`.
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-}
-
 /// Index of the first byte of `hay` that is in `set`.
 #[inline]
 pub(crate) fn find_in_set(set: &ByteSet, hay: &[u8]) -> Option<usize> {
@@ -69,7 +58,7 @@ pub(crate) fn find_in_set(set: &ByteSet, hay: &[u8]) -> Option<usize> {
 #[inline(always)]
 pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(mask) = sse2::first_block(hay, |v| sse2::eq(v, a)) {
+    if let Some(mask) = simd::first_block(hay, |v| simd::eq(v, a)) {
         return found_or_rest(mask, || memchr::memchr(a, &hay[16..]));
     }
     short_or_rest(hay, |c| c == a, || memchr::memchr(a, hay))
@@ -79,7 +68,7 @@ pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
 #[inline(always)]
 pub(crate) fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(mask) = sse2::first_block(hay, |v| sse2::eq(v, a) | sse2::eq(v, b)) {
+    if let Some(mask) = simd::first_block(hay, |v| simd::eq(v, a) | simd::eq(v, b)) {
         return found_or_rest(mask, || memchr::memchr2(a, b, &hay[16..]));
     }
     short_or_rest(hay, |c| c == a || c == b, || memchr::memchr2(a, b, hay))
@@ -89,7 +78,7 @@ pub(crate) fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 #[inline(always)]
 pub(crate) fn find3(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(mask) = sse2::first_block(hay, |v| sse2::eq(v, a) | sse2::eq(v, b) | sse2::eq(v, c))
+    if let Some(mask) = simd::first_block(hay, |v| simd::eq(v, a) | simd::eq(v, b) | simd::eq(v, c))
     {
         return found_or_rest(mask, || memchr::memchr3(a, b, c, &hay[16..]));
     }
