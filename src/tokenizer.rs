@@ -651,6 +651,7 @@ impl<'t> Tokens<'t> {
         *self.carry_base = from;
     }
 
+    #[inline]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
         let (bytes, base) = match self.phase {
             Phase::Chunk => (self.held.chunk, self.held.chunk_base),
@@ -663,42 +664,56 @@ impl<'t> Tokens<'t> {
         };
         let record = self.machine.run(&b);
         self.side.collect(self.machine, &b);
-        if let Some(record) = record {
-            return Some(self.token(record, bytes, base));
+        match record {
+            Some(record) => Some(self.token(record, bytes, base)),
+            None => self.end_of_window(&b),
         }
+    }
+
+    /// The machine has read the whole window: at the end of input it is done; otherwise emit what
+    /// text can be emitted and keep the unfinished rest for the next feed.
+    #[cold]
+    #[inline(never)]
+    fn end_of_window(&mut self, b: &Buf<'t>) -> Option<Token<'t>> {
         self.phase = Phase::Done;
         if self.machine.is_done() {
             return None;
         }
-        let record = self.machine.flush_text_at_seam(&b);
+        let record = self.machine.flush_text_at_seam(b);
         let retention = self.machine.retention();
-        self.machine.resolve_last_start_tag(&b);
-        self.side.forget_before(&b, retention);
+        self.machine.resolve_last_start_tag(b);
+        self.side.forget_before(b, retention);
         self.carry.clear();
         self.carry.extend_from_slice(b.rest(retention));
         *self.carry_base = retention;
-        record.map(|r| self.token(r, bytes, base))
+        record.map(|r| self.token(r, b.bytes, b.base))
     }
 
     /// Turn a record into a token borrowing `bytes` (stream offset `base`).
+    #[inline]
     fn token(&mut self, record: Record, bytes: &'t [u8], base: usize) -> Token<'t> {
         self.last_window = Some((bytes, base));
         let src = match self.sources {
             Some(src) if src.base == base && std::ptr::eq(src.bytes, bytes) => src,
-            _ => {
-                let src: &'t Source<'t> = self.arena.alloc(Source {
-                    bytes,
-                    base,
-                    arena: self.arena,
-                });
-                self.sources = Some(src);
-                src
-            }
+            _ => self.new_source(bytes, base),
         };
         make_token(record, src, self.machine)
     }
+
+    /// The arena copy of a new buffer's description, shared by the tokens from that buffer.
+    #[cold]
+    fn new_source(&mut self, bytes: &'t [u8], base: usize) -> &'t Source<'t> {
+        let src: &'t Source<'t> = self.arena.alloc(Source {
+            bytes,
+            base,
+            arena: self.arena,
+        });
+        self.sources = Some(src);
+        src
+    }
 }
 
+#[inline]
 fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Token<'t> {
     match record {
         Record::Text { span, kind } => Token::Text(Text { src, span, kind }),
