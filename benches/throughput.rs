@@ -1,0 +1,86 @@
+//! Throughput in bytes per second (criterion): `cargo bench --bench throughput`.
+//!
+//! Every iteration tokenizes each page as its own document with one reused `Tokenizer`, either whole
+//! (`tokenize`) or streamed in 4 KiB chunks (`feed`, then `finish`), and folds every token into a
+//! checksum handed to `black_box`. Modes:
+//!
+//! - `default`: names through `raw_name()`, attribute and text spans; nothing decoded;
+//! - `decode`: every tag and attribute name, attribute value, text and comment decoded;
+//! - `errors`: like `default` with `Options::errors(true)`, the errors folded in too.
+//!
+//! Groups: `corpus` (the 258 real pages of `datasets/fetch-corpus.sh`; skipped with a message when
+//! they are missing) and `samples` (the committed `datasets/samples/*.html`).
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use common::{CHUNK, Mode};
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
+    criterion_main, measurement::WallTime,
+};
+
+/// The six benches (3 modes × whole/chunked) over `pages`, in one group.
+fn modes(group: &mut BenchmarkGroup<'_, WallTime>, pages: &[Vec<u8>]) {
+    group.throughput(Throughput::Bytes(common::total_bytes(pages)));
+    for mode in Mode::ALL {
+        let mut tokenizer = mode.tokenizer();
+        group.bench_function(BenchmarkId::new(mode.name(), "whole"), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for page in pages {
+                    sum = sum.wrapping_add(common::whole(mode, &mut tokenizer, black_box(page)));
+                }
+                black_box(sum)
+            });
+        });
+        group.bench_function(BenchmarkId::new(mode.name(), "chunked-4k"), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for page in pages {
+                    let page = black_box(page);
+                    sum = sum.wrapping_add(common::chunked(mode, &mut tokenizer, page, CHUNK));
+                }
+                black_box(sum)
+            });
+        });
+    }
+}
+
+/// The real-world corpus: ~24.6 MB per iteration, so few, flat samples.
+fn corpus(c: &mut Criterion) {
+    let Some(pages) = common::corpus() else {
+        return;
+    };
+    eprintln!(
+        "corpus: {} pages, {} bytes, from {}",
+        pages.len(),
+        common::total_bytes(&pages),
+        common::corpus_dir().display()
+    );
+    let mut group = c.benchmark_group("corpus");
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    modes(&mut group, &pages);
+    group.finish();
+}
+
+/// The committed samples (always there): a quick check that needs no download.
+fn samples(c: &mut Criterion) {
+    let pages: Vec<Vec<u8>> = common::samples().into_iter().map(|(_, p)| p).collect();
+    let mut group = c.benchmark_group("samples");
+    group
+        .sample_size(30)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    modes(&mut group, &pages);
+    group.finish();
+}
+
+criterion_group!(benches, corpus, samples);
+criterion_main!(benches);
