@@ -19,7 +19,7 @@ use bumpalo::Bump;
 
 use crate::error::{ErrorCode, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
-use crate::machine::{Buf, Config, Machine, Record};
+use crate::machine::{Buf, Config, Kind, Machine, Record};
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind, Token,
 };
@@ -715,13 +715,15 @@ impl<'t> Tokens<'t> {
 
 #[inline]
 fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Token<'t> {
-    match record {
-        Record::Text { span, kind } => Token::Text(Text { src, span, kind }),
-        Record::StartTag {
-            span,
-            name,
-            self_closing,
-        } => {
+    let Record {
+        kind,
+        span,
+        part,
+        data,
+    } = record;
+    match kind {
+        Kind::Text(kind) => Token::Text(Text { src, span, kind }),
+        Kind::StartTag { self_closing } => {
             let list = &machine.attrs.list;
             let attrs = if list.is_empty() {
                 &[][..]
@@ -731,22 +733,30 @@ fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Tok
             Token::StartTag(StartTag {
                 src,
                 span,
-                name,
+                name: part,
                 attrs,
                 self_closing,
             })
         }
-        Record::EndTag { span, name } => Token::EndTag(EndTag { src, span, name }),
-        Record::Comment { span, data } => Token::Comment(Comment { src, span, data }),
-        Record::Doctype { span } => Token::Doctype(Doctype {
+        Kind::EndTag => Token::EndTag(EndTag {
+            src,
+            span,
+            name: part,
+        }),
+        Kind::Comment => Token::Comment(Comment {
+            src,
+            span,
+            data: part,
+        }),
+        Kind::Doctype => Token::Doctype(Doctype {
             src,
             span,
             parts: src.arena.alloc(machine.doctype),
         }),
-        Record::Pi { span, target, data } => Token::ProcessingInstruction(ProcessingInstruction {
+        Kind::Pi => Token::ProcessingInstruction(ProcessingInstruction {
             src,
             span,
-            target,
+            target: part,
             data,
         }),
     }

@@ -27,7 +27,7 @@ impl Machine {
             start: self.tok.start,
             end,
         };
-        self.emit_token(Record::Comment { span, data }, end)
+        self.emit_token(Record::comment(span, data), end)
     }
 
     /// EOF in a comment: eof-in-comment, emit it with data ending `held` bytes before the end (the

@@ -15,7 +15,7 @@ impl Machine {
             start: self.tok.start,
             end,
         };
-        self.emit_token(Record::Doctype { span }, end)
+        self.emit_token(Record::doctype(span), end)
     }
 
     /// Emit the DOCTYPE at the `>` under the cursor.

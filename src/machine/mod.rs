@@ -75,47 +75,71 @@ pub(crate) enum Flow {
     NeedMore,
 }
 
-/// A finished token, as spans into the stream. `StartTag` attributes are in `Machine::attrs`.
+/// What kind of token a [`Record`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Record {
-    Text {
-        span: Span,
-        kind: TextKind,
-    },
+pub(crate) enum Kind {
+    Text(TextKind),
     StartTag {
-        span: Span,
-        name: Span,
         self_closing: bool,
     },
-    EndTag {
-        span: Span,
-        name: Span,
-    },
-    Comment {
-        span: Span,
-        data: Span,
-    },
+    EndTag,
+    Comment,
     /// The DOCTYPE's parts are in `Machine::doctype` (kept out of the record to keep it small).
-    Doctype {
-        span: Span,
-    },
-    Pi {
-        span: Span,
-        target: Span,
-        data: Span,
-    },
+    Doctype,
+    Pi,
+}
+
+/// A finished token, as spans into the stream. `StartTag` attributes are in `Machine::attrs`.
+///
+/// A plain struct of aligned words rather than an enum with byte-sized fields: moved around by
+/// value on every token, the enum was copied in overlapping pieces that stalled store forwarding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Record {
+    pub(crate) kind: Kind,
+    /// The bytes the token covers.
+    pub(crate) span: Span,
+    /// The tag name, the comment data, or the PI target.
+    pub(crate) part: Span,
+    /// The PI data.
+    pub(crate) data: Span,
 }
 
 impl Record {
-    /// The bytes the token covers.
-    pub(crate) fn span(&self) -> Span {
-        match *self {
-            Record::Text { span, .. }
-            | Record::StartTag { span, .. }
-            | Record::EndTag { span, .. }
-            | Record::Comment { span, .. }
-            | Record::Pi { span, .. }
-            | Record::Doctype { span } => span,
+    fn new(kind: Kind, span: Span, part: Span) -> Record {
+        Record {
+            kind,
+            span,
+            part,
+            data: Span::default(),
+        }
+    }
+
+    pub(crate) fn text(span: Span, kind: TextKind) -> Record {
+        Record::new(Kind::Text(kind), span, Span::default())
+    }
+
+    pub(crate) fn start_tag(span: Span, name: Span, self_closing: bool) -> Record {
+        Record::new(Kind::StartTag { self_closing }, span, name)
+    }
+
+    pub(crate) fn end_tag(span: Span, name: Span) -> Record {
+        Record::new(Kind::EndTag, span, name)
+    }
+
+    pub(crate) fn comment(span: Span, data: Span) -> Record {
+        Record::new(Kind::Comment, span, data)
+    }
+
+    pub(crate) fn doctype(span: Span) -> Record {
+        Record::new(Kind::Doctype, span, Span::default())
+    }
+
+    pub(crate) fn pi(span: Span, target: Span, data: Span) -> Record {
+        Record {
+            kind: Kind::Pi,
+            span,
+            part: target,
+            data,
         }
     }
 }
@@ -348,7 +372,7 @@ impl Machine {
     /// in the data state and not handed out yet is dropped, and lexed again in the new state.
     pub(crate) fn switch_text_state(&mut self, kind: TextKind) {
         if let Some(record) = self.queued.take() {
-            self.pos = record.span().start;
+            self.pos = record.span.start;
             self.text_start = self.pos;
         }
         self.set_text_state(kind);
@@ -393,7 +417,7 @@ impl Machine {
     pub(crate) fn retention(&self) -> usize {
         self.queued
             .as_ref()
-            .map_or(self.text_start, |r| r.span().start)
+            .map_or(self.text_start, |r| r.span.start)
     }
 
     /// Whether the machine has emitted the end of input.
@@ -419,8 +443,8 @@ impl Machine {
 
     /// A record leaves the machine: a start tag becomes the last start tag.
     fn hand_out(&mut self, record: Record) -> Record {
-        if let Record::StartTag { name, .. } = record {
-            self.last_start_tag_span = Some(name);
+        if let Kind::StartTag { .. } = record.kind {
+            self.last_start_tag_span = Some(record.part);
         }
         record
     }
@@ -564,10 +588,7 @@ impl Machine {
         let start = self.text_start;
         self.text_start = next;
         if end > start {
-            self.push_record(Record::Text {
-                span: Span { start, end },
-                kind: self.text_kind,
-            });
+            self.push_record(Record::text(Span { start, end }, self.text_kind));
             true
         } else {
             false

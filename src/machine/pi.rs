@@ -131,20 +131,20 @@ impl Machine {
     /// Emit the PI whose data ends at `data_end`, at the `>` under the cursor.
     fn emit_processing_instruction(&mut self, data_end: usize) -> Flow {
         let end = self.pos + 1;
-        let record = Record::Pi {
-            span: Span {
+        let record = Record::pi(
+            Span {
                 start: self.tok.start,
                 end,
             },
-            target: Span {
+            Span {
                 start: self.tok.name_start,
                 end: self.tok.name_end,
             },
-            data: Span {
+            Span {
                 start: self.tok.data_start,
                 end: data_end.max(self.tok.data_start),
             },
-        };
+        );
         self.emit_token(record, end)
     }
 }

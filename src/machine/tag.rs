@@ -247,17 +247,10 @@ impl Machine {
             if self.tok.self_closing {
                 self.error_here(ErrorCode::EndTagWithTrailingSolidus);
             }
-            return self.emit_token(Record::EndTag { span, name }, end);
+            return self.emit_token(Record::end_tag(span, name), end);
         }
         let self_closing = self.tok.self_closing;
-        self.emit_token(
-            Record::StartTag {
-                span,
-                name,
-                self_closing,
-            },
-            end,
-        )
+        self.emit_token(Record::start_tag(span, name, self_closing), end)
     }
 
     /// EOF inside a tag: eof-in-tag, and the tag is dropped.
