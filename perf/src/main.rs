@@ -1,0 +1,324 @@
+//! tagstream-perf: a side-by-side throughput race of tagstream against html5ever, html5gum and
+//! lol_html on the real-world corpus. See README.md.
+
+mod corpus;
+mod report;
+mod subjects;
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use corpus::Corpus;
+use report::{Ipb, Machine, Race, Row};
+use subjects::{Outcome, SUBJECTS};
+
+const USAGE: &str = "\
+tagstream-perf: tokenizer race on the real-world corpus
+
+USAGE:
+    cargo run --release -- [OPTIONS]
+
+OPTIONS:
+    --passes N            timed passes per subject, after one warm-up pass (default 9)
+    --subjects A,B,...    subjects to run, in this order (default: all; see --list)
+    --corpus DIR          folder of *.html pages (default ../datasets/corpus, or $TAGSTREAM_CORPUS)
+    --corpus-limit N      only the first N pages, sorted by name
+    --chunk-size N        chunk size for tagstream-chunks (default 4096)
+    --ipb FILE            instructions/byte file to merge (default: newest results/callgrind-*.txt)
+    --no-ipb              do not merge instructions/byte
+    --results DIR         where to write the report (default perf/results)
+    --no-write            print only; write no report
+    --callgrind SUBJECT   load the corpus, run exactly one pass of SUBJECT (or `none`: only load),
+                          print corpus size and checksum; for valgrind (see callgrind.sh)
+    --list                print the subject names, one a line
+    -h, --help            this text
+";
+
+struct Args {
+    passes: usize,
+    subjects: Vec<String>,
+    corpus: PathBuf,
+    corpus_limit: Option<usize>,
+    chunk_size: usize,
+    ipb: Option<PathBuf>,
+    no_ipb: bool,
+    results: PathBuf,
+    write: bool,
+    callgrind: Option<String>,
+    list: bool,
+}
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn parse_args() -> Result<Args, String> {
+    let default_corpus = match std::env::var_os("TAGSTREAM_CORPUS") {
+        // Like the tests: a relative $TAGSTREAM_CORPUS is taken from the repository root.
+        Some(p) => manifest_dir().join("..").join(p),
+        None => manifest_dir().join("../datasets/corpus"),
+    };
+    let mut args = Args {
+        passes: 9,
+        subjects: SUBJECTS.iter().map(|(n, _)| (*n).to_owned()).collect(),
+        corpus: default_corpus,
+        corpus_limit: None,
+        chunk_size: 4096,
+        ipb: None,
+        no_ipb: false,
+        results: manifest_dir().join("results"),
+        write: true,
+        callgrind: None,
+        list: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let (key, inline) = match arg.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k.to_owned(), Some(v.to_owned())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| format!("{key} needs a value"))
+        };
+        let number = |v: String, key: &str| {
+            v.parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("{key}: expected a positive number, got {v:?}"))
+        };
+        match key.as_str() {
+            "--passes" => args.passes = number(value()?, &key)?,
+            "--subjects" => {
+                args.subjects = value()?
+                    .split(',')
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+            }
+            "--corpus" => args.corpus = PathBuf::from(value()?),
+            "--corpus-limit" => args.corpus_limit = Some(number(value()?, &key)?),
+            "--chunk-size" => args.chunk_size = number(value()?, &key)?,
+            "--ipb" => args.ipb = Some(PathBuf::from(value()?)),
+            "--no-ipb" => args.no_ipb = true,
+            "--results" => args.results = PathBuf::from(value()?),
+            "--no-write" => args.write = false,
+            "--callgrind" => args.callgrind = Some(value()?),
+            "--list" => args.list = true,
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                std::process::exit(0);
+            }
+            _ => return Err(format!("unknown argument {arg:?}\n\n{USAGE}")),
+        }
+    }
+    for s in &args.subjects {
+        if !SUBJECTS.iter().any(|(n, _)| n == s) {
+            return Err(format!(
+                "unknown subject {s:?}; the subjects are: {}",
+                SUBJECTS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    if let Some(s) = &args.callgrind
+        && s != "none"
+        && !SUBJECTS.iter().any(|(n, _)| n == s)
+    {
+        return Err(format!("--callgrind: unknown subject {s:?} (nor `none`)"));
+    }
+    if args.subjects.is_empty() {
+        return Err("--subjects: no subject given".to_owned());
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.list {
+        for (name, _) in SUBJECTS {
+            println!("{name}");
+        }
+        return ExitCode::SUCCESS;
+    }
+    let corpus = match Corpus::load(&args.corpus, args.corpus_limit) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match &args.callgrind {
+        Some(subject) => callgrind(subject, &corpus, &args),
+        None => race(&corpus, &args),
+    }
+}
+
+/// CPU time of this thread so far, in seconds: unlike the wall clock, it leaves out the time the
+/// thread spent waiting for a core while other work ran on the machine.
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is always available on
+    // Linux.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return f64::NAN;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// One pass of one subject, nothing else: for `valgrind --tool=callgrind`.
+fn callgrind(subject: &str, corpus: &Corpus, args: &Args) -> ExitCode {
+    println!("tagstream: {}", report::tagstream_git());
+    println!("dir: {}", corpus.dir.display());
+    println!("files: {}", corpus.pages.len());
+    println!("available: {}", corpus.available);
+    println!("bytes: {}", corpus.bytes);
+    if subject == "none" {
+        println!("checksum: 0");
+        return ExitCode::SUCCESS;
+    }
+    let Some(mut s) = subjects::make(subject, corpus, args.chunk_size) else {
+        eprintln!("error: unknown subject {subject:?} (or `none`)");
+        return ExitCode::from(2);
+    };
+    let out = black_box(s.run(black_box(corpus)));
+    println!("checksum: {}", out.checksum);
+    println!("errors: {}", out.errors);
+    ExitCode::SUCCESS
+}
+
+fn race(corpus: &Corpus, args: &Args) -> ExitCode {
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this is not an optimized build; use `cargo run --release`");
+    }
+    let machine = Machine::detect();
+    eprintln!(
+        "corpus: {} ({} files, {} bytes){}",
+        corpus.dir.display(),
+        corpus.pages.len(),
+        report::group(corpus.bytes as u64),
+        corpus
+            .limit
+            .map_or(String::new(), |n| format!(", limited to the first {n}"))
+    );
+    eprintln!(
+        "note: the tagstream subjects switch text states by hand (Tokens::set_text_state after \
+         script/style/xmp/iframe/noembed/noframes/textarea/title/plaintext start tags): the \
+         built-in tree-builder simulator does not exist yet"
+    );
+    eprintln!("preparing {} subjects...", args.subjects.len());
+    let mut rows: Vec<(Row, Box<dyn subjects::Subject>)> = args
+        .subjects
+        .iter()
+        .map(|name| {
+            let subject = subjects::make(name, corpus, args.chunk_size).expect("checked");
+            let row = Row {
+                name: name.clone(),
+                times: Vec::new(),
+                cpu_times: Vec::new(),
+                outcome: Outcome::default(),
+                consistent: true,
+            };
+            (row, subject)
+        })
+        .collect();
+    let n = rows.len();
+    let load_before = report::load_average();
+    for pass in 0..=args.passes {
+        let label = if pass == 0 {
+            "warm-up".to_owned()
+        } else {
+            format!("pass {pass}/{}", args.passes)
+        };
+        let mut line = format!("{label}:");
+        for k in 0..n {
+            // Rotate the starting subject so that none always runs right after the same one.
+            let (row, subject) = &mut rows[(pass + k) % n];
+            let cpu_start = thread_cpu_seconds();
+            let start = Instant::now();
+            let out = black_box(subject.run(black_box(corpus)));
+            let secs = start.elapsed().as_secs_f64();
+            let cpu_secs = thread_cpu_seconds() - cpu_start;
+            if pass == 0 {
+                row.outcome = out;
+            } else {
+                row.consistent &= row.outcome == out;
+                row.times.push(secs);
+                row.cpu_times.push(cpu_secs);
+            }
+            line.push_str(&format!(
+                " {} {}",
+                row.name,
+                report::fmt_speed(report::mbps(corpus.bytes, secs))
+            ));
+        }
+        eprintln!("{line} (MB/s)");
+    }
+    let load_after = report::load_average();
+    let rows: Vec<Row> = rows.into_iter().map(|(row, _)| row).collect();
+
+    let ipb_file = if args.no_ipb {
+        None
+    } else {
+        args.ipb.clone().or_else(|| Ipb::newest_in(&args.results))
+    };
+    let ipb = match ipb_file.map(|f| Ipb::read(&f)) {
+        Some(Ok(i)) => Some(i),
+        Some(Err(e)) => {
+            eprintln!("warning: instructions/byte not merged: {e}");
+            None
+        }
+        None => None,
+    };
+    let (date, time) = report::today();
+    let race = Race {
+        machine: &machine,
+        date,
+        time,
+        crates: report::crate_versions(&manifest_dir().join("Cargo.lock")),
+        tagstream_git: report::tagstream_git(),
+        corpus,
+        passes: args.passes,
+        chunk_size: args.chunk_size,
+        rows,
+        ipb,
+        profile: env!("PERF_PROFILE").to_owned(),
+        load: (load_before, load_after),
+    };
+    let stem = format!("{}-{}", race.date, machine.slug());
+    let markdown = race.markdown(&format!("{stem}.svg"));
+    println!("{markdown}");
+    if args.write {
+        if let Err(e) = std::fs::create_dir_all(&args.results) {
+            eprintln!("error: {}: {e}", args.results.display());
+            return ExitCode::FAILURE;
+        }
+        let md = args.results.join(format!("{stem}.md"));
+        let svg = args.results.join(format!("{stem}.svg"));
+        for (path, text) in [(&md, &markdown), (&svg, &race.svg())] {
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        eprintln!("wrote {} and {}", md.display(), svg.display());
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,603 @@
+//! The contestants. Each one tokenizes every page of the corpus as its own document, consumes every
+//! token into a checksum (so the compiler cannot drop any work) and switches text states after the
+//! same start tags, the way a tree builder would in HTML content:
+//!
+//! | after the start tag                              | text state   |
+//! |--------------------------------------------------|--------------|
+//! | `script`                                         | script data  |
+//! | `style`, `xmp`, `iframe`, `noembed`, `noframes`  | RAWTEXT      |
+//! | `textarea`, `title`                              | RCDATA       |
+//! | `plaintext`                                      | PLAINTEXT    |
+//!
+//! This is naive (it ignores foreign content, `noscript`, and the tree builder's other rules), but it
+//! is the same for every subject. tagstream does it through `Tokens::set_text_state` because its
+//! built-in tree-builder simulator does not exist yet.
+
+use std::cell::Cell;
+
+use crate::corpus::Corpus;
+
+/// What one pass over the corpus produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// The subject's own sum over every token (see [`SUBJECTS`] for what each one adds up).
+    pub checksum: u64,
+    /// Parse errors reported (tagstream-errors, html5ever, html5gum), or pages on which lol_html
+    /// bailed out (should be 0).
+    pub errors: u64,
+}
+
+/// A contestant, holding whatever it reuses between documents.
+pub trait Subject {
+    fn run(&mut self, corpus: &Corpus) -> Outcome;
+}
+
+/// Every subject: name, and what it does and sums.
+pub const SUBJECTS: &[(&str, &str)] = &[
+    (
+        "tagstream",
+        "every token; tag names via raw_name(), attribute names and values via their spans, text \
+         by span; nothing decoded; errors off. Sum: name lengths + attribute count + attribute \
+         name/value span lengths + text/comment/doctype/PI span lengths",
+    ),
+    (
+        "tagstream-decode",
+        "every token decoded: text(), tag name(), attribute name() and value(), comment data(), \
+         doctype name(), PI target()/data(). Sum: decoded lengths + attribute count",
+    ),
+    (
+        "tagstream-errors",
+        "as `tagstream`, with Options::errors(true). Sum: as `tagstream`; plus the parse errors",
+    ),
+    (
+        "tagstream-chunks",
+        "as `tagstream`, fed in 4 KiB chunks through feed()/finish(). Sum: as `tagstream` (text \
+         split at chunk seams adds up to the same)",
+    ),
+    (
+        "html5ever",
+        "html5ever::tokenizer::Tokenizer with a TokenSink that returns RawData/Plaintext after the \
+         start tags above (default TokenizerOpts, input pre-made as StrTendril). Sum: tag name \
+         lengths + attribute count + attribute name/value lengths + character/comment lengths + \
+         doctype name lengths + NUL tokens; plus ParseError tokens",
+    ),
+    (
+        "html5gum",
+        "html5gum CallbackEmitter (borrowed, decoded strings); the callback hands back the new \
+         state at CloseStartTag and the loop calls Tokenizer::set_state. Sum: as html5ever; plus \
+         Error events",
+    ),
+    (
+        "html5gum-iter",
+        "html5gum's default iterator (Tokenizer::new(&str), DefaultEmitter, owned Token enums), \
+         set_state after the start tags above. Sum: as html5ever; plus Error tokens",
+    ),
+    (
+        "lol_html",
+        "HtmlRewriter with element!(\"*\") and text!(\"*\") handlers, strict mode off, output \
+         discarded. Sum: elements + attribute count + attribute name/value span lengths + text \
+         chunk lengths + output bytes",
+    ),
+    (
+        "lol_html-bare",
+        "HtmlRewriter with no handlers (it only scans for what it would rewrite), output \
+         discarded. Sum: output bytes (= input bytes)",
+    ),
+];
+
+/// Build a subject by name (`None` for an unknown name).
+pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Subject>> {
+    Some(match name {
+        "tagstream" => Box::new(tagstream::Default::new()),
+        "tagstream-decode" => Box::new(tagstream::Decode::new()),
+        "tagstream-errors" => Box::new(tagstream::Errors::new()),
+        "tagstream-chunks" => Box::new(tagstream::Chunks::new(chunk_size)),
+        "html5ever" => Box::new(html5ever_tok::Html5ever::new(corpus)),
+        "html5gum" => Box::new(html5gum_tok::Callback),
+        "html5gum-iter" => Box::new(html5gum_tok::Iter),
+        "lol_html" => Box::new(lol::LolHtml { handlers: true }),
+        "lol_html-bare" => Box::new(lol::LolHtml { handlers: false }),
+        _ => return None,
+    })
+}
+
+/// The naive text-state switch, on a lowercase tag name.
+#[inline]
+fn switch_for(lowercase_name: &[u8]) -> Option<Switch> {
+    match lowercase_name {
+        b"script" => Some(Switch::ScriptData),
+        b"style" | b"xmp" | b"iframe" | b"noembed" | b"noframes" => Some(Switch::Rawtext),
+        b"textarea" | b"title" => Some(Switch::Rcdata),
+        b"plaintext" => Some(Switch::Plaintext),
+        _ => None,
+    }
+}
+
+/// The same on a tag name as written (ASCII case-insensitive, no allocation).
+#[inline]
+fn switch_for_raw(raw: &[u8]) -> Option<Switch> {
+    let n = raw.len();
+    if !(3..=9).contains(&n) {
+        return None;
+    }
+    let mut lower = [0u8; 9];
+    for (d, s) in lower.iter_mut().zip(raw) {
+        *d = s.to_ascii_lowercase();
+    }
+    switch_for(&lower[..n])
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Switch {
+    ScriptData,
+    Rawtext,
+    Rcdata,
+    Plaintext,
+}
+
+mod tagstream {
+    use super::{Outcome, Subject, Switch, switch_for, switch_for_raw};
+    use crate::corpus::Corpus;
+    use tagstream::{Options, TextKind, Token, Tokenizer};
+
+    fn kind(s: Switch) -> TextKind {
+        match s {
+            Switch::ScriptData => TextKind::ScriptData,
+            Switch::Rawtext => TextKind::Rawtext,
+            Switch::Rcdata => TextKind::Rcdata,
+            Switch::Plaintext => TextKind::Plaintext,
+        }
+    }
+
+    /// Default consumption: spans and raw names only, nothing decoded.
+    #[inline(always)]
+    fn consume_spans(token: &Token<'_>, sum: &mut u64) -> Option<TextKind> {
+        match token {
+            Token::StartTag(tag) => {
+                let name = tag.raw_name();
+                let attributes = tag.attributes();
+                let mut s = name.len() as u64 + attributes.len() as u64;
+                for a in attributes {
+                    s += a.name_span().len() as u64 + a.value_span().len() as u64;
+                }
+                *sum += s;
+                switch_for_raw(name).map(kind)
+            }
+            Token::EndTag(tag) => {
+                *sum += tag.raw_name().len() as u64;
+                None
+            }
+            Token::Text(t) => {
+                *sum += t.span().len() as u64;
+                None
+            }
+            Token::Comment(c) => {
+                *sum += c.data_span().len() as u64;
+                None
+            }
+            Token::Doctype(d) => {
+                *sum += d.span().len() as u64;
+                None
+            }
+            Token::ProcessingInstruction(p) => {
+                *sum += p.span().len() as u64;
+                None
+            }
+        }
+    }
+
+    /// Decoding consumption: every string decoded to `&str`.
+    #[inline(always)]
+    fn consume_decoded(token: &Token<'_>, sum: &mut u64) -> Option<TextKind> {
+        match token {
+            Token::StartTag(tag) => {
+                let name = tag.name();
+                let attributes = tag.attributes();
+                let mut s = name.len() as u64 + attributes.len() as u64;
+                for a in attributes {
+                    s += a.name().len() as u64 + a.value().len() as u64;
+                }
+                *sum += s;
+                switch_for(name.as_bytes()).map(kind)
+            }
+            Token::EndTag(tag) => {
+                *sum += tag.name().len() as u64;
+                None
+            }
+            Token::Text(t) => {
+                *sum += t.text().len() as u64;
+                None
+            }
+            Token::Comment(c) => {
+                *sum += c.data().len() as u64;
+                None
+            }
+            Token::Doctype(d) => {
+                *sum += d.name().map_or(0, str::len) as u64;
+                None
+            }
+            Token::ProcessingInstruction(p) => {
+                *sum += (p.target().len() + p.data().len()) as u64;
+                None
+            }
+        }
+    }
+
+    pub struct Default {
+        tokenizer: Tokenizer,
+    }
+
+    impl Default {
+        pub fn new() -> Default {
+            Default {
+                tokenizer: Tokenizer::new(Options::new()),
+            }
+        }
+    }
+
+    impl Subject for Default {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0;
+            for page in &corpus.pages {
+                let mut tokens = self.tokenizer.tokenize(&page.bytes);
+                while let Some(token) = tokens.next() {
+                    if let Some(k) = consume_spans(&token, &mut sum) {
+                        tokens.set_text_state(k);
+                    }
+                }
+            }
+            Outcome {
+                checksum: sum,
+                errors: 0,
+            }
+        }
+    }
+
+    pub struct Decode {
+        tokenizer: Tokenizer,
+    }
+
+    impl Decode {
+        pub fn new() -> Decode {
+            Decode {
+                tokenizer: Tokenizer::new(Options::new()),
+            }
+        }
+    }
+
+    impl Subject for Decode {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0;
+            for page in &corpus.pages {
+                let mut tokens = self.tokenizer.tokenize(&page.bytes);
+                while let Some(token) = tokens.next() {
+                    if let Some(k) = consume_decoded(&token, &mut sum) {
+                        tokens.set_text_state(k);
+                    }
+                }
+            }
+            Outcome {
+                checksum: sum,
+                errors: 0,
+            }
+        }
+    }
+
+    pub struct Errors {
+        tokenizer: Tokenizer,
+    }
+
+    impl Errors {
+        pub fn new() -> Errors {
+            Errors {
+                tokenizer: Tokenizer::new(Options::new().errors(true)),
+            }
+        }
+    }
+
+    impl Subject for Errors {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0;
+            let mut errors = 0;
+            for page in &corpus.pages {
+                let mut tokens = self.tokenizer.tokenize(&page.bytes);
+                while let Some(token) = tokens.next() {
+                    if let Some(k) = consume_spans(&token, &mut sum) {
+                        tokens.set_text_state(k);
+                    }
+                }
+                drop(tokens);
+                errors += self.tokenizer.errors().len() as u64;
+            }
+            Outcome {
+                checksum: sum,
+                errors,
+            }
+        }
+    }
+
+    pub struct Chunks {
+        tokenizer: Tokenizer,
+        chunk_size: usize,
+    }
+
+    impl Chunks {
+        pub fn new(chunk_size: usize) -> Chunks {
+            Chunks {
+                tokenizer: Tokenizer::new(Options::new()),
+                chunk_size,
+            }
+        }
+    }
+
+    impl Subject for Chunks {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0;
+            for page in &corpus.pages {
+                self.tokenizer.reset();
+                for chunk in page.bytes.chunks(self.chunk_size) {
+                    let mut tokens = self.tokenizer.feed(chunk);
+                    while let Some(token) = tokens.next() {
+                        if let Some(k) = consume_spans(&token, &mut sum) {
+                            tokens.set_text_state(k);
+                        }
+                    }
+                }
+                let mut tokens = self.tokenizer.finish();
+                while let Some(token) = tokens.next() {
+                    if let Some(k) = consume_spans(&token, &mut sum) {
+                        tokens.set_text_state(k);
+                    }
+                }
+            }
+            Outcome {
+                checksum: sum,
+                errors: 0,
+            }
+        }
+    }
+}
+
+mod html5ever_tok {
+    use super::{Cell, Outcome, Subject, Switch, switch_for};
+    use crate::corpus::Corpus;
+    use html5ever::TokenizerResult;
+    use html5ever::tendril::StrTendril;
+    use html5ever::tokenizer::states::RawKind;
+    use html5ever::tokenizer::{
+        BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    };
+
+    #[derive(Default)]
+    struct Sink {
+        sum: Cell<u64>,
+        errors: Cell<u64>,
+    }
+
+    impl Sink {
+        #[inline(always)]
+        fn add(&self, n: usize) {
+            self.sum.set(self.sum.get() + n as u64);
+        }
+    }
+
+    impl TokenSink for Sink {
+        type Handle = ();
+
+        fn process_token(&self, token: Token, _line_number: u64) -> TokenSinkResult<()> {
+            match token {
+                Token::TagToken(tag) => {
+                    let mut n = tag.name.len() + tag.attrs.len();
+                    for a in &tag.attrs {
+                        n += a.name.local.len() + a.value.len();
+                    }
+                    self.add(n);
+                    if tag.kind == TagKind::StartTag {
+                        // The tree builder compares atoms; matching the name's text is as cheap.
+                        match switch_for(tag.name.as_bytes()) {
+                            Some(Switch::ScriptData) => {
+                                return TokenSinkResult::RawData(RawKind::ScriptData);
+                            }
+                            Some(Switch::Rawtext) => {
+                                return TokenSinkResult::RawData(RawKind::Rawtext);
+                            }
+                            Some(Switch::Rcdata) => {
+                                return TokenSinkResult::RawData(RawKind::Rcdata);
+                            }
+                            Some(Switch::Plaintext) => return TokenSinkResult::Plaintext,
+                            None => {}
+                        }
+                    }
+                }
+                Token::CharacterTokens(t) => self.add(t.len()),
+                Token::NullCharacterToken => self.add(1),
+                Token::CommentToken(c) => self.add(c.len()),
+                Token::DoctypeToken(d) => self.add(d.name.as_ref().map_or(0, |n| n.len())),
+                Token::ParseError(_) => self.errors.set(self.errors.get() + 1),
+                Token::EOFToken => {}
+            }
+            TokenSinkResult::Continue
+        }
+    }
+
+    pub struct Html5ever {
+        /// The pages as tendrils, made once: each pass clones them (a reference count), so the
+        /// pass times only the tokenizer.
+        inputs: Vec<StrTendril>,
+    }
+
+    impl Html5ever {
+        pub fn new(corpus: &Corpus) -> Html5ever {
+            Html5ever {
+                inputs: corpus
+                    .pages
+                    .iter()
+                    .map(|p| StrTendril::from_slice(p.as_str()))
+                    .collect(),
+            }
+        }
+    }
+
+    impl Subject for Html5ever {
+        fn run(&mut self, _corpus: &Corpus) -> Outcome {
+            let mut out = Outcome::default();
+            for input in &self.inputs {
+                let tokenizer = Tokenizer::new(Sink::default(), TokenizerOpts::default());
+                let queue = BufferQueue::default();
+                queue.push_back(input.clone());
+                // Only Done can come back here (the sink never asks for scripts or encodings),
+                // but keep feeding until the queue is empty to be sure.
+                loop {
+                    let done = matches!(tokenizer.feed(&queue), TokenizerResult::Done);
+                    if done || queue.is_empty() {
+                        break;
+                    }
+                }
+                tokenizer.end();
+                out.checksum += tokenizer.sink.sum.get();
+                out.errors += tokenizer.sink.errors.get();
+            }
+            out
+        }
+    }
+}
+
+mod html5gum_tok {
+    use super::{Outcome, Subject, Switch, switch_for};
+    use crate::corpus::Corpus;
+    use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+    use html5gum::{Span, State, Token, Tokenizer};
+
+    fn state(name: &[u8]) -> Option<State> {
+        switch_for(name).map(|s| match s {
+            Switch::ScriptData => State::ScriptData,
+            Switch::Rawtext => State::RawText,
+            Switch::Rcdata => State::RcData,
+            Switch::Plaintext => State::PlainText,
+        })
+    }
+
+    pub struct Callback;
+
+    impl Subject for Callback {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0u64;
+            let mut errors = 0u64;
+            for page in &corpus.pages {
+                let mut pending: Option<State> = None;
+                let emitter = CallbackEmitter::new(
+                    |event: CallbackEvent<'_>, _span: Span<()>| -> Option<State> {
+                        match event {
+                            CallbackEvent::OpenStartTag { name } => {
+                                sum += name.len() as u64;
+                                pending = state(name);
+                            }
+                            CallbackEvent::AttributeName { name } => sum += name.len() as u64 + 1,
+                            CallbackEvent::AttributeValue { value } => sum += value.len() as u64,
+                            // Hand the new state to the loop below, which sets it.
+                            CallbackEvent::CloseStartTag { .. } => return pending.take(),
+                            CallbackEvent::EndTag { name } => sum += name.len() as u64,
+                            CallbackEvent::String { value } => sum += value.len() as u64,
+                            CallbackEvent::Comment { value } => sum += value.len() as u64,
+                            CallbackEvent::Doctype { name, .. } => sum += name.len() as u64,
+                            CallbackEvent::Error(_) => errors += 1,
+                        }
+                        None
+                    },
+                );
+                let mut tokenizer = Tokenizer::new_with_emitter(page.as_str(), emitter);
+                while let Some(result) = tokenizer.next() {
+                    let Ok(next) = result;
+                    tokenizer.set_state(next);
+                }
+            }
+            Outcome {
+                checksum: sum,
+                errors,
+            }
+        }
+    }
+
+    pub struct Iter;
+
+    impl Subject for Iter {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0u64;
+            let mut errors = 0u64;
+            for page in &corpus.pages {
+                let mut tokenizer = Tokenizer::new(page.as_str());
+                while let Some(result) = tokenizer.next() {
+                    let Ok(token) = result;
+                    match token {
+                        Token::StartTag(tag) => {
+                            let mut n = tag.name.len() + tag.attributes.len();
+                            for (k, v) in &tag.attributes {
+                                n += k.len() + v.len();
+                            }
+                            sum += n as u64;
+                            if let Some(s) = state(&tag.name) {
+                                tokenizer.set_state(s);
+                            }
+                        }
+                        Token::EndTag(tag) => sum += tag.name.len() as u64,
+                        Token::String(s) => sum += s.len() as u64,
+                        Token::Comment(c) => sum += c.len() as u64,
+                        Token::Doctype(d) => sum += d.name.len() as u64,
+                        Token::Error(_) => errors += 1,
+                    }
+                }
+            }
+            Outcome {
+                checksum: sum,
+                errors,
+            }
+        }
+    }
+}
+
+mod lol {
+    use super::{Outcome, Subject};
+    use crate::corpus::Corpus;
+    use lol_html::{HtmlRewriter, Settings, element, text};
+
+    pub struct LolHtml {
+        pub handlers: bool,
+    }
+
+    impl Subject for LolHtml {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut out = Outcome::default();
+            for page in &corpus.pages {
+                let mut elements = 0u64;
+                let mut text = 0u64;
+                let mut output = 0u64;
+                let mut settings = Settings::new().with_strict(false);
+                if self.handlers {
+                    settings = settings
+                        .append_element_content_handler(element!("*", |el| {
+                            let attributes = el.attributes();
+                            let mut n = 1 + attributes.len();
+                            for a in attributes {
+                                n += a.name_source_location().map_or(0, |l| l.bytes().len());
+                                n += a.value_source_location().map_or(0, |l| l.bytes().len());
+                            }
+                            elements += n as u64;
+                            Ok(())
+                        }))
+                        .append_element_content_handler(text!("*", |t| {
+                            text += t.as_str().len() as u64;
+                            Ok(())
+                        }));
+                }
+                let ok = {
+                    let mut rewriter =
+                        HtmlRewriter::new(settings, |c: &[u8]| output += c.len() as u64);
+                    rewriter.write(&page.bytes).is_ok() && rewriter.end().is_ok()
+                };
+                out.errors += u64::from(!ok);
+                out.checksum += elements + text + output;
+            }
+            out
+        }
+    }
+}
