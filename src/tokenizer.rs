@@ -720,6 +720,7 @@ fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Tok
         span,
         part,
         data,
+        ..
     } = record;
     match kind {
         Kind::Text(kind) => Token::Text(Text { src, span, kind }),

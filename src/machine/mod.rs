@@ -102,45 +102,49 @@ pub(crate) struct Record {
     pub(crate) part: Span,
     /// The PI data.
     pub(crate) data: Span,
+    /// Where lexing resumes after this record: its end, except for text ended by something that
+    /// emits no token (`]]>`, `</>`).
+    pub(crate) resume: usize,
 }
 
 impl Record {
-    fn new(kind: Kind, span: Span, part: Span) -> Record {
+    fn new(kind: Kind, span: Span, part: Span, data: Span) -> Record {
+        let resume = span.end;
         Record {
             kind,
             span,
             part,
-            data: Span::default(),
+            data,
+            resume,
         }
     }
 
-    pub(crate) fn text(span: Span, kind: TextKind) -> Record {
-        Record::new(Kind::Text(kind), span, Span::default())
+    pub(crate) fn text(span: Span, kind: TextKind, resume: usize) -> Record {
+        let none = Span::default();
+        Record {
+            resume,
+            ..Record::new(Kind::Text(kind), span, none, none)
+        }
     }
 
     pub(crate) fn start_tag(span: Span, name: Span, self_closing: bool) -> Record {
-        Record::new(Kind::StartTag { self_closing }, span, name)
+        Record::new(Kind::StartTag { self_closing }, span, name, Span::default())
     }
 
     pub(crate) fn end_tag(span: Span, name: Span) -> Record {
-        Record::new(Kind::EndTag, span, name)
+        Record::new(Kind::EndTag, span, name, Span::default())
     }
 
     pub(crate) fn comment(span: Span, data: Span) -> Record {
-        Record::new(Kind::Comment, span, data)
+        Record::new(Kind::Comment, span, data, Span::default())
     }
 
     pub(crate) fn doctype(span: Span) -> Record {
-        Record::new(Kind::Doctype, span, Span::default())
+        Record::new(Kind::Doctype, span, Span::default(), Span::default())
     }
 
     pub(crate) fn pi(span: Span, target: Span, data: Span) -> Record {
-        Record {
-            kind: Kind::Pi,
-            span,
-            part: target,
-            data,
-        }
+        Record::new(Kind::Pi, span, target, data)
     }
 }
 
@@ -316,6 +320,8 @@ pub(crate) struct Machine {
     /// A second record emitted in the same step (the tag after the text it ends, by the fused
     /// data-state path); handed out by the next [`Machine::run`].
     queued: Option<Record>,
+    /// Where the last record handed out lets lexing resume: a consumer's feedback rewinds here.
+    resume: usize,
 }
 
 /// The tag, comment, DOCTYPE or processing instruction in progress.
@@ -351,6 +357,7 @@ impl Machine {
             errors: Vec::new(),
             out: None,
             queued: None,
+            resume: 0,
         }
     }
 
@@ -366,15 +373,18 @@ impl Machine {
         self.errors.clear();
         self.out = None;
         self.queued = None;
+        self.resume = 0;
     }
 
-    /// Switch to one of the text states between tokens (tree-builder feedback). A record lexed ahead
-    /// in the data state and not handed out yet is dropped, and lexed again in the new state.
+    /// Switch to one of the text states between tokens (tree-builder feedback). Whatever was lexed
+    /// ahead of the last record handed out (a tag not handed out yet, a token begun) is dropped and
+    /// lexed again in the new state, as the standard's tokenizer would only then reach it. (With
+    /// errors on, errors already reported for bytes lexed ahead stay reported; the machine only
+    /// lexes ahead of text tokens, and tree builders switch states after start tags.)
     pub(crate) fn switch_text_state(&mut self, kind: TextKind) {
-        if let Some(record) = self.queued.take() {
-            self.pos = record.span.start;
-            self.text_start = self.pos;
-        }
+        self.queued = None;
+        self.pos = self.resume;
+        self.text_start = self.resume;
         self.set_text_state(kind);
     }
 
@@ -415,14 +425,12 @@ impl Machine {
 
     /// The earliest stream offset the machine may still need.
     pub(crate) fn retention(&self) -> usize {
-        self.queued
-            .as_ref()
-            .map_or(self.text_start, |r| r.span.start)
+        self.resume.min(self.text_start)
     }
 
-    /// Whether the machine has emitted the end of input.
+    /// Whether the machine has reached the end of input and handed out every record.
     pub(crate) fn is_done(&self) -> bool {
-        self.state == State::Eof
+        self.state == State::Eof && self.queued.is_none()
     }
 
     /// Run until a record is emitted (`Some`), or the window is exhausted or the input over (`None`;
@@ -443,6 +451,7 @@ impl Machine {
 
     /// A record leaves the machine: a start tag becomes the last start tag.
     fn hand_out(&mut self, record: Record) -> Record {
+        self.resume = record.resume;
         if let Kind::StartTag { .. } = record.kind {
             self.last_start_tag_span = Some(record.part);
         }
@@ -588,7 +597,7 @@ impl Machine {
         let start = self.text_start;
         self.text_start = next;
         if end > start {
-            self.push_record(Record::text(Span { start, end }, self.text_kind));
+            self.push_record(Record::text(Span { start, end }, self.text_kind, next));
             true
         } else {
             false
@@ -655,7 +664,7 @@ impl Machine {
         let text = &b.bytes[self.text_start - b.base..limit - b.base];
         let cut = self.text_start + text::safe_cut(text, self.text_kind);
         if self.flush_text(cut, cut) {
-            self.out.take()
+            self.out.take().map(|r| self.hand_out(r))
         } else {
             None
         }
