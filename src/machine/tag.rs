@@ -30,7 +30,6 @@ const LINEAR_LIMIT: usize = 8;
 /// Small tags whose names are plain ASCII (the common case) compare raw names case-insensitively.
 /// Past [`LINEAR_LIMIT`] attributes, or at the first name with NUL or non-ASCII bytes, every kept
 /// name is decoded once into `names` and found again through a hash table.
-#[derive(Default)]
 pub(crate) struct Attrs {
     /// Attributes kept so far, in source order.
     pub(crate) list: Vec<AttrRecord>,
@@ -48,6 +47,21 @@ pub(crate) struct Attrs {
     dropping: bool,
 }
 
+impl Default for Attrs {
+    fn default() -> Attrs {
+        Attrs {
+            list: Vec::new(),
+            linear: true,
+            names: Vec::new(),
+            keys: Vec::new(),
+            table: Vec::new(),
+            generation: 1,
+            any: false,
+            dropping: false,
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Key {
     start: u32,
@@ -56,18 +70,27 @@ struct Key {
 }
 
 impl Attrs {
-    /// Forget the previous tag's attributes (keeps allocations).
+    /// Forget the previous tag's attributes (keeps allocations). Nothing to do when it had none.
+    #[inline]
     pub(crate) fn clear(&mut self) {
+        if self.any {
+            self.reset();
+        }
+    }
+
+    fn reset(&mut self) {
         self.list.clear();
-        self.names.clear();
-        self.keys.clear();
-        self.linear = true;
         self.any = false;
         self.dropping = false;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.table.iter_mut().for_each(|e| *e = (0, 0));
-            self.generation = 1;
+        self.linear = true;
+        if !self.keys.is_empty() {
+            self.names.clear();
+            self.keys.clear();
+            self.generation = self.generation.wrapping_add(1);
+            if self.generation == 0 {
+                self.table.iter_mut().for_each(|e| *e = (0, 0));
+                self.generation = 1;
+            }
         }
     }
 
@@ -89,6 +112,30 @@ impl Attrs {
             self.list.push(AttrRecord {
                 name: span,
                 value: Span::empty(span.end),
+                quote: 0,
+            });
+        }
+        !repeat
+    }
+
+    /// [`Attrs::add`] for a name known to be ASCII without NUL (the accelerated path's names).
+    #[inline]
+    pub(crate) fn add_plain(&mut self, span: Span, b: &Buf) -> bool {
+        if !self.linear || self.list.len() >= LINEAR_LIMIT {
+            return self.add(span, b);
+        }
+        let name = b.slice(span);
+        self.any = true;
+        let repeat = self
+            .list
+            .iter()
+            .any(|a| a.name.len() == name.len() && b.slice(a.name).eq_ignore_ascii_case(name));
+        self.dropping = repeat;
+        if !repeat {
+            let value = Span::empty(span.end);
+            self.list.push(AttrRecord {
+                name: span,
+                value,
                 quote: 0,
             });
         }

@@ -17,6 +17,9 @@ use crate::token::Span;
 const TAG_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />");
 /// Bytes that end an attribute name (errors off).
 const ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=");
+/// Those, and the bytes that make a name decode to something else than itself up to case (NUL and
+/// non-ASCII).
+const PLAIN_ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=\0").with_range(0x80, 0xFF);
 /// Bytes that end an unquoted attribute value (errors off).
 const UNQUOTED_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r >");
 
@@ -113,14 +116,21 @@ impl Machine {
                 b'=' => return self.hand_over(State::BeforeAttributeName, base + i),
                 _ => {}
             }
-            // Attribute name.
-            self.tok.data_start = base + i;
-            let Some(n) = find_in_set(&ATTR_NAME_STOP, &bytes[i + 1..]) else {
+            // Attribute name: names of plain ASCII are kept here; others go to the state functions.
+            let Some(n) = find_in_set(&PLAIN_ATTR_NAME_STOP, &bytes[i + 1..]) else {
+                self.tok.data_start = base + i;
                 return self.hand_over(State::AttributeName, b.end());
             };
+            let name = Span {
+                start: base + i,
+                end: base + i + 1 + n,
+            };
             i += 1 + n;
-            self.pos = base + i;
-            self.finish_attribute_name(b);
+            if !ATTR_NAME_STOP.contains(bytes[i]) {
+                self.tok.data_start = name.start;
+                return self.hand_over(State::AttributeName, name.end);
+            }
+            self.attrs.add_plain(name, b);
             let mut c = bytes[i];
             if is_whitespace(c) {
                 // After attribute name.
@@ -151,8 +161,8 @@ impl Machine {
                 b'>' => return self.end_tag_at(b, i),
                 _ => {
                     // Attribute value (unquoted).
-                    self.tok.data_start = base + i;
                     let Some(n) = find_in_set(&UNQUOTED_STOP, &bytes[i..]) else {
+                        self.tok.data_start = base + i;
                         return self.hand_over(State::AttributeValueUnquoted, b.end());
                     };
                     self.attrs.set_value(
@@ -178,13 +188,13 @@ impl Machine {
     fn quoted_value_fast(&mut self, b: &Buf, i: usize, quote: u8) -> Result<usize, Flow> {
         let (bytes, base) = (b.bytes, b.base);
         let start = i + 1;
-        self.tok.data_start = base + start;
-        let state = if quote == b'"' {
-            State::AttributeValueDoubleQuoted
-        } else {
-            State::AttributeValueSingleQuoted
-        };
         let Some(n) = find1(quote, &bytes[start..]) else {
+            self.tok.data_start = base + start;
+            let state = if quote == b'"' {
+                State::AttributeValueDoubleQuoted
+            } else {
+                State::AttributeValueSingleQuoted
+            };
             return Err(self.hand_over(state, b.end()));
         };
         self.attrs.set_value(
