@@ -12,7 +12,7 @@
 
 mod simd;
 
-pub(crate) use simd::ascii_str;
+pub(crate) use simd::{ascii_str, ascii_str_outside, ascii_str_without};
 
 /// A set of bytes, as a 256-entry membership table, built at compile time.
 #[derive(Clone, Copy)]
@@ -203,6 +203,27 @@ mod tests {
         }
         assert_eq!(ascii_str("é".as_bytes()), None);
         assert_eq!(ascii_str(b""), Some(""));
+    }
+
+    #[test]
+    fn one_pass_ascii_checks_agree_with_scalar_checks() {
+        let set = ByteSet::of(b"\0\r").with_range(b'A', b'Z');
+        for seed in 1..400 {
+            let mut hay = soup(seed, (seed as usize * 7) % 90);
+            if seed % 3 == 0 {
+                hay.retain(|&c| c != b'<' && c != 0 && c != 0xFF);
+            }
+            let plain = hay.is_ascii() && !hay.iter().any(|c| b"<&\0".contains(c));
+            let got = ascii_str_without(&hay, b'<', b'&', 0);
+            assert_eq!(got.is_some(), plain, "{hay:?}");
+            assert!(got.is_none_or(|s| s.as_bytes() == hay.as_slice()));
+            let outside = hay.is_ascii() && !hay.iter().any(|&c| set.contains(c));
+            assert_eq!(ascii_str_outside(&hay, &set).is_some(), outside);
+        }
+        assert_eq!(
+            ascii_str_without(&[b'a'; 40], 0, 0, 0),
+            Some("a".repeat(40).as_str())
+        );
     }
 
     #[test]

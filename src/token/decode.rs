@@ -11,7 +11,7 @@ use bumpalo::collections::String as BumpString;
 
 use crate::input::{decode_lossy, push_lossy};
 use crate::machine::charref::{CharRef, character_reference};
-use crate::scan::{ByteSet, find_in_set, find2, find3};
+use crate::scan::{ByteSet, ascii_str_outside, ascii_str_without, find_in_set, find2, find3};
 
 /// What a part of a token needs done to it.
 #[derive(Clone, Copy, Debug)]
@@ -48,6 +48,9 @@ const SPECIAL_NAME: ByteSet = ByteSet::of(b"\0\r").with_range(b'A', b'Z');
 
 /// Decode `raw` under `rules`, borrowing when nothing changes.
 pub(crate) fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a str {
+    if let Some(unchanged) = plain(raw, rules) {
+        return unchanged;
+    }
     let Some(first) = find_special(raw, rules) else {
         return decode_lossy(raw, arena);
     };
@@ -61,6 +64,18 @@ pub(crate) fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a st
         i = next;
     }
     out.into_bump_str()
+}
+
+/// `raw` itself, when it is ASCII with no byte that `rules` may change (one pass: the common case).
+#[inline]
+fn plain(raw: &[u8], rules: Rules) -> Option<&str> {
+    if rules.lower {
+        ascii_str_outside(raw, &SPECIAL_NAME)
+    } else if rules.refs.is_some() {
+        ascii_str_without(raw, 0, b'\r', b'&')
+    } else {
+        ascii_str_without(raw, 0, b'\r', 0)
+    }
 }
 
 /// Index of the first byte of `raw` that decoding under `rules` changes (or may change).
