@@ -32,18 +32,21 @@
 //!
 //! Data flows one way: [`input`](crate::Tokenizer) bytes are validated as UTF-8 incrementally; the
 //! machine (one function per spec state) records spans; tokens decode lazily. See [`Tokenizer`] for
-//! streaming and pausing, [`Options`] for errors and initial states, and [`html5lib`] for the
-//! html5lib-tests token shapes.
+//! streaming and pausing, [`Options`] for errors and initial states, [`simulator`] for the
+//! tree-builder feedback that is on by default, and [`html5lib`] for the html5lib-tests token
+//! shapes.
 
 mod error;
 pub mod html5lib;
 mod input;
 mod machine;
 mod scan;
+pub mod simulator;
 mod token;
 mod tokenizer;
 
 pub use error::{ErrorCode, ParseError, Position, UnknownErrorCode};
+pub use simulator::Ambiguity;
 pub use token::{
     Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Span, StartTag, Text,
     TextKind, Token,

@@ -20,6 +20,7 @@ use bumpalo::Bump;
 use crate::error::{ErrorCode, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::machine::{Buf, Config, Kind, Machine, Record};
+use crate::simulator::Simulator;
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind, Token,
 };
@@ -31,7 +32,7 @@ use crate::token::{
 /// let options = Options::new().errors(true).initial_state(TextKind::Rcdata).last_start_tag("title");
 /// # let _ = options;
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     errors: bool,
     legacy_pi: bool,
@@ -39,10 +40,29 @@ pub struct Options {
     last_start_tag: Option<String>,
     cdata_allowed: bool,
     track_positions: bool,
+    // --- tree-builder simulator (src/simulator.rs) ---
+    simulate: bool,
+    scripting: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            errors: false,
+            legacy_pi: false,
+            initial_state: TextKind::Data,
+            last_start_tag: None,
+            cdata_allowed: false,
+            track_positions: false,
+            simulate: true,
+            scripting: false,
+        }
+    }
 }
 
 impl Options {
-    /// The defaults: errors off, today's processing-instruction rule, data state.
+    /// The defaults: errors off, today's processing-instruction rule, data state, the tree-builder
+    /// simulator on with scripting off.
     pub fn new() -> Options {
         Options::default()
     }
@@ -83,6 +103,23 @@ impl Options {
     /// streaming (always on with `errors`; whole documents can always do it).
     pub fn track_positions(mut self, on: bool) -> Options {
         self.track_positions = on;
+        self
+    }
+
+    /// Run the tree-builder simulator (on by default): after each token it switches the text
+    /// state, and allows or forbids CDATA sections, as the HTML Standard's tree builder would
+    /// (see [`crate::simulator`]). Off, the tokenizer is the standard's tokenizer alone (what
+    /// html5lib-tests' tokenizer suite specifies), and only [`Tokens::set_text_state`] and
+    /// [`Tokens::set_cdata_allowed`] switch.
+    pub fn simulate(mut self, on: bool) -> Options {
+        self.simulate = on;
+        self
+    }
+
+    /// The tree builder's scripting flag, for the simulator (off by default, as for a parser
+    /// without a script engine, like `DOMParser`): on, `<noscript>` holds RAWTEXT; off, markup.
+    pub fn scripting(mut self, on: bool) -> Options {
+        self.scripting = on;
         self
     }
 }
@@ -270,6 +307,7 @@ pub struct Tokenizer {
     fed: usize,
     side: Side,
     finished: bool,
+    pub(crate) simulator: Simulator,
 }
 
 impl Default for Tokenizer {
@@ -294,6 +332,7 @@ impl Tokenizer {
             fed: 0,
             side: Side::new(&options),
             finished: false,
+            simulator: Simulator::new(options.simulate, options.scripting),
             options,
         };
         tokenizer.reset();
@@ -314,6 +353,7 @@ impl Tokenizer {
         self.fed = 0;
         self.side.reset();
         self.finished = false;
+        self.simulator.reset();
     }
 
     /// Tokenize `input` as one complete document (after a [`reset`](Tokenizer::reset)).
@@ -399,6 +439,7 @@ impl Tokenizer {
             last_window: (phase == Phase::Chunk).then_some((chunk, chunk_base)),
             sources: None,
             phase: if done { Phase::Done } else { phase },
+            sim: &mut self.simulator,
         }
     }
 }
@@ -498,6 +539,8 @@ pub struct Tokens<'t> {
     last_window: Option<(&'t [u8], usize)>,
     /// The arena copy of the last buffer's description, shared by the tokens from it.
     sources: Option<&'t Source<'t>>,
+    /// The tree-builder simulator (src/simulator.rs).
+    pub(crate) sim: &'t mut Simulator,
 }
 
 impl<'t> Tokens<'t> {
@@ -767,11 +810,19 @@ impl<'t> Iterator for Tokens<'t> {
     type Item = Token<'t>;
 
     fn next(&mut self) -> Option<Token<'t>> {
-        match self.phase {
+        let token = match self.phase {
             Phase::Done => None,
             Phase::Extending => self.next_extending(),
             Phase::Frozen | Phase::Chunk => self.next_in_window(),
+        }?;
+        // Tree-builder feedback (src/simulator.rs) before the token leaves.
+        if self.sim.on {
+            let feedback = self.sim.observe(&token);
+            if !feedback.is_none() {
+                self.apply_feedback(feedback);
+            }
         }
+        Some(token)
     }
 }
 

@@ -322,6 +322,9 @@ pub(crate) struct Machine {
     queued: Option<Record>,
     /// Where the last record handed out lets lexing resume: a consumer's feedback rewinds here.
     resume: usize,
+    /// A numeric character reference left open at the last seam: (its `&`, how far its digits were
+    /// checked).
+    open_numeric_reference: Option<(usize, usize)>,
 }
 
 /// The tag, comment, DOCTYPE or processing instruction in progress.
@@ -358,6 +361,7 @@ impl Machine {
             out: None,
             queued: None,
             resume: 0,
+            open_numeric_reference: None,
         }
     }
 
@@ -374,6 +378,7 @@ impl Machine {
         self.out = None;
         self.queued = None;
         self.resume = 0;
+        self.open_numeric_reference = None;
     }
 
     /// Switch to one of the text states between tokens (tree-builder feedback). Whatever was lexed
@@ -658,16 +663,49 @@ impl Machine {
     /// pair or a UTF-8 sequence). Returns the record, if any.
     pub(crate) fn flush_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
         let limit = self.pending_text_limit()?.min(b.end());
-        if limit <= self.text_start {
+        if limit <= self.text_start || self.numeric_reference_still_open(b, limit) {
             return None;
         }
         let text = &b.bytes[self.text_start - b.base..limit - b.base];
         let cut = self.text_start + text::safe_cut(text, self.text_kind);
+        let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
+        self.open_numeric_reference = numeric.then_some((cut, limit));
         if self.flush_text(cut, cut) {
             self.out.take().map(|r| self.hand_out(r))
         } else {
             None
         }
+    }
+
+    /// Whether the pending text still ends in the numeric character reference found open at the
+    /// last seam, judging only the bytes that came since: its digits can run on without end, and
+    /// looking at all of them at every seam would cost time quadratic in their number.
+    fn numeric_reference_still_open(&mut self, b: &Buf, limit: usize) -> bool {
+        self.numeric_reference_still_open_at(b, self.text_start, limit)
+    }
+
+    /// Whether the numeric character reference found open at `amp` (at a seam, or by the character
+    /// reference state) still runs on with digits up to `limit`, judging only the new bytes.
+    fn numeric_reference_still_open_at(&mut self, b: &Buf, amp: usize, limit: usize) -> bool {
+        let Some((open, checked)) = self.open_numeric_reference else {
+            return false;
+        };
+        if open != amp || checked > limit || checked < b.base {
+            return false;
+        }
+        let hex = matches!(b.at(amp + 2), Some(b'x' | b'X'));
+        let new = &b.bytes[checked - b.base..limit - b.base];
+        let open = new.iter().all(|c| {
+            if hex {
+                c.is_ascii_hexdigit()
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+        if open {
+            self.open_numeric_reference = Some((amp, limit));
+        }
+        open
     }
 
     /// How far pending text reaches in the current state, or `None` inside a token.
@@ -735,10 +773,18 @@ impl Machine {
     /// §13.2.5.72 Character reference state, through the numeric and named states (see [`charref`]):
     /// only their errors matter here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Buf) -> Flow {
+        if !b.eof && self.numeric_reference_still_open_at(b, self.mark, b.end()) {
+            return Flow::NeedMore;
+        }
         let s = b.rest(self.mark);
         match charref::character_reference(s, self.in_attribute(), b.eof) {
-            charref::CharRef::NeedMore => Flow::NeedMore,
+            charref::CharRef::NeedMore => {
+                let numeric = s.starts_with(b"&#");
+                self.open_numeric_reference = numeric.then_some((self.mark, b.end()));
+                Flow::NeedMore
+            }
             charref::CharRef::Done(outcome) => {
+                self.open_numeric_reference = None;
                 for (code, at) in outcome.errors.into_iter().flatten() {
                     self.error(code, self.mark + at);
                 }

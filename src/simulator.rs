@@ -1,0 +1,1178 @@
+//! The tree-builder simulator: the tree-construction stage's feedback to the tokenizer, without a DOM.
+//!
+//! The HTML Standard's tokenizer does not decide its own text states: after `<script>` the tree
+//! builder switches it to script data, after `<title>` to RCDATA, and `<![CDATA[` is a CDATA section
+//! only while the *adjusted current node* is an SVG or MathML element. The simulator watches every
+//! token [`Tokens`] hands out and gives the same feedback a tree builder would, from the little
+//! state it needs ([`Options::simulate`](crate::Options::simulate), on by default):
+//!
+//! - the text states: `title`, `textarea` → RCDATA; `style`, `xmp`, `iframe`, `noembed`,
+//!   `noframes` (and `noscript` with [`Options::scripting`](crate::Options::scripting)) → RAWTEXT;
+//!   `script` → script data; `plaintext` → PLAINTEXT (the last start tag, which decides the
+//!   appropriate end tag, is the one just emitted);
+//! - a stack of the open SVG and MathML elements with the HTML integration points (SVG
+//!   `foreignObject`, `desc`, `title`; MathML `annotation-xml` with an HTML or XHTML `encoding`),
+//!   the MathML text integration points (`mi`, `mo`, `mn`, `ms`, `mtext`), the start tags that break
+//!   out of foreign content (and `font` with `color`, `face` or `size`), self-closing foreign
+//!   elements, end tags that close foreign elements, and the HTML elements open inside integration
+//!   points; CDATA sections are allowed exactly while the adjusted current node is foreign;
+//! - `<template>` (its contents, and the column-group mode in which a template ignores
+//!   everything but `<col>`), and the frameset insertion modes, in which every text-state start
+//!   tag but `<noframes>` is ignored.
+//!
+//! Where the right feedback depends on tree-builder state the simulator does not keep (which HTML
+//! elements are open below SVG or MathML content, the table insertion modes, misnested HTML inside
+//! an integration point), it does not guess silently: it makes its best guess and marks the token
+//! with an [`Ambiguity`] ([`Tokens::ambiguity`], [`Tokens::ambiguous_count`]). None of these cases
+//! arises in conforming documents.
+//!
+//! The per-token cost is one branch for text, comments and DOCTYPEs, and a length-and-first-byte
+//! match of the tag name for tags; the rest runs only inside SVG/MathML, templates, and the head
+//! of the document (until the frameset-ok flag is cleared).
+
+use crate::token::{EndTag, StartTag, Text, TextKind, Token};
+use crate::tokenizer::{Tokenizer, Tokens};
+
+/// Why the simulator could not be sure of the tree builder's feedback for a token (see
+/// [`Tokens::ambiguity`]). Its guess may be wrong from that token on: text states, CDATA
+/// permission and foreign content may differ from what a full tree builder would do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Ambiguity {
+    /// An end tag inside SVG or MathML content that names none of the open foreign elements: the
+    /// tree builder hands it to the HTML elements below the foreign content, and whether it closes
+    /// the foreign content depends on which of those are open (`<div><svg></div>` closes the
+    /// `svg`; `<svg></div>` alone does not). The simulator guesses that an HTML element name
+    /// closes the foreign content and any other name is ignored.
+    ForeignEndTag,
+    /// A table tag (`table`, `caption`, `colgroup`, `col`, `tbody`, `thead`, `tfoot`, `tr`, `td`,
+    /// `th`) processed as HTML inside an integration point while a table may be open: the table
+    /// insertion modes may close the cell, row or table around the foreign content, or ignore
+    /// the tag.
+    TableInForeignContent,
+    /// Misnested HTML inside an integration point: formatting elements closed out of order (the
+    /// tree builder may reopen them), the adoption agency algorithm, `<form>` (the form element
+    /// pointer), or a `<table>` that closes a `<p>` only outside quirks mode.
+    MisnestedHtmlInForeignContent,
+}
+
+// ---- what the simulator knows about a tag name -----------------------------------------------
+
+/// Name properties (bit flags), from the HTML Standard's lists.
+type Flags = u32;
+const RCDATA: Flags = 1 << 0;
+const RAWTEXT: Flags = 1 << 1;
+const SCRIPT: Flags = 1 << 2;
+const PLAINTEXT: Flags = 1 << 3;
+/// `noscript`: RAWTEXT when scripting is on.
+const NOSCRIPT: Flags = 1 << 4;
+/// Start tags the "in head" (and "after head") insertion modes keep in the head.
+const HEAD: Flags = 1 << 5;
+/// Start tags that set the frameset-ok flag to "not ok" (`input` unless `type=hidden` aside).
+const FS_KILL: Flags = 1 << 6;
+/// Start tags that break out of foreign content.
+const BREAKOUT: Flags = 1 << 7;
+/// Void elements: never on the stack of open elements.
+const VOID: Flags = 1 << 8;
+/// The "special" category.
+const SPECIAL: Flags = 1 << 9;
+/// Elements that bound "has an element in scope".
+const BOUNDARY: Flags = 1 << 10;
+/// Formatting elements (the list of active formatting elements).
+const FORMATTING: Flags = 1 << 11;
+/// Start tags that close a `p` element in button scope first.
+const CLOSES_P: Flags = 1 << 12;
+/// `h1`–`h6`.
+const HEADING: Flags = 1 << 13;
+/// Tags whose handling depends on the table insertion modes.
+const TABLE: Flags = 1 << 14;
+/// End tags that close their element only when it is in scope.
+const SCOPED_END: Flags = 1 << 15;
+/// Start tags the "in template" insertion mode hands to the "in head" rules.
+const TEMPLATE_HEAD: Flags = 1 << 16;
+/// Elements popped by "generate implied end tags".
+const IMPLIED_END: Flags = 1 << 17;
+/// An HTML element name (for [`Ambiguity::ForeignEndTag`]'s guess).
+const HTML: Flags = 1 << 18;
+
+/// The names the simulator needs by identity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Name {
+    Other,
+    A,
+    Address,
+    AnnotationXml,
+    Body,
+    Br,
+    Button,
+    Col,
+    Dd,
+    Div,
+    Dt,
+    Font,
+    Form,
+    Frameset,
+    Input,
+    Li,
+    Malignmark,
+    Math,
+    Mglyph,
+    Nobr,
+    Noframes,
+    Ol,
+    Optgroup,
+    Option,
+    P,
+    Rb,
+    Rp,
+    Rt,
+    Rtc,
+    Select,
+    Svg,
+    Table,
+    Template,
+    Ul,
+    // Foreign names of interest (integration points).
+    Desc,
+    ForeignObject,
+    Title,
+    Mi,
+    Mo,
+    Mn,
+    Ms,
+    Mtext,
+}
+
+/// The identity and properties of a lowercase tag name.
+fn lookup(name: &[u8]) -> (Name, Flags) {
+    use Name as N;
+    const BLOCK: Flags = SPECIAL | CLOSES_P | SCOPED_END | HTML;
+    const FMT: Flags = FORMATTING | HTML;
+    const FMT_BREAKOUT: Flags = FORMATTING | HTML | BREAKOUT;
+    const VOID_SPECIAL: Flags = VOID | SPECIAL | HTML;
+    const HEADING_FLAGS: Flags = SPECIAL | CLOSES_P | SCOPED_END | HEADING | BREAKOUT | HTML;
+    const TABLE_PART: Flags = SPECIAL | TABLE | HTML;
+    match name {
+        b"a" => (N::A, FMT),
+        b"abbr" | b"audio" | b"bdi" | b"bdo" | b"canvas" | b"cite" | b"data" | b"datalist"
+        | b"del" | b"dfn" | b"ins" | b"kbd" | b"label" | b"legend" | b"map" | b"mark"
+        | b"meter" | b"output" | b"picture" | b"progress" | b"q" | b"samp" | b"slot" | b"time"
+        | b"video" => (N::Other, HTML),
+        b"address" => (N::Address, BLOCK),
+        b"annotation-xml" => (N::AnnotationXml, 0),
+        b"applet" | b"marquee" | b"object" => {
+            (N::Other, SPECIAL | BOUNDARY | FS_KILL | SCOPED_END | HTML)
+        }
+        b"area" | b"embed" | b"img" | b"keygen" | b"wbr" => (
+            N::Other,
+            VOID_SPECIAL
+                | FS_KILL
+                | if name == b"area" || name == b"keygen" || name == b"wbr" {
+                    0
+                } else {
+                    BREAKOUT
+                },
+        ),
+        b"article" | b"aside" | b"details" | b"dialog" | b"dir" | b"fieldset" | b"figcaption"
+        | b"figure" | b"footer" | b"header" | b"hgroup" | b"main" | b"nav" | b"search"
+        | b"section" | b"summary" => (N::Other, BLOCK),
+        b"b" | b"big" | b"code" | b"em" | b"i" | b"s" | b"small" | b"strike" | b"strong"
+        | b"tt" | b"u" => (N::Other, FMT_BREAKOUT),
+        b"base" | b"basefont" | b"bgsound" | b"link" => {
+            (N::Other, VOID_SPECIAL | HEAD | TEMPLATE_HEAD)
+        }
+        b"blockquote" | b"center" | b"dl" | b"menu" => (N::Other, BLOCK | BREAKOUT),
+        b"body" => (N::Body, SPECIAL | FS_KILL | BREAKOUT | SCOPED_END | HTML),
+        b"br" => (N::Br, VOID_SPECIAL | FS_KILL | BREAKOUT),
+        b"button" => (N::Button, SPECIAL | FS_KILL | SCOPED_END | HTML),
+        b"caption" => (N::Other, TABLE_PART | BOUNDARY),
+        b"colgroup" | b"tbody" | b"tfoot" | b"thead" | b"tr" => (N::Other, TABLE_PART),
+        b"col" => (N::Col, TABLE_PART | VOID),
+        b"td" | b"th" => (N::Other, TABLE_PART | BOUNDARY),
+        b"dd" => (N::Dd, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        b"dt" => (N::Dt, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        b"desc" => (N::Desc, 0),
+        b"div" => (N::Div, BLOCK | BREAKOUT),
+        b"font" => (N::Font, FMT),
+        b"foreignobject" => (N::ForeignObject, 0),
+        b"form" => (N::Form, BLOCK),
+        b"frame" => (N::Other, VOID_SPECIAL),
+        b"frameset" => (N::Frameset, SPECIAL | HTML),
+        b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" => (N::Other, HEADING_FLAGS),
+        b"head" => (N::Other, SPECIAL | HEAD | BREAKOUT | HTML),
+        b"hr" => (N::Other, VOID_SPECIAL | FS_KILL | BREAKOUT | CLOSES_P),
+        b"html" => (N::Other, SPECIAL | BOUNDARY | HEAD | SCOPED_END | HTML),
+        b"iframe" => (N::Other, SPECIAL | RAWTEXT | FS_KILL | HTML),
+        b"image" => (N::Other, VOID | FS_KILL | HTML),
+        b"input" => (N::Input, VOID_SPECIAL),
+        b"li" => (N::Li, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        b"listing" | b"pre" => (N::Other, BLOCK | FS_KILL | BREAKOUT),
+        b"malignmark" => (N::Malignmark, 0),
+        b"math" => (N::Math, 0),
+        b"meta" => (N::Other, VOID_SPECIAL | HEAD | TEMPLATE_HEAD | BREAKOUT),
+        b"mglyph" => (N::Mglyph, 0),
+        b"mi" => (N::Mi, 0),
+        b"mn" => (N::Mn, 0),
+        b"mo" => (N::Mo, 0),
+        b"ms" => (N::Ms, 0),
+        b"mtext" => (N::Mtext, 0),
+        b"nobr" => (N::Nobr, FMT_BREAKOUT),
+        b"noembed" => (N::Other, SPECIAL | RAWTEXT | HTML),
+        b"noframes" => (N::Noframes, SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML),
+        b"noscript" => (N::Other, SPECIAL | NOSCRIPT | HEAD | HTML),
+        b"ol" => (N::Ol, BLOCK | BREAKOUT),
+        b"optgroup" => (N::Optgroup, HTML | IMPLIED_END),
+        b"option" => (N::Option, HTML | IMPLIED_END),
+        b"p" => (N::P, BLOCK | BREAKOUT | IMPLIED_END),
+        b"param" | b"source" | b"track" => (N::Other, VOID_SPECIAL),
+        b"plaintext" => (N::Other, SPECIAL | PLAINTEXT | CLOSES_P | HTML),
+        b"rb" => (N::Rb, HTML | IMPLIED_END),
+        b"rp" => (N::Rp, HTML | IMPLIED_END),
+        b"rt" => (N::Rt, HTML | IMPLIED_END),
+        b"rtc" => (N::Rtc, HTML | IMPLIED_END),
+        b"ruby" | b"span" | b"sub" | b"sup" | b"var" => (N::Other, HTML | BREAKOUT),
+        b"script" => (N::Other, SPECIAL | SCRIPT | HEAD | TEMPLATE_HEAD | HTML),
+        b"select" => (N::Select, SPECIAL | FS_KILL | HTML),
+        b"style" => (N::Other, SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML),
+        b"svg" => (N::Svg, 0),
+        b"table" => (
+            N::Table,
+            SPECIAL | BOUNDARY | FS_KILL | TABLE | BREAKOUT | HTML,
+        ),
+        b"template" => (
+            N::Template,
+            SPECIAL | BOUNDARY | HEAD | TEMPLATE_HEAD | HTML,
+        ),
+        b"textarea" => (N::Other, SPECIAL | RCDATA | FS_KILL | HTML),
+        b"title" => (N::Title, SPECIAL | RCDATA | HEAD | TEMPLATE_HEAD | HTML),
+        b"ul" => (N::Ul, BLOCK | BREAKOUT),
+        b"xmp" => (N::Other, SPECIAL | RAWTEXT | FS_KILL | CLOSES_P | HTML),
+        _ => (N::Other, 0),
+    }
+}
+
+/// `name` lowercased into `buf`, or `None` when it is longer than any name [`lookup`] knows.
+fn lowercase<'b>(name: &[u8], buf: &'b mut [u8; 16]) -> Option<&'b [u8]> {
+    let out = buf.get_mut(..name.len())?;
+    for (o, &b) in out.iter_mut().zip(name) {
+        *o = b.to_ascii_lowercase();
+    }
+    Some(out)
+}
+
+/// The properties of a tag's raw name.
+fn classify(raw: &[u8]) -> (Name, Flags) {
+    let mut buf = [0; 16];
+    lowercase(raw, &mut buf).map_or((Name::Other, 0), lookup)
+}
+
+fn eq(raw: &[u8], lower: &[u8]) -> bool {
+    raw.eq_ignore_ascii_case(lower)
+}
+
+/// What the common case needs to know about a start tag: data state, no foreign content, no
+/// template, body started and frameset-ok cleared.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hot {
+    None,
+    Text(TextKind),
+    Noscript,
+    /// `svg`, `math`, `template`, `table`: the slow path.
+    Slow,
+}
+
+/// [`Hot`] from a raw tag name: one match on the length, then at most a few byte comparisons.
+#[inline(always)]
+fn hot(raw: &[u8]) -> Hot {
+    let first = match raw.first() {
+        Some(&b) => b | 0x20,
+        None => return Hot::None,
+    };
+    let is = |lower: &[u8]| eq(raw, lower);
+    match (raw.len(), first) {
+        (3, b'x') if is(b"xmp") => Hot::Text(TextKind::Rawtext),
+        (3, b's') if is(b"svg") => Hot::Slow,
+        (4, b'm') if is(b"math") => Hot::Slow,
+        (5, b's') if is(b"style") => Hot::Text(TextKind::Rawtext),
+        (5, b't') if is(b"title") => Hot::Text(TextKind::Rcdata),
+        (5, b't') if is(b"table") => Hot::Slow,
+        (6, b's') if is(b"script") => Hot::Text(TextKind::ScriptData),
+        (6, b'i') if is(b"iframe") => Hot::Text(TextKind::Rawtext),
+        (7, b'n') if is(b"noembed") => Hot::Text(TextKind::Rawtext),
+        (8, b't') if is(b"textarea") => Hot::Text(TextKind::Rcdata),
+        (8, b't') if is(b"template") => Hot::Slow,
+        (8, b'n') if is(b"noframes") => Hot::Text(TextKind::Rawtext),
+        (8, b'n') if is(b"noscript") => Hot::Noscript,
+        (9, b'p') if is(b"plaintext") => Hot::Text(TextKind::Plaintext),
+        _ => Hot::None,
+    }
+}
+
+/// The text state a start tag processed as HTML switches to.
+fn text_state(flags: Flags, scripting: bool) -> Option<TextKind> {
+    if flags & (RCDATA | RAWTEXT | SCRIPT | PLAINTEXT | NOSCRIPT) == 0 {
+        return None;
+    }
+    Some(if flags & RCDATA != 0 {
+        TextKind::Rcdata
+    } else if flags & RAWTEXT != 0 {
+        TextKind::Rawtext
+    } else if flags & SCRIPT != 0 {
+        TextKind::ScriptData
+    } else if flags & PLAINTEXT != 0 {
+        TextKind::Plaintext
+    } else if scripting {
+        TextKind::Rawtext
+    } else {
+        return None;
+    })
+}
+
+// ---- the state --------------------------------------------------------------------------------
+
+/// Where the document is, as far as the frameset decision goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Before the body element exists (the initial, "before html", "before head", "in head",
+    /// "in head noscript" and "after head" insertion modes): `<frameset>` is always taken.
+    Head,
+    /// In the body with the frameset-ok flag still "ok": `<frameset>` replaces the body.
+    BodyFramesetOk,
+    /// In the body, frameset-ok "not ok": the steady state of nearly every document.
+    Body,
+    /// "In frameset", "after frameset", "after after frameset": every start tag but `frameset`,
+    /// `frame` and `noframes` is ignored.
+    Frameset,
+}
+
+/// A template's insertion mode, as far as it matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TemplateMode {
+    /// "In template": the first start tag decides.
+    Open,
+    /// "In column group" with the template as current node: everything but `col` is ignored.
+    ColumnGroup,
+    /// Any other mode.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// An HTML element inside an integration point.
+    Html,
+    /// An HTML `template` element.
+    Template(TemplateMode),
+    Svg,
+    MathMl,
+}
+
+/// Frame flags for foreign elements.
+const F_HTML_IP: Flags = 1 << 24;
+const F_TEXT_IP: Flags = 1 << 25;
+
+/// One open element the simulator tracks.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    kind: Kind,
+    name: Name,
+    /// [`lookup`]'s flags for HTML elements; `SPECIAL | BOUNDARY` and `F_*` for foreign ones.
+    flags: Flags,
+    /// The lowercase name: `names[start..start + len]`.
+    start: u32,
+    len: u32,
+}
+
+impl Frame {
+    fn is_foreign(&self) -> bool {
+        matches!(self.kind, Kind::Svg | Kind::MathMl)
+    }
+}
+
+/// What to tell the tokenizer after a token: bit 7 set = change the CDATA permission to bit 6;
+/// bits 0–2 = the text state to switch to plus one (0 = none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Feedback(u8);
+
+impl Feedback {
+    const NONE: Feedback = Feedback(0);
+    const CDATA_CHANGE: u8 = 0x80;
+    const CDATA_ON: u8 = 0x40;
+
+    fn switch(kind: TextKind) -> Feedback {
+        Feedback(match kind {
+            TextKind::Data => 1,
+            TextKind::Rcdata => 2,
+            TextKind::Rawtext => 3,
+            TextKind::ScriptData => 4,
+            TextKind::Plaintext => 5,
+            TextKind::Cdata => 6,
+        })
+    }
+
+    #[inline(always)]
+    pub(crate) fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    fn text_state(self) -> Option<TextKind> {
+        Some(match self.0 & 7 {
+            1 => TextKind::Data,
+            2 => TextKind::Rcdata,
+            3 => TextKind::Rawtext,
+            4 => TextKind::ScriptData,
+            5 => TextKind::Plaintext,
+            6 => TextKind::Cdata,
+            _ => return None,
+        })
+    }
+
+    fn cdata(self) -> Option<bool> {
+        (self.0 & Self::CDATA_CHANGE != 0).then_some(self.0 & Self::CDATA_ON != 0)
+    }
+}
+
+/// The simulator's state; one per [`Tokenizer`], reset with it.
+#[derive(Debug)]
+pub(crate) struct Simulator {
+    pub(crate) on: bool,
+    scripting: bool,
+    /// `stack` is empty and `phase` is [`Phase::Body`]: only the hot path runs.
+    fast: bool,
+    phase: Phase,
+    frameset_ok: bool,
+    /// The templates, foreign elements and HTML elements inside integration points that are open.
+    stack: Vec<Frame>,
+    /// Their lowercase names.
+    names: Vec<u8>,
+    /// `template` frames on `stack`.
+    templates: u32,
+    /// `table` start tags minus `table` end tags outside foreign content and templates: an upper
+    /// bound on the open tables there (zero means certainly none).
+    tables: u32,
+    /// Whether CDATA sections are allowed (the adjusted current node is foreign).
+    cdata: bool,
+    /// Why the last token was ambiguous.
+    last: Option<Ambiguity>,
+    count: u64,
+}
+
+impl Simulator {
+    pub(crate) fn new(on: bool, scripting: bool) -> Simulator {
+        Simulator {
+            on,
+            scripting,
+            fast: false,
+            phase: Phase::Head,
+            frameset_ok: true,
+            stack: Vec::new(),
+            names: Vec::new(),
+            templates: 0,
+            tables: 0,
+            cdata: false,
+            last: None,
+            count: 0,
+        }
+    }
+
+    /// Back to the start of a document, keeping allocations.
+    pub(crate) fn reset(&mut self) {
+        self.fast = false;
+        self.phase = Phase::Head;
+        self.frameset_ok = true;
+        self.stack.clear();
+        self.names.clear();
+        self.templates = 0;
+        self.tables = 0;
+        self.cdata = false;
+        self.last = None;
+        self.count = 0;
+    }
+
+    /// The feedback for `token`, just handed out.
+    #[inline(always)]
+    pub(crate) fn observe(&mut self, token: &Token<'_>) -> Feedback {
+        self.last = None;
+        match token {
+            Token::StartTag(tag) if self.fast => self.start_tag_fast(tag),
+            Token::StartTag(tag) => self.start_tag(tag),
+            Token::EndTag(tag) => self.end_tag(tag),
+            Token::Text(text) if !self.fast => self.text(text),
+            _ => Feedback::NONE,
+        }
+    }
+
+    #[inline(always)]
+    fn start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+        match hot(tag.raw_name()) {
+            Hot::None => Feedback::NONE,
+            Hot::Text(kind) => Feedback::switch(kind),
+            Hot::Noscript if self.scripting => Feedback::switch(TextKind::Rawtext),
+            Hot::Noscript => Feedback::NONE,
+            Hot::Slow => self.start_tag(tag),
+        }
+    }
+
+    #[inline(always)]
+    fn end_tag(&mut self, tag: &EndTag<'_>) -> Feedback {
+        if self.fast {
+            // Only `</table>` matters here (it keeps the count of open tables).
+            let raw = tag.raw_name();
+            if raw.len() == 5 && eq(raw, b"table") {
+                self.tables = self.tables.saturating_sub(1);
+            }
+            return Feedback::NONE;
+        }
+        self.end_tag_slow(tag)
+    }
+
+    fn ambiguous(&mut self, why: Ambiguity) {
+        if self.last.is_none() {
+            self.count += 1;
+        }
+        self.last = Some(why);
+    }
+
+    /// Recompute the derived state; the feedback for a CDATA change plus `switch`.
+    fn settle(&mut self, switch: Option<TextKind>) -> Feedback {
+        self.fast = self.stack.is_empty() && self.phase == Phase::Body;
+        let cdata = self.stack.last().is_some_and(Frame::is_foreign);
+        let mut feedback = switch.map_or(Feedback::NONE, Feedback::switch);
+        if cdata != self.cdata {
+            self.cdata = cdata;
+            feedback.0 |= Feedback::CDATA_CHANGE | if cdata { Feedback::CDATA_ON } else { 0 };
+        }
+        feedback
+    }
+
+    // ---- the stack --------------------------------------------------------------------------
+
+    fn push(&mut self, kind: Kind, name: Name, flags: Flags, raw: &[u8]) {
+        let start = self.names.len() as u32;
+        self.names.extend(raw.iter().map(u8::to_ascii_lowercase));
+        if matches!(kind, Kind::Template(_)) {
+            self.templates += 1;
+        }
+        self.stack.push(Frame {
+            kind,
+            name,
+            flags,
+            start,
+            len: raw.len() as u32,
+        });
+    }
+
+    /// Pop every frame from index `i` on.
+    fn truncate(&mut self, i: usize) {
+        while self.stack.len() > i {
+            let frame = self.stack.pop().expect("non-empty");
+            if matches!(frame.kind, Kind::Template(_)) {
+                self.templates -= 1;
+            }
+            self.names.truncate(frame.start as usize);
+        }
+    }
+
+    /// Pop every frame from index `i` on, as "pop until" does: HTML formatting elements popped
+    /// above the target stay in the list of active formatting elements, and the tree builder may
+    /// reopen them later, which the simulator does not follow.
+    fn pop_to(&mut self, i: usize) {
+        let misnested = self.stack[i + 1..]
+            .iter()
+            .any(|f| f.kind == Kind::Html && f.flags & FORMATTING != 0);
+        if misnested {
+            self.ambiguous(Ambiguity::MisnestedHtmlInForeignContent);
+        }
+        self.truncate(i);
+    }
+
+    fn frame_name(&self, frame: &Frame) -> &[u8] {
+        &self.names[frame.start as usize..(frame.start + frame.len) as usize]
+    }
+
+    /// Index of the topmost foreign frame (the one the HTML frames above it are inside).
+    fn foreign_base(&self) -> Option<usize> {
+        self.stack.iter().rposition(Frame::is_foreign)
+    }
+
+    /// Index of the HTML frame named `name` in scope inside the integration point on top
+    /// (`extra` names bound the scope too), if any.
+    fn in_scope(&self, name: Name, extra: &[Name]) -> Option<usize> {
+        for (i, f) in self.stack.iter().enumerate().rev() {
+            if f.is_foreign() || matches!(f.kind, Kind::Template(_)) {
+                return None;
+            }
+            if f.name == name {
+                return Some(i);
+            }
+            if f.flags & BOUNDARY != 0 || extra.contains(&f.name) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether an HTML `table` is open inside the integration point on top.
+    fn table_in_region(&self) -> bool {
+        self.stack
+            .iter()
+            .rev()
+            .take_while(|f| f.kind == Kind::Html)
+            .any(|f| f.name == Name::Table)
+    }
+
+    /// "Close a p element" if one is in button scope (the `p` and what is above it are popped).
+    fn close_p(&mut self) {
+        if let Some(i) = self.in_scope(Name::P, &[Name::Button]) {
+            self.pop_to(i);
+        }
+    }
+
+    // ---- start tags -------------------------------------------------------------------------
+
+    fn start_tag(&mut self, tag: &StartTag<'_>) -> Feedback {
+        let raw = tag.raw_name();
+        let (name, flags) = classify(raw);
+        if let Some(top) = self.stack.last().copied()
+            && top.is_foreign()
+            && !(top.flags & F_HTML_IP != 0
+                || top.flags & F_TEXT_IP != 0 && !matches!(name, Name::Mglyph | Name::Malignmark)
+                || top.name == Name::AnnotationXml && name == Name::Svg)
+        {
+            return self.foreign_start_tag(tag, top, name, flags);
+        }
+        self.html_start_tag(tag, name, flags)
+    }
+
+    /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
+    /// content.
+    fn foreign_start_tag(
+        &mut self,
+        tag: &StartTag<'_>,
+        top: Frame,
+        name: Name,
+        flags: Flags,
+    ) -> Feedback {
+        let breakout = flags & BREAKOUT != 0
+            || name == Name::Font
+                && tag.attributes().any(|a| {
+                    let n = a.raw_name();
+                    eq(n, b"color") || eq(n, b"face") || eq(n, b"size")
+                });
+        if breakout {
+            while let Some(f) = self.stack.last()
+                && f.is_foreign()
+                && f.flags & (F_HTML_IP | F_TEXT_IP) == 0
+            {
+                let i = self.stack.len() - 1;
+                self.truncate(i);
+            }
+            return self.html_start_tag(tag, name, flags);
+        }
+        if !tag.self_closing() {
+            self.push_foreign(top.kind, tag, name);
+        }
+        self.settle(None)
+    }
+
+    /// Push a foreign element in namespace `kind`, marking integration points.
+    fn push_foreign(&mut self, kind: Kind, tag: &StartTag<'_>, name: Name) {
+        let flags = match (kind, name) {
+            (Kind::Svg, Name::ForeignObject | Name::Desc | Name::Title) => {
+                F_HTML_IP | SPECIAL | BOUNDARY
+            }
+            (Kind::MathMl, Name::Mi | Name::Mo | Name::Mn | Name::Ms | Name::Mtext) => {
+                F_TEXT_IP | SPECIAL | BOUNDARY
+            }
+            (Kind::MathMl, Name::AnnotationXml) => {
+                let html = tag.attributes().any(|a| {
+                    eq(a.raw_name(), b"encoding") && {
+                        let v = a.value();
+                        v.eq_ignore_ascii_case("text/html")
+                            || v.eq_ignore_ascii_case("application/xhtml+xml")
+                    }
+                });
+                SPECIAL | BOUNDARY | if html { F_HTML_IP } else { 0 }
+            }
+            _ => 0,
+        };
+        self.push(kind, name, flags, tag.raw_name());
+    }
+
+    /// A start tag processed by the insertion modes (HTML content).
+    fn html_start_tag(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) -> Feedback {
+        let in_region = self.foreign_base().is_some();
+        // The frameset decision (never inside a template, which clears frameset-ok anyway).
+        if self.phase != Phase::Body && self.templates == 0 {
+            if self.phase == Phase::Frameset {
+                let switch = (name == Name::Noframes).then_some(TextKind::Rawtext);
+                return self.settle(switch);
+            }
+            if name == Name::Template {
+                self.frameset_ok = false;
+            }
+            if self.phase == Phase::Head && flags & HEAD == 0 {
+                if name == Name::Frameset {
+                    return self.enter_frameset();
+                }
+                self.phase = Phase::BodyFramesetOk;
+            }
+            if self.phase == Phase::BodyFramesetOk {
+                if name == Name::Frameset && self.frameset_ok {
+                    return self.enter_frameset();
+                }
+                let kills = flags & FS_KILL != 0
+                    || name == Name::Input
+                        && !tag.attributes().any(|a| {
+                            eq(a.raw_name(), b"type") && eq(a.value().as_bytes(), b"hidden")
+                        });
+                if kills || !self.frameset_ok {
+                    self.phase = Phase::Body;
+                }
+            }
+        }
+        // A template's first start tag decides its mode; in column-group mode all but `col` and
+        // `template` is ignored.
+        if let Some(top) = self.stack.last_mut()
+            && let Kind::Template(mode) = &mut top.kind
+        {
+            match *mode {
+                TemplateMode::Open if name == Name::Col => *mode = TemplateMode::ColumnGroup,
+                TemplateMode::Open if flags & TEMPLATE_HEAD == 0 => *mode = TemplateMode::Other,
+                TemplateMode::ColumnGroup if !matches!(name, Name::Col | Name::Template) => {
+                    return self.settle(None);
+                }
+                _ => {}
+            }
+        }
+        let switch = text_state(flags, self.scripting);
+        match name {
+            Name::Svg | Name::Math if !tag.self_closing() => {
+                let kind = if name == Name::Svg {
+                    Kind::Svg
+                } else {
+                    Kind::MathMl
+                };
+                self.push_foreign(kind, tag, name);
+            }
+            Name::Svg | Name::Math => {}
+            Name::Template => self.push(
+                Kind::Template(TemplateMode::Open),
+                name,
+                flags,
+                tag.raw_name(),
+            ),
+            _ if in_region => self.region_start_tag(tag, name, flags),
+            Name::Table if self.templates == 0 => self.tables += 1,
+            _ => {}
+        }
+        self.settle(switch)
+    }
+
+    /// `<frameset>` taken: every element is popped but `html`.
+    fn enter_frameset(&mut self) -> Feedback {
+        self.phase = Phase::Frameset;
+        self.truncate(0);
+        self.settle(None)
+    }
+
+    /// An HTML start tag inside an integration point: keep the HTML elements open there.
+    fn region_start_tag(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) {
+        if flags & TABLE != 0 {
+            if self.table_in_region() {
+                // The table insertion modes inside the integration point.
+                self.ambiguous(Ambiguity::TableInForeignContent);
+            } else if self.tables > 0 {
+                // Maybe a table mode around the foreign content: it may be closed.
+                self.ambiguous(Ambiguity::TableInForeignContent);
+                if name != Name::Table {
+                    self.truncate(0);
+                    return;
+                }
+            } else if name != Name::Table {
+                // "In body": a parse error, ignored.
+                return;
+            } else if self.in_scope(Name::P, &[Name::Button]).is_some() {
+                // `<table>` closes a `p` only outside quirks mode.
+                self.ambiguous(Ambiguity::MisnestedHtmlInForeignContent);
+            }
+        }
+        if flags & CLOSES_P != 0 {
+            self.close_p();
+        }
+        match name {
+            Name::Li | Name::Dd | Name::Dt => {
+                let same: &[Name] = if name == Name::Li {
+                    &[Name::Li]
+                } else {
+                    &[Name::Dd, Name::Dt]
+                };
+                for i in (0..self.stack.len()).rev() {
+                    let f = self.stack[i];
+                    if f.kind != Kind::Html {
+                        break;
+                    }
+                    if same.contains(&f.name) {
+                        self.pop_to(i);
+                        break;
+                    }
+                    if f.flags & SPECIAL != 0
+                        && !matches!(f.name, Name::Address | Name::Div | Name::P)
+                    {
+                        break;
+                    }
+                }
+            }
+            Name::Select => {
+                if let Some(i) = self.in_scope(Name::Select, &[]) {
+                    self.pop_to(i);
+                    return;
+                }
+            }
+            Name::Input => {
+                if let Some(i) = self.in_scope(Name::Select, &[]) {
+                    self.pop_to(i);
+                }
+            }
+            Name::Option | Name::Optgroup
+                if self.stack.last().is_some_and(|f| f.name == Name::Option) =>
+            {
+                let i = self.stack.len() - 1;
+                self.truncate(i);
+            }
+            Name::Button => {
+                if let Some(i) = self.in_scope(Name::Button, &[]) {
+                    self.pop_to(i);
+                }
+            }
+            Name::A | Name::Nobr => {
+                let open = self
+                    .stack
+                    .iter()
+                    .rposition(|f| !f.is_foreign() && f.name == name)
+                    .filter(|&i| i > self.foreign_base().unwrap_or(0));
+                if let Some(i) = open {
+                    if i + 1 != self.stack.len() {
+                        // The adoption agency algorithm.
+                        self.ambiguous(Ambiguity::MisnestedHtmlInForeignContent);
+                    }
+                    self.truncate(i);
+                }
+            }
+            Name::Form => self.ambiguous(Ambiguity::MisnestedHtmlInForeignContent),
+            Name::Rb | Name::Rtc | Name::Rp | Name::Rt => {
+                let keep_rtc = matches!(name, Name::Rp | Name::Rt);
+                while let Some(f) = self.stack.last()
+                    && f.kind == Kind::Html
+                    && matches!(f.name, Name::Rb | Name::Rp | Name::Rt | Name::Rtc)
+                    && !(keep_rtc && f.name == Name::Rtc)
+                {
+                    let i = self.stack.len() - 1;
+                    self.truncate(i);
+                }
+            }
+            _ if flags & HEADING != 0 => {
+                if let Some(f) = self.stack.last()
+                    && f.kind == Kind::Html
+                    && f.flags & HEADING != 0
+                {
+                    let i = self.stack.len() - 1;
+                    self.truncate(i);
+                }
+            }
+            _ => {}
+        }
+        let void = flags & VOID != 0 || name == Name::Input;
+        let ignored = matches!(name, Name::Body | Name::Frameset | Name::Svg | Name::Math)
+            || eq(tag.raw_name(), b"html")
+            || eq(tag.raw_name(), b"head");
+        if !void && !ignored {
+            self.push(Kind::Html, name, flags, tag.raw_name());
+        }
+    }
+
+    // ---- end tags ---------------------------------------------------------------------------
+
+    fn end_tag_slow(&mut self, tag: &EndTag<'_>) -> Feedback {
+        let raw = tag.raw_name();
+        let (name, flags) = classify(raw);
+        match self.stack.last().copied() {
+            Some(top) if top.is_foreign() => self.foreign_end_tag(raw, name, flags),
+            _ => self.html_end_tag(raw, name, flags),
+        }
+        self.settle(None)
+    }
+
+    /// "Any other end tag" (and `</br>`, `</p>`) in foreign content.
+    fn foreign_end_tag(&mut self, raw: &[u8], name: Name, flags: Flags) {
+        if matches!(name, Name::Br | Name::P) {
+            while let Some(f) = self.stack.last()
+                && f.is_foreign()
+                && f.flags & (F_HTML_IP | F_TEXT_IP) == 0
+            {
+                let i = self.stack.len() - 1;
+                self.truncate(i);
+            }
+            return self.html_end_tag(raw, name, flags);
+        }
+        for i in (0..self.stack.len()).rev() {
+            let f = self.stack[i];
+            if !f.is_foreign() {
+                break;
+            }
+            if eq(raw, self.frame_name(&f)) {
+                self.truncate(i);
+                return;
+            }
+        }
+        self.html_end_tag(raw, name, flags);
+    }
+
+    /// An end tag processed by the insertion modes, with the stack as it is (the current node
+    /// may be foreign when the foreign-content rules hand the token over).
+    fn html_end_tag(&mut self, raw: &[u8], name: Name, flags: Flags) {
+        let foreign = self.foreign_base().is_some();
+        if !foreign && self.phase != Phase::Body && self.templates == 0 {
+            match (self.phase, name) {
+                (Phase::Head, Name::Body) => self.phase = Phase::BodyFramesetOk,
+                (Phase::Head, _) if eq(raw, b"html") => self.phase = Phase::BodyFramesetOk,
+                (Phase::Head | Phase::BodyFramesetOk, Name::Br) => self.phase = Phase::Body,
+                _ => {}
+            }
+            if self.phase == Phase::BodyFramesetOk && !self.frameset_ok {
+                self.phase = Phase::Body;
+            }
+        }
+        if name == Name::Template {
+            if self.templates > 0 {
+                let i = self
+                    .stack
+                    .iter()
+                    .rposition(|f| matches!(f.kind, Kind::Template(_)))
+                    .expect("a template frame");
+                self.truncate(i);
+            }
+            return;
+        }
+        if !foreign {
+            if name == Name::Table && self.templates == 0 {
+                self.tables = self.tables.saturating_sub(1);
+            }
+            return;
+        }
+        if matches!(name, Name::Br | Name::Body) || eq(raw, b"html") {
+            // `</br>` is `<br>`; `</body>` and `</html>` only change the insertion mode.
+            return;
+        }
+        if flags & TABLE != 0 && (self.table_in_region() || self.tables > 0) {
+            self.ambiguous(Ambiguity::TableInForeignContent);
+        }
+        let scoped = flags & SCOPED_END != 0;
+        let extra: &[Name] = match name {
+            Name::P => &[Name::Button],
+            Name::Li => &[Name::Ol, Name::Ul],
+            _ => &[],
+        };
+        let heading = flags & HEADING != 0;
+        let mut target = None;
+        for i in (0..self.stack.len()).rev() {
+            let f = self.stack[i];
+            if f.is_foreign() {
+                if f.flags & (SPECIAL | BOUNDARY) != 0 {
+                    // An integration point: special, and a scope boundary.
+                    return;
+                }
+                continue;
+            }
+            let matches = if heading {
+                f.kind == Kind::Html && f.flags & HEADING != 0
+            } else {
+                eq(raw, self.frame_name(&f))
+            };
+            if matches {
+                target = Some(i);
+                break;
+            }
+            let stop = if scoped || flags & FORMATTING != 0 {
+                f.flags & BOUNDARY != 0 || extra.contains(&f.name)
+            } else {
+                f.flags & SPECIAL != 0
+            };
+            if stop {
+                return;
+            }
+        }
+        match target {
+            Some(i) => {
+                if flags & FORMATTING != 0
+                    && self.stack[i + 1..]
+                        .iter()
+                        .any(|f| f.flags & SPECIAL != 0 || f.is_foreign())
+                {
+                    // The adoption agency algorithm with a furthest block.
+                    self.ambiguous(Ambiguity::MisnestedHtmlInForeignContent);
+                }
+                if name == Name::Form {
+                    self.ambiguous(Ambiguity::MisnestedHtmlInForeignContent);
+                }
+                self.pop_to(i);
+            }
+            None => {
+                // Down to the HTML elements below the foreign content, which are not tracked.
+                self.ambiguous(Ambiguity::ForeignEndTag);
+                if flags & HTML != 0 {
+                    self.truncate(0);
+                    if name == Name::Table {
+                        self.tables = self.tables.saturating_sub(1);
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- text ---------------------------------------------------------------------------------
+
+    /// Text in the head or early body: non-whitespace characters start the body and clear the
+    /// frameset-ok flag.
+    fn text(&mut self, text: &Text<'_>) -> Feedback {
+        if !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
+            || self.templates > 0
+            || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
+        {
+            return Feedback::NONE;
+        }
+        let raw = text.raw();
+        let bytes = if raw.contains(&b'&') {
+            text.text().as_bytes()
+        } else {
+            raw
+        };
+        let mut nul = false;
+        for &b in bytes {
+            match b {
+                b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' => {}
+                0 => nul = true,
+                _ => {
+                    self.phase = Phase::Body;
+                    return self.settle(None);
+                }
+            }
+        }
+        if nul && self.phase == Phase::Head {
+            self.phase = if self.frameset_ok {
+                Phase::BodyFramesetOk
+            } else {
+                Phase::Body
+            };
+        }
+        self.settle(None)
+    }
+}
+
+// ---- the public face, on the tokenizer's types -------------------------------------------------
+
+impl Tokens<'_> {
+    /// Apply the simulator's feedback between this token and the next.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn apply_feedback(&mut self, feedback: Feedback) {
+        if let Some(kind) = feedback.text_state() {
+            self.set_text_state(kind);
+        }
+        if let Some(allowed) = feedback.cdata() {
+            self.set_cdata_allowed(allowed);
+        }
+    }
+
+    /// Why the tree-builder simulator was unsure about the token just handed out, if it was
+    /// (always `None` with [`Options::simulate`](crate::Options::simulate) off).
+    ///
+    /// ```
+    /// use tagstream::{Ambiguity, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let mut tokens = tokenizer.tokenize(b"<svg><path></div><script>");
+    /// let mut why = Vec::new();
+    /// while let Some(_) = tokens.next() {
+    ///     why.push(tokens.ambiguity());
+    /// }
+    /// // `</div>` closes the svg only if a div is open around it: the simulator guesses it does.
+    /// assert_eq!(why, [None, None, Some(Ambiguity::ForeignEndTag), None]);
+    /// ```
+    pub fn ambiguity(&self) -> Option<Ambiguity> {
+        self.sim.last
+    }
+
+    /// How many tokens of this document the simulator was unsure about so far.
+    pub fn ambiguous_count(&self) -> u64 {
+        self.sim.count
+    }
+}
+
+impl Tokenizer {
+    /// How many tokens of the current document the tree-builder simulator was unsure about (see
+    /// [`Tokens::ambiguity`]).
+    pub fn ambiguous_count(&self) -> u64 {
+        self.simulator.count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hot_names_agree_with_the_table() {
+        for name in [
+            "xmp",
+            "svg",
+            "math",
+            "style",
+            "title",
+            "table",
+            "script",
+            "iframe",
+            "noembed",
+            "textarea",
+            "template",
+            "noframes",
+            "noscript",
+            "plaintext",
+        ] {
+            let (id, flags) = lookup(name.as_bytes());
+            let want = match text_state(flags, false) {
+                Some(kind) => Hot::Text(kind),
+                None if name == "noscript" => Hot::Noscript,
+                None => {
+                    assert!(matches!(
+                        id,
+                        Name::Svg | Name::Math | Name::Template | Name::Table
+                    ));
+                    Hot::Slow
+                }
+            };
+            assert!(hot(name.as_bytes()) == want, "{name}");
+            assert!(hot(name.to_uppercase().as_bytes()) == want, "{name}");
+        }
+        for other in [
+            "a", "div", "span", "scripts", "titl", "svgs", "mat", "x", "",
+        ] {
+            assert!(hot(other.as_bytes()) == Hot::None, "{other}");
+        }
+    }
+
+    #[test]
+    fn feedback_round_trips() {
+        for kind in [
+            TextKind::Data,
+            TextKind::Rcdata,
+            TextKind::Rawtext,
+            TextKind::ScriptData,
+            TextKind::Plaintext,
+            TextKind::Cdata,
+        ] {
+            assert_eq!(Feedback::switch(kind).text_state(), Some(kind));
+            assert_eq!(Feedback::switch(kind).cdata(), None);
+        }
+        assert!(Feedback::NONE.is_none());
+        assert_eq!(Feedback(Feedback::CDATA_CHANGE).cdata(), Some(false));
+    }
+}

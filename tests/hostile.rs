@@ -1,0 +1,114 @@
+//! Hostile inputs (issue 5): each gives the right tokens, whole and fed in small chunks, and in
+//! time linear in its size. No timing is asserted; the sizes are chosen so that a quadratic path
+//! would make these tests run for minutes instead of well under a second. `benches/` measures the
+//! throughput of the same shapes.
+
+use tagstream::html5lib::{Html5libToken, run};
+use tagstream::{ErrorCode, Options};
+
+fn repeated(unit: &[u8], size: usize) -> Vec<u8> {
+    unit.iter().copied().cycle().take(size).collect()
+}
+
+fn wrapped(before: &[u8], fill: u8, size: usize, after: &[u8]) -> Vec<u8> {
+    let mut v = before.to_vec();
+    v.extend(std::iter::repeat_n(fill, size));
+    v.extend_from_slice(after);
+    v
+}
+
+/// Whole, in 4 KiB chunks and (for inputs up to 256 KiB) one byte at a time, with errors off and
+/// on: the same tokens and errors every time. Returns the tokens.
+fn consistent(input: &[u8]) -> Vec<Html5libToken> {
+    let whole = run(input, &Options::new(), None).output;
+    for errors in [false, true] {
+        let options = Options::new().errors(errors);
+        let reference = run(input, &options, None);
+        assert_eq!(reference.output, whole);
+        let mut sizes = vec![4096];
+        if input.len() <= 256 * 1024 {
+            sizes.push(1);
+        }
+        for size in sizes {
+            let chunked = run(input, &options, Some(size));
+            assert_eq!(chunked.output, whole, "chunks of {size}, errors {errors}");
+            assert_eq!(chunked.errors, reference.errors, "chunks of {size}");
+        }
+    }
+    whole
+}
+
+fn text(s: &str) -> Html5libToken {
+    Html5libToken::Character(s.to_owned())
+}
+
+#[test]
+fn a_long_numeric_reference_is_read_once() {
+    let input = wrapped(b"&#x", b'0', 200_000, b"41;z");
+    assert_eq!(consistent(&input), [text("Az")]);
+    let input = wrapped(b"a&#", b'0', 200_000, b"");
+    assert_eq!(consistent(&input), [text("a\u{FFFD}")]);
+}
+
+#[test]
+fn long_values_comments_and_doctypes_are_one_token() {
+    let value = wrapped(b"<a b=\"", b'x', 1 << 20, b"\">");
+    let tokens = consistent(&value);
+    let Html5libToken::StartTag { attributes, .. } = &tokens[0] else {
+        panic!("{tokens:?}")
+    };
+    assert_eq!(attributes[0].1.len(), 1 << 20);
+    let comment = wrapped(b"<!--", b'-', 1 << 20, b"->");
+    assert!(
+        matches!(&consistent(&comment)[..], [Html5libToken::Comment(c)] if c.len() == (1 << 20) - 1)
+    );
+    let doctype = wrapped(b"<!DOCTYPE ", b'x', 1 << 20, b">");
+    assert!(
+        matches!(&consistent(&doctype)[..], [Html5libToken::Doctype { name: Some(n), .. }] if n.len() == 1 << 20)
+    );
+}
+
+#[test]
+fn ampersand_storms() {
+    let runs = repeated(b"&abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ;", 1 << 18);
+    assert_eq!(
+        consistent(&runs),
+        [text(std::str::from_utf8(&runs).unwrap())]
+    );
+    let amps = repeated(b"&amp", 1 << 18);
+    assert_eq!(consistent(&amps), [text(&"&".repeat(1 << 16))]);
+    let errors = run(&amps, &Options::new().errors(true), Some(4096)).errors;
+    assert_eq!(errors.len(), 1 << 16);
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.code == ErrorCode::MissingSemicolonAfterCharacterReference)
+    );
+}
+
+#[test]
+fn tag_and_comment_openers_repeated() {
+    let closers = repeated(b"</", 1 << 18);
+    let tokens = consistent(&closers);
+    assert_eq!(tokens.len(), 1);
+    let openers = repeated(b"<!--", 1 << 18);
+    assert_eq!(consistent(&openers).len(), 1);
+    let nested = repeated(b"<svg><math>", 11 * 20_000);
+    assert_eq!(consistent(&nested).len(), 40_000);
+}
+
+#[test]
+fn nul_cr_and_invalid_utf8_storms() {
+    let nuls = repeated(b"\0", 1 << 18);
+    assert_eq!(consistent(&nuls), [text(&"\0".repeat(1 << 18))]);
+    let crs = repeated(b"\r\r\n", 3 << 16);
+    assert_eq!(consistent(&crs), [text(&"\n\n".repeat(1 << 16))]);
+    let invalid = repeated(
+        b"\x80\xC0\xE0\x80\xF0\x80\x80\xED\xA0\x80\xF4\x90\xFF",
+        13 << 14,
+    );
+    let Html5libToken::Character(decoded) = &consistent(&invalid)[0] else {
+        panic!()
+    };
+    assert_eq!(decoded.as_str(), String::from_utf8_lossy(&invalid));
+}
