@@ -12,7 +12,7 @@
 //! assert!(result.errors.is_empty());
 //! ```
 
-use crate::{Options, ParseError, TextKind, Token, Tokenizer};
+use crate::{Ambiguity, Options, ParseError, TextKind, Token, Tokenizer, Tokens};
 
 /// One token as html5lib-tests writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +47,9 @@ pub struct Run {
     pub output: Vec<Html5libToken>,
     /// Parse errors in stream order (empty unless `options` had errors on).
     pub errors: Vec<ParseError>,
+    /// The tokens the tree-builder simulator was unsure about (see [`Tokens::ambiguity`]): the
+    /// index in `output` of the token, and why. Empty with [`Options::simulate`] off.
+    pub ambiguous: Vec<(usize, Ambiguity)>,
 }
 
 /// The tokenizer state named as html5lib-tests name it (`"Data state"`, `"PLAINTEXT state"`,
@@ -66,38 +69,44 @@ pub fn state_from_name(name: &str) -> Option<TextKind> {
 /// Tokenize `input` with `options`, whole (`chunk_size` `None`) or fed `chunk_size` bytes at a time.
 pub fn run(input: &[u8], options: &Options, chunk_size: Option<usize>) -> Run {
     let mut tokenizer = Tokenizer::new(options.clone());
-    let mut output = Vec::new();
+    let mut run = Run::default();
     match chunk_size {
-        None => tokenizer.tokenize(input).for_each(|t| push(&mut output, t)),
+        None => run.take(tokenizer.tokenize(input)),
         Some(size) => {
             for chunk in input.chunks(size.max(1)) {
-                tokenizer.feed(chunk).for_each(|t| push(&mut output, t));
+                run.take(tokenizer.feed(chunk));
             }
-            tokenizer.finish().for_each(|t| push(&mut output, t));
+            run.take(tokenizer.finish());
         }
     }
-    Run {
-        output,
-        errors: tokenizer.take_errors(),
+    run.errors = tokenizer.take_errors();
+    run
+}
+
+impl Run {
+    /// Push every token, noting the ambiguous ones.
+    fn take(&mut self, mut tokens: Tokens<'_>) {
+        while let Some(token) = tokens.next() {
+            push(&mut self.output, token);
+            if let Some(why) = tokens.ambiguity() {
+                self.ambiguous.push((self.output.len() - 1, why));
+            }
+        }
     }
 }
 
 /// Run `input` split at the given offsets (each chunk fed separately).
 pub fn run_split(input: &[u8], options: &Options, splits: &[usize]) -> Run {
     let mut tokenizer = Tokenizer::new(options.clone());
-    let mut output = Vec::new();
+    let mut run = Run::default();
     let mut start = 0;
     for &end in splits.iter().chain(std::iter::once(&input.len())) {
-        tokenizer
-            .feed(&input[start..end])
-            .for_each(|t| push(&mut output, t));
+        run.take(tokenizer.feed(&input[start..end]));
         start = end;
     }
-    tokenizer.finish().for_each(|t| push(&mut output, t));
-    Run {
-        output,
-        errors: tokenizer.take_errors(),
-    }
+    run.take(tokenizer.finish());
+    run.errors = tokenizer.take_errors();
+    run
 }
 
 /// Append `token` in html5lib shape, merging text into a preceding character token.

@@ -1,9 +1,11 @@
 //! `tagstream`, the command-line front end of the tagstream HTML tokenizer.
 //!
 //! `tagstream tokens [FILE|-]` streams a document through [`Tokenizer::feed`] in fixed-size chunks and
-//! prints one JSON object per token (and, with `--errors`, per parse error) per line.
+//! prints one JSON object per token (and, with `--errors`, per parse error) per line, with the
+//! tree-builder simulator on (`--no-simulate` turns it off).
 //! `tagstream tokens --html5lib` prints the whole run in the html5lib-tests token shapes instead,
-//! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer.
+//! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer
+//! (alone, unless `--simulate`).
 //!
 //! Errors (unreadable input, bad arguments) go to stderr with a non-zero exit status.
 
@@ -16,7 +18,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 use tagstream::html5lib::{self, Html5libToken};
-use tagstream::{Attribute, Options, ParseError, Span, TextKind, Token, Tokenizer, Tokens};
+use tagstream::{
+    Ambiguity, Attribute, Options, ParseError, Span, TextKind, Token, Tokenizer, Tokens,
+};
 
 /// The state names `--state` accepts (html5lib-tests' `initialStates`).
 const STATE_NAMES: &[&str] = &[
@@ -63,6 +67,23 @@ struct TokensArgs {
     /// (adjacent text merged, parse errors always on) instead of one line per token.
     #[arg(long)]
     html5lib: bool,
+
+    /// Turn the tree-builder simulator off: the tokenizer alone, which leaves the data state only
+    /// by --state (the simulator is on by default, except with --html5lib).
+    #[arg(long, conflicts_with = "simulate")]
+    no_simulate: bool,
+
+    /// With --html5lib: run the tree-builder simulator too (off by default there, as the
+    /// html5lib-tests tokenizer suite specifies the tokenizer alone), so the output is the token
+    /// stream a tree builder would see, for comparison with another parser; the object then also
+    /// has "ambiguous": [[index in output, reason], ...].
+    #[arg(long)]
+    simulate: bool,
+
+    /// The scripting flag the simulator assumes: `<noscript>` holds RAWTEXT (off by default, as
+    /// for a parser without a script engine).
+    #[arg(long)]
+    scripting: bool,
 
     /// Use the pre-2026 rule for `<?`: a bogus comment and an
     /// unexpected-question-mark-instead-of-tag-name error instead of a processing instruction.
@@ -177,8 +198,10 @@ fn open_input(path: &Path) -> io::Result<Box<dyn Read>> {
 }
 
 /// The tokenizer options the arguments ask for.
-fn options(args: &TokensArgs, errors: bool) -> Options {
+fn options(args: &TokensArgs, errors: bool, simulate: bool) -> Options {
     let mut options = Options::new()
+        .simulate(simulate)
+        .scripting(args.scripting)
         .errors(errors)
         .legacy_processing_instructions(args.legacy_pi)
         .initial_state(args.state.unwrap_or_default());
@@ -210,7 +233,7 @@ fn stream_tokens(
     chunk_size: usize,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut tokenizer = Tokenizer::new(options(args, args.errors));
+    let mut tokenizer = Tokenizer::new(options(args, args.errors, !args.no_simulate));
     let mut buf = vec![0; chunk_size];
     loop {
         let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
@@ -229,7 +252,7 @@ fn stream_tokens(
 /// Print every token of one feed, each followed by the parse errors reported while producing it.
 fn print_tokens(mut tokens: Tokens<'_>, out: &mut impl Write) -> io::Result<()> {
     while let Some(token) = tokens.next() {
-        writeln!(out, "{}", token_json(&token))?;
+        writeln!(out, "{}", token_json(&token, tokens.ambiguity()))?;
         print_errors(&tokens.take_errors(), out)?;
     }
     print_errors(&tokens.take_errors(), out)
@@ -286,8 +309,8 @@ fn span_json(span: Span) -> Value {
     json!([span.start, span.end])
 }
 
-/// One token in the `tokens` line format.
-fn token_json(token: &Token<'_>) -> String {
+/// One token in the `tokens` line format; "ambiguity" when the simulator was unsure about it.
+fn token_json(token: &Token<'_>, ambiguity: Option<Ambiguity>) -> String {
     let object = match token {
         Token::Doctype(d) => Object::new()
             .field("type", "doctype")
@@ -315,7 +338,11 @@ fn token_json(token: &Token<'_>) -> String {
             .field("target", pi.target())
             .field("data", pi.data()),
     };
-    object.field("span", span_json(token.span())).finish()
+    let object = object.field("span", span_json(token.span()));
+    match ambiguity {
+        Some(why) => object.field("ambiguity", format!("{why:?}")).finish(),
+        None => object.finish(),
+    }
 }
 
 fn attribute_json(attribute: Attribute<'_>) -> String {
@@ -352,7 +379,7 @@ fn html5lib_mode(
             name: name.to_owned(),
             source,
         })?;
-    let run = html5lib::run(&bytes, &options(args, true), args.chunk_size);
+    let run = html5lib::run(&bytes, &options(args, true, args.simulate), args.chunk_size);
     let errors = run.errors.iter().map(|e| {
         Object::new()
             .field("code", e.code.as_str())
@@ -360,10 +387,17 @@ fn html5lib_mode(
             .field("col", e.position.col)
             .finish()
     });
-    let result = Object::new()
+    let mut result = Object::new()
         .raw("output", &array(run.output.iter().map(html5lib_token_json)))
-        .raw("errors", &array(errors))
-        .finish();
+        .raw("errors", &array(errors));
+    if args.simulate {
+        let ambiguous = run
+            .ambiguous
+            .iter()
+            .map(|(i, why)| json!([i, format!("{why:?}")]).to_string());
+        result = result.raw("ambiguous", &array(ambiguous));
+    }
+    let result = result.finish();
     writeln!(out, "{result}")?;
     Ok(())
 }

@@ -26,11 +26,13 @@
 //! with an [`Ambiguity`] ([`Tokens::ambiguity`], [`Tokens::ambiguous_count`]). None of these cases
 //! arises in conforming documents.
 //!
-//! The per-token cost is one branch for text, comments and DOCTYPEs, and a length-and-first-byte
-//! match of the tag name for tags; the rest runs only inside SVG/MathML, templates, and the head
-//! of the document (until the frameset-ok flag is cleared).
+//! Every token pays a check of its record kind (tags: of their name's length and first two
+//! bytes, against the few names that matter); the rest runs only for those names, inside
+//! SVG/MathML and templates, and in the head of the document (until the body has started and
+//! the frameset-ok flag is cleared).
 
-use crate::token::{EndTag, StartTag, Text, TextKind, Token};
+use crate::machine::{Kind as RecordKind, Record};
+use crate::token::{EndTag, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
@@ -232,7 +234,8 @@ fn lookup(name: &[u8]) -> (Name, Flags) {
         b"rtc" => (N::Rtc, HTML | IMPLIED_END),
         b"ruby" | b"span" | b"sub" | b"sup" | b"var" => (N::Other, HTML | BREAKOUT),
         b"script" => (N::Other, SPECIAL | SCRIPT | HEAD | TEMPLATE_HEAD | HTML),
-        b"select" => (N::Select, SPECIAL | FS_KILL | HTML),
+        // Customizable select: parsed "in body"; a scope boundary, closed by scope like a block.
+        b"select" => (N::Select, SPECIAL | FS_KILL | BOUNDARY | SCOPED_END | HTML),
         b"style" => (N::Other, SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML),
         b"svg" => (N::Svg, 0),
         b"table" => (
@@ -279,6 +282,42 @@ enum Hot {
     Noscript,
     /// `svg`, `math`, `template`, `table`: the slow path.
     Slow,
+}
+
+/// Whether the name at `name` (in `bytes`, which start at stream offset `base`) has the length
+/// and first two letters of one of [`hot`]'s names.
+#[inline(always)]
+fn hot_candidate(name: Span, bytes: &[u8], base: usize) -> bool {
+    let len = name.len();
+    if !(3..=9).contains(&len) {
+        return false;
+    }
+    let at = name.start.wrapping_sub(base);
+    let Some(&[a, b]) = bytes.get(at..at.wrapping_add(2)) else {
+        return false;
+    };
+    matches!(
+        (len, a | 0x20, b | 0x20),
+        (3, b'x', b'm')
+            | (3, b's', b'v')
+            | (4, b'm', b'a')
+            | (5, b's', b't')
+            | (5, b't', b'i' | b'a')
+            | (6, b's', b'c')
+            | (6, b'i', b'f')
+            | (7, b'n', b'o')
+            | (8, b't', b'e')
+            | (8, b'n', b'o')
+            | (9, b'p', b'l')
+    )
+}
+
+/// Whether an end tag's name at `name` could be `table`.
+#[inline(always)]
+fn table_candidate(name: Span, bytes: &[u8], base: usize) -> bool {
+    let at = name.start.wrapping_sub(base);
+    name.len() == 5
+        && matches!(bytes.get(at..at.wrapping_add(2)), Some(&[a, b]) if a | 0x20 == b't' && b | 0x20 == b'a')
 }
 
 /// [`Hot`] from a raw tag name: one match on the length, then at most a few byte comparisons.
@@ -369,6 +408,8 @@ enum Kind {
 /// Frame flags for foreign elements.
 const F_HTML_IP: Flags = 1 << 24;
 const F_TEXT_IP: Flags = 1 << 25;
+/// On a template outside foreign content: an HTML element was opened in it, and may still be.
+const F_HTML_OPEN: Flags = 1 << 26;
 
 /// One open element the simulator tracks.
 #[derive(Clone, Copy, Debug)]
@@ -380,6 +421,8 @@ struct Frame {
     /// The lowercase name: `names[start..start + len]`.
     start: u32,
     len: u32,
+    /// For a template outside foreign content: like [`Simulator::tables`], inside it.
+    tables: u32,
 }
 
 impl Frame {
@@ -431,13 +474,21 @@ impl Feedback {
     }
 }
 
+/// Which path [`Simulator::observe`] takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// [`Options::simulate`](crate::Options::simulate) is off.
+    Off,
+    /// The common state: see [`Simulator::settle_mode`].
+    Fast,
+    Slow,
+}
+
 /// The simulator's state; one per [`Tokenizer`], reset with it.
 #[derive(Debug)]
 pub(crate) struct Simulator {
-    pub(crate) on: bool,
+    mode: Mode,
     scripting: bool,
-    /// `stack` is empty and `phase` is [`Phase::Body`]: only the hot path runs.
-    fast: bool,
     phase: Phase,
     frameset_ok: bool,
     /// The templates, foreign elements and HTML elements inside integration points that are open.
@@ -447,7 +498,7 @@ pub(crate) struct Simulator {
     /// `template` frames on `stack`.
     templates: u32,
     /// `table` start tags minus `table` end tags outside foreign content and templates: an upper
-    /// bound on the open tables there (zero means certainly none).
+    /// bound on the open tables there (zero means certainly none). Templates keep their own.
     tables: u32,
     /// Whether CDATA sections are allowed (the adjusted current node is foreign).
     cdata: bool,
@@ -459,9 +510,8 @@ pub(crate) struct Simulator {
 impl Simulator {
     pub(crate) fn new(on: bool, scripting: bool) -> Simulator {
         Simulator {
-            on,
+            mode: if on { Mode::Slow } else { Mode::Off },
             scripting,
-            fast: false,
             phase: Phase::Head,
             frameset_ok: true,
             stack: Vec::new(),
@@ -476,7 +526,9 @@ impl Simulator {
 
     /// Back to the start of a document, keeping allocations.
     pub(crate) fn reset(&mut self) {
-        self.fast = false;
+        if self.mode != Mode::Off {
+            self.mode = Mode::Slow;
+        }
         self.phase = Phase::Head;
         self.frameset_ok = true;
         self.stack.clear();
@@ -488,17 +540,92 @@ impl Simulator {
         self.count = 0;
     }
 
-    /// The feedback for `token`, just handed out.
+    /// Whether the token of `record` (its bytes at stream offset `base` in `bytes`) needs a look:
+    /// in the common state only start tags whose name could be one of [`hot`]'s, and end tags
+    /// that could be `</table>`. This runs for every token: a few instructions.
     #[inline(always)]
-    pub(crate) fn observe(&mut self, token: &Token<'_>) -> Feedback {
-        self.last = None;
+    pub(crate) fn wants(&self, record: &Record, bytes: &[u8], base: usize) -> bool {
+        let mode = self.mode;
+        match record.kind {
+            RecordKind::StartTag { .. } if mode == Mode::Fast => {
+                hot_candidate(record.part, bytes, base)
+            }
+            RecordKind::EndTag if mode == Mode::Fast => table_candidate(record.part, bytes, base),
+            _ => mode == Mode::Slow,
+        }
+    }
+
+    /// The feedback for `token`, just handed out (see [`Simulator::wants`]).
+    #[inline(always)]
+    fn observe(&mut self, token: &Token<'_>) -> Feedback {
+        if self.mode != Mode::Fast {
+            return self.observe_slow(token);
+        }
         match token {
-            Token::StartTag(tag) if self.fast => self.start_tag_fast(tag),
-            Token::StartTag(tag) => self.start_tag(tag),
-            Token::EndTag(tag) => self.end_tag(tag),
-            Token::Text(text) if !self.fast => self.text(text),
+            Token::StartTag(tag) => self.start_tag_fast(tag),
+            Token::EndTag(tag) => self.end_tag_fast(tag),
             _ => Feedback::NONE,
         }
+    }
+
+    /// Any token outside the common state (or right after an ambiguous one).
+    #[inline(never)]
+    fn observe_slow(&mut self, token: &Token<'_>) -> Feedback {
+        if self.last.take().is_none()
+            && self.stack.is_empty()
+            && let Some(feedback) = self.quick(token)
+        {
+            return feedback;
+        }
+        self.observe_general(token)
+    }
+
+    /// The tokens of the head of a document that change nothing but the text state: whitespace,
+    /// comments, the start tags the head keeps, and end tags other than `</body>`, `</html>`,
+    /// `</br>` and `</table>`. `None`: not that simple.
+    #[inline(always)]
+    fn quick(&mut self, token: &Token<'_>) -> Option<Feedback> {
+        match token {
+            Token::Text(text) => {
+                let plain = !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
+                    || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
+                    || text
+                        .raw()
+                        .iter()
+                        .all(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '));
+                plain.then_some(Feedback::NONE)
+            }
+            Token::EndTag(tag) => {
+                (!matches!(tag.name_span().len(), 2 | 4 | 5)).then_some(Feedback::NONE)
+            }
+            Token::StartTag(tag) if self.phase == Phase::Head => {
+                let raw = tag.raw_name();
+                let kept = match raw.len() {
+                    4 => eq(raw, b"meta") || eq(raw, b"link") || eq(raw, b"base"),
+                    5 => eq(raw, b"title") || eq(raw, b"style"),
+                    6 => eq(raw, b"script"),
+                    _ => false,
+                };
+                kept.then(|| match hot(raw) {
+                    Hot::Text(kind) => Feedback::switch(kind),
+                    _ => Feedback::NONE,
+                })
+            }
+            Token::StartTag(_) => None,
+            _ => Some(Feedback::NONE),
+        }
+    }
+
+    #[inline(never)]
+    fn observe_general(&mut self, token: &Token<'_>) -> Feedback {
+        let feedback = match token {
+            Token::StartTag(tag) => self.start_tag(tag),
+            Token::EndTag(tag) => self.end_tag_slow(tag),
+            Token::Text(text) => self.text(text),
+            _ => Feedback::NONE,
+        };
+        self.settle_mode();
+        feedback
     }
 
     #[inline(always)]
@@ -508,21 +635,33 @@ impl Simulator {
             Hot::Text(kind) => Feedback::switch(kind),
             Hot::Noscript if self.scripting => Feedback::switch(TextKind::Rawtext),
             Hot::Noscript => Feedback::NONE,
-            Hot::Slow => self.start_tag(tag),
+            Hot::Slow => self.start_tag_slow(tag),
         }
     }
 
+    #[inline(never)]
+    fn start_tag_slow(&mut self, tag: &StartTag<'_>) -> Feedback {
+        let feedback = self.start_tag(tag);
+        self.settle_mode();
+        feedback
+    }
+
+    /// `</table>` keeps the count of open tables.
     #[inline(always)]
-    fn end_tag(&mut self, tag: &EndTag<'_>) -> Feedback {
-        if self.fast {
-            // Only `</table>` matters here (it keeps the count of open tables).
-            let raw = tag.raw_name();
-            if raw.len() == 5 && eq(raw, b"table") {
-                self.tables = self.tables.saturating_sub(1);
-            }
-            return Feedback::NONE;
+    fn end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
+        if eq(tag.raw_name(), b"table") {
+            self.tables = self.tables.saturating_sub(1);
         }
-        self.end_tag_slow(tag)
+        Feedback::NONE
+    }
+
+    /// The common state holds when nothing is open, the body has started with frameset-ok
+    /// cleared, and the last token was not ambiguous (whose flag the next token clears).
+    fn settle_mode(&mut self) {
+        if self.mode != Mode::Off {
+            let fast = self.stack.is_empty() && self.phase == Phase::Body && self.last.is_none();
+            self.mode = if fast { Mode::Fast } else { Mode::Slow };
+        }
     }
 
     fn ambiguous(&mut self, why: Ambiguity) {
@@ -534,7 +673,6 @@ impl Simulator {
 
     /// Recompute the derived state; the feedback for a CDATA change plus `switch`.
     fn settle(&mut self, switch: Option<TextKind>) -> Feedback {
-        self.fast = self.stack.is_empty() && self.phase == Phase::Body;
         let cdata = self.stack.last().is_some_and(Frame::is_foreign);
         let mut feedback = switch.map_or(Feedback::NONE, Feedback::switch);
         if cdata != self.cdata {
@@ -558,6 +696,7 @@ impl Simulator {
             flags,
             start,
             len: raw.len() as u32,
+            tables: 0,
         });
     }
 
@@ -609,6 +748,17 @@ impl Simulator {
             }
         }
         None
+    }
+
+    /// The open-table bound for the HTML content around the foreign content: the innermost
+    /// template's below it, or the document's.
+    fn outer_tables(&self) -> u32 {
+        let first = self
+            .stack
+            .iter()
+            .position(Frame::is_foreign)
+            .unwrap_or(self.stack.len());
+        self.stack[..first].last().map_or(self.tables, |t| t.tables)
     }
 
     /// Whether an HTML `table` is open inside the integration point on top.
@@ -762,8 +912,19 @@ impl Simulator {
                 tag.raw_name(),
             ),
             _ if in_region => self.region_start_tag(tag, name, flags),
-            Name::Table if self.templates == 0 => self.tables += 1,
-            _ => {}
+            _ => {
+                let table = name == Name::Table;
+                let opens = switch.is_none() && flags & VOID == 0 && name != Name::Input;
+                match self.stack.last_mut() {
+                    Some(top) => {
+                        top.tables += u32::from(table);
+                        if opens {
+                            top.flags |= F_HTML_OPEN;
+                        }
+                    }
+                    None => self.tables += u32::from(table),
+                }
+            }
         }
         self.settle(switch)
     }
@@ -781,7 +942,7 @@ impl Simulator {
             if self.table_in_region() {
                 // The table insertion modes inside the integration point.
                 self.ambiguous(Ambiguity::TableInForeignContent);
-            } else if self.tables > 0 {
+            } else if self.outer_tables() > 0 {
                 // Maybe a table mode around the foreign content: it may be closed.
                 self.ambiguous(Ambiguity::TableInForeignContent);
                 if name != Name::Table {
@@ -931,7 +1092,7 @@ impl Simulator {
     /// may be foreign when the foreign-content rules hand the token over).
     fn html_end_tag(&mut self, raw: &[u8], name: Name, flags: Flags) {
         let foreign = self.foreign_base().is_some();
-        if !foreign && self.phase != Phase::Body && self.templates == 0 {
+        if self.phase != Phase::Body && self.templates == 0 {
             match (self.phase, name) {
                 (Phase::Head, Name::Body) => self.phase = Phase::BodyFramesetOk,
                 (Phase::Head, _) if eq(raw, b"html") => self.phase = Phase::BodyFramesetOk,
@@ -954,8 +1115,11 @@ impl Simulator {
             return;
         }
         if !foreign {
-            if name == Name::Table && self.templates == 0 {
-                self.tables = self.tables.saturating_sub(1);
+            if name == Name::Table {
+                match self.stack.last_mut() {
+                    Some(top) => top.tables = top.tables.saturating_sub(1),
+                    None => self.tables = self.tables.saturating_sub(1),
+                }
             }
             return;
         }
@@ -963,7 +1127,7 @@ impl Simulator {
             // `</br>` is `<br>`; `</body>` and `</html>` only change the insertion mode.
             return;
         }
-        if flags & TABLE != 0 && (self.table_in_region() || self.tables > 0) {
+        if flags & TABLE != 0 && (self.table_in_region() || self.outer_tables() > 0) {
             self.ambiguous(Ambiguity::TableInForeignContent);
         }
         let scoped = flags & SCOPED_END != 0;
@@ -974,6 +1138,7 @@ impl Simulator {
         };
         let heading = flags & HEADING != 0;
         let mut target = None;
+        let mut bottom = 0;
         for i in (0..self.stack.len()).rev() {
             let f = self.stack[i];
             if f.is_foreign() {
@@ -982,6 +1147,11 @@ impl Simulator {
                     return;
                 }
                 continue;
+            }
+            if f.flags & F_HTML_OPEN != 0 {
+                // A template with untracked HTML elements open in it, below the foreign content.
+                bottom = i + 1;
+                break;
             }
             let matches = if heading {
                 f.kind == Kind::Html && f.flags & HEADING != 0
@@ -1020,9 +1190,12 @@ impl Simulator {
                 // Down to the HTML elements below the foreign content, which are not tracked.
                 self.ambiguous(Ambiguity::ForeignEndTag);
                 if flags & HTML != 0 {
-                    self.truncate(0);
+                    self.truncate(bottom);
                     if name == Name::Table {
-                        self.tables = self.tables.saturating_sub(1);
+                        match self.stack.last_mut() {
+                            Some(top) => top.tables = top.tables.saturating_sub(1),
+                            None => self.tables = self.tables.saturating_sub(1),
+                        }
                     }
                 }
             }
@@ -1071,10 +1244,19 @@ impl Simulator {
 // ---- the public face, on the tokenizer's types -------------------------------------------------
 
 impl Tokens<'_> {
-    /// Apply the simulator's feedback between this token and the next.
+    /// Let the simulator see `token` (which [`Simulator::wants`]) and apply its feedback
+    /// between this token and the next.
+    #[inline(never)]
+    pub(crate) fn simulate(&mut self, token: &Token<'_>) {
+        let feedback = self.sim.observe(token);
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+    }
+
     #[cold]
     #[inline(never)]
-    pub(crate) fn apply_feedback(&mut self, feedback: Feedback) {
+    fn apply_feedback(&mut self, feedback: Feedback) {
         if let Some(kind) = feedback.text_state() {
             self.set_text_state(kind);
         }
@@ -1151,12 +1333,24 @@ mod tests {
             };
             assert!(hot(name.as_bytes()) == want, "{name}");
             assert!(hot(name.to_uppercase().as_bytes()) == want, "{name}");
+            // The per-token filter lets every one of them through.
+            for spelled in [name.to_owned(), name.to_uppercase()] {
+                let bytes = format!("<{spelled}>");
+                let span = Span {
+                    start: 101,
+                    end: 101 + name.len(),
+                };
+                assert!(hot_candidate(span, bytes.as_bytes(), 100), "{spelled}");
+            }
         }
         for other in [
             "a", "div", "span", "scripts", "titl", "svgs", "mat", "x", "",
         ] {
             assert!(hot(other.as_bytes()) == Hot::None, "{other}");
         }
+        let table = Span { start: 2, end: 7 };
+        assert!(table_candidate(table, b"</TaBle>", 0));
+        assert!(!table_candidate(table, b"</tbody>", 0));
     }
 
     #[test]

@@ -94,6 +94,7 @@ impl Options {
     }
 
     /// Whether `<![CDATA[` opens a CDATA section at the start (the adjusted current node is foreign).
+    /// With the simulator on, it changes this itself when SVG or MathML content opens or closes.
     pub fn cdata_allowed(mut self, on: bool) -> Options {
         self.cdata_allowed = on;
         self
@@ -740,7 +741,14 @@ impl<'t> Tokens<'t> {
             Some(src) if src.base == base && std::ptr::eq(src.bytes, bytes) => src,
             _ => self.new_source(bytes, base),
         };
-        make_token(record, src, self.machine)
+        // Tree-builder feedback (src/simulator.rs) before the token is handed out: every token
+        // leaves through here, and the record tells cheaply which ones the simulator needs.
+        let simulate = self.sim.wants(&record, bytes, base);
+        let token = make_token(record, src, self.machine);
+        if simulate {
+            self.simulate(&token);
+        }
+        token
     }
 
     /// The arena copy of a new buffer's description, shared by the tokens from that buffer.
@@ -810,19 +818,11 @@ impl<'t> Iterator for Tokens<'t> {
     type Item = Token<'t>;
 
     fn next(&mut self) -> Option<Token<'t>> {
-        let token = match self.phase {
+        match self.phase {
             Phase::Done => None,
             Phase::Extending => self.next_extending(),
             Phase::Frozen | Phase::Chunk => self.next_in_window(),
-        }?;
-        // Tree-builder feedback (src/simulator.rs) before the token leaves.
-        if self.sim.on {
-            let feedback = self.sim.observe(&token);
-            if !feedback.is_none() {
-                self.apply_feedback(feedback);
-            }
         }
-        Some(token)
     }
 }
 

@@ -273,3 +273,77 @@ fn help_describes_the_commands() {
         assert!(help.contains(option), "{option} missing from {help}");
     }
 }
+
+#[test]
+fn tokens_simulate_by_default_and_no_simulate_turns_it_off() {
+    let input = b"<script>a<b></script><svg><![CDATA[c]]></svg>";
+    let on = json_lines(&stdout_ok(&["tokens"], input));
+    let kinds: Vec<(&str, &str)> = on
+        .iter()
+        .map(|t| {
+            (
+                t["type"].as_str().unwrap(),
+                t["kind"].as_str().or(t["name"].as_str()).unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("start_tag", "script"),
+            ("text", "script_data"),
+            ("end_tag", "script"),
+            ("start_tag", "svg"),
+            ("text", "cdata"),
+            ("end_tag", "svg"),
+        ]
+    );
+    let off = json_lines(&stdout_ok(&["tokens", "--no-simulate"], input));
+    assert_eq!(off[1]["kind"], "data");
+    assert_eq!(off[2]["type"], "start_tag", "{off:?}");
+    assert!(
+        off.iter().any(|t| t["type"] == "comment"),
+        "CDATA is a bogus comment without the simulator: {off:?}"
+    );
+}
+
+#[test]
+fn tokens_report_ambiguity_and_take_scripting() {
+    let lines = json_lines(&stdout_ok(&["tokens"], b"<svg><path></div>"));
+    assert_eq!(lines[2]["ambiguity"], "ForeignEndTag");
+    assert!(lines[0].get("ambiguity").is_none());
+    let input = b"<noscript><p></noscript>";
+    let off = json_lines(&stdout_ok(&["tokens"], input));
+    assert_eq!(off[1]["type"], "start_tag");
+    let on = json_lines(&stdout_ok(&["tokens", "--scripting"], input));
+    assert_eq!(on[1]["kind"], "rawtext");
+}
+
+#[test]
+fn html5lib_mode_simulate_is_off_by_default() {
+    let input = b"<title>a<b></title><svg><path></div>";
+    let bare = stdout_ok(&["tokens", "--html5lib"], input);
+    assert_eq!(
+        serde_json::from_str::<Value>(&bare).unwrap()["output"][2],
+        json!(["StartTag", "b", {}])
+    );
+    let simulated = stdout_ok(&["tokens", "--html5lib", "--simulate"], input);
+    let simulated: Value = serde_json::from_str(&simulated).unwrap();
+    assert_eq!(simulated["output"][1], json!(["Character", "a<b>"]));
+    assert_eq!(simulated["ambiguous"], json!([[5, "ForeignEndTag"]]));
+    assert_eq!(simulated["errors"], json!([]));
+    // Chunked feeding gives the same simulated stream.
+    let chunked = stdout_ok(
+        &["tokens", "--html5lib", "--simulate", "--chunk-size", "1"],
+        input,
+    );
+    assert_eq!(serde_json::from_str::<Value>(&chunked).unwrap(), simulated);
+}
+
+#[test]
+fn simulate_and_no_simulate_conflict() {
+    let out = tagstream(&["tokens", "--simulate", "--no-simulate"], b"");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}

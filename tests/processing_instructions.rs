@@ -180,7 +180,8 @@ fn tokens_with_spans(
     input: &[u8],
     options: &Options,
 ) -> (Vec<(Span, Html5libToken)>, Vec<ParseError>) {
-    let mut tokenizer = Tokenizer::new(options.clone());
+    // Switching by hand below: the bare tokenizer.
+    let mut tokenizer = Tokenizer::new(options.clone().simulate(false));
     let mut out = Vec::new();
     let mut tokens = tokenizer.tokenize(input);
     while let Some(token) = tokens.next() {
@@ -983,7 +984,10 @@ fn text_states_and_other_contexts_are_unaffected() {
         TextKind::Plaintext,
         TextKind::Cdata,
     ] {
-        let options = Options::new().errors(true).initial_state(kind);
+        let options = Options::new()
+            .simulate(false)
+            .errors(true)
+            .initial_state(kind);
         let mut tokenizer = Tokenizer::new(options);
         let tokens: Vec<(Html5libToken, TextKind)> = tokenizer
             .tokenize(b"<?x?>")

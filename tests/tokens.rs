@@ -312,7 +312,7 @@ fn nul_is_replaced_per_context() {
         (TextKind::Plaintext, "a\u{FFFD}b"),
         (TextKind::Cdata, "a\0b"),
     ] {
-        let mut tokenizer = Tokenizer::new(Options::new().initial_state(kind));
+        let mut tokenizer = Tokenizer::new(Options::new().simulate(false).initial_state(kind));
         let tokens: Vec<Token<'_>> = tokenizer.tokenize(b"a\0b").collect();
         let text: String = tokens
             .iter()
@@ -490,7 +490,7 @@ fn text_kind_from_the_initial_state() {
         ),
         (TextKind::Cdata, "a&amp;<b>]]>c", None, "a&amp;<b>"),
     ] {
-        let mut options = Options::new().initial_state(kind);
+        let mut options = Options::new().simulate(false).initial_state(kind);
         if let Some(last) = last {
             options = options.last_start_tag(last);
         }
@@ -518,7 +518,7 @@ fn text_kind_from_the_initial_state() {
 
 /// Tokenize with the tree-builder feedback of `common`, returning each token's debug form.
 fn with_feedback(input: &str) -> Vec<(String, Option<TextKind>)> {
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = Tokenizer::new(Options::new().simulate(false));
     let mut tokens = tokenizer.tokenize(input.as_bytes());
     let mut out = Vec::new();
     while let Some(token) = tokens.next() {
@@ -585,7 +585,7 @@ fn text_kind_after_set_text_state_between_tokens() {
     );
 
     // Between feeds, on the tokenizer.
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = Tokenizer::new(Options::new().simulate(false));
     let mut got = Vec::new();
     for t in tokenizer.feed(b"<script>") {
         got.push(format!("{t:?}"));
@@ -619,7 +619,11 @@ fn text_kind_after_set_text_state_between_tokens() {
     assert_eq!(got.len(), 3, "{got:?}");
 
     // set_last_start_tag decides which end tag closes RCDATA (`tokenize` would reset it: feed).
-    let mut tokenizer = Tokenizer::new(Options::new().initial_state(TextKind::Rcdata));
+    let mut tokenizer = Tokenizer::new(
+        Options::new()
+            .simulate(false)
+            .initial_state(TextKind::Rcdata),
+    );
     tokenizer.set_last_start_tag("textarea");
     let mut out: Vec<String> = tokenizer
         .feed(b"</title></textarea>")
@@ -640,7 +644,12 @@ fn text_kind_after_set_text_state_between_tokens() {
 #[test]
 fn cdata_sections_with_and_without_permission() {
     let input = b"<![CDATA[a<b>\0]]c]]>d";
-    let mut tokenizer = Tokenizer::new(Options::new().errors(true).cdata_allowed(true));
+    let mut tokenizer = Tokenizer::new(
+        Options::new()
+            .simulate(false)
+            .errors(true)
+            .cdata_allowed(true),
+    );
     let tokens: Vec<Token<'_>> = tokenizer.tokenize(input).collect();
     let texts: Vec<(String, TextKind, Span)> = tokens
         .iter()

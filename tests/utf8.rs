@@ -287,6 +287,7 @@ impl Context {
 
     fn options(&self) -> Options {
         let options = Options::new()
+            .simulate(false)
             .errors(true)
             .initial_state(self.kind)
             .cdata_allowed(self.cdata);

@@ -157,7 +157,8 @@ pub struct Outcome {
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
     pub options: Options,
-    /// Switch text states after script/style/title/… start tags, as a tree builder would.
+    /// Switch text states after script/style/title/… start tags, naively, by hand (with the
+    /// built-in tree-builder simulator off).
     pub feedback: bool,
     /// Pull at most this many tokens from each iterator before dropping it (pausing), then resume
     /// with empty feeds until one yields nothing.
@@ -173,8 +174,12 @@ impl Plan {
         }
     }
 
+    /// Naive switching by hand instead of the built-in simulator (on turns the simulator off).
     pub fn feedback(mut self, on: bool) -> Plan {
         self.feedback = on;
+        if on {
+            self.options = self.options.simulate(false);
+        }
         self
     }
 

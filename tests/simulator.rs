@@ -1,0 +1,642 @@
+//! The tree-builder simulator (on by default): text states, foreign content and its integration
+//! points, breakout tags, self-closing foreign elements, templates, framesets, the scripting flag,
+//! CDATA permission, ambiguity flags, and independence from chunking.
+//!
+//! The differential test against html5ever's full tree builder lives in `tests/differential/`.
+
+use tagstream::{Ambiguity, Options, TextKind, Token, Tokenizer};
+
+/// A compact rendering: `<a>`, `</a>`, text as `kind:"text"` (`d`, `rc`, `raw`, `sd`, `pt`,
+/// `cd`), comments as `<!--data-->`; adjacent text of one kind merged.
+fn render(options: Options, input: &str) -> Vec<String> {
+    let mut tokenizer = Tokenizer::new(options);
+    let mut out: Vec<String> = Vec::new();
+    let mut last_text: Option<TextKind> = None;
+    for token in tokenizer.tokenize(input.as_bytes()) {
+        let (s, kind) = match token {
+            Token::StartTag(t) => (
+                format!("<{}{}>", t.name(), if t.self_closing() { "/" } else { "" }),
+                None,
+            ),
+            Token::EndTag(t) => (format!("</{}>", t.name()), None),
+            Token::Comment(c) => (format!("<!--{}-->", c.data()), None),
+            Token::Text(t) => (t.text().to_owned(), Some(t.kind())),
+            Token::Doctype(_) => ("<!DOCTYPE>".to_owned(), None),
+            Token::ProcessingInstruction(p) => (format!("<?{}>", p.target()), None),
+        };
+        match (kind, out.last_mut()) {
+            (Some(k), Some(prev)) if last_text == Some(k) => {
+                let body = prev.split_once(':').map(|(_, b)| b).unwrap_or_default();
+                let body: String = serde_json::from_str(body).unwrap();
+                *prev = format!("{}:{:?}", kind_name(k), body + &s);
+            }
+            (Some(k), _) => out.push(format!("{}:{:?}", kind_name(k), s)),
+            (None, _) => out.push(s),
+        }
+        last_text = kind;
+    }
+    out
+}
+
+fn kind_name(kind: TextKind) -> &'static str {
+    match kind {
+        TextKind::Data => "d",
+        TextKind::Rcdata => "rc",
+        TextKind::Rawtext => "raw",
+        TextKind::ScriptData => "sd",
+        TextKind::Plaintext => "pt",
+        TextKind::Cdata => "cd",
+    }
+}
+
+fn sim(input: &str) -> Vec<String> {
+    render(Options::new(), input)
+}
+
+fn scripting(input: &str) -> Vec<String> {
+    render(Options::new().scripting(true), input)
+}
+
+/// The kind of the text that follows the first token of `input` (which must be followed by
+/// `a<b>c`): whether `<b>` came out as a tag tells the state.
+fn state_after(options: Options, open: &str) -> Option<TextKind> {
+    let input = format!("{open}a<b>c");
+    let mut tokenizer = Tokenizer::new(options);
+    let tokens: Vec<Token<'_>> = tokenizer.tokenize(input.as_bytes()).collect();
+    match tokens.iter().rev().find_map(|t| match t {
+        Token::Text(t) if t.text().starts_with('a') || t.text().contains("a<b>") => Some(*t),
+        _ => None,
+    }) {
+        Some(t) if t.text().contains("<b>") => Some(t.kind()),
+        Some(_) => None,
+        None => panic!("{open}: {tokens:?}"),
+    }
+}
+
+#[test]
+fn text_state_elements_switch() {
+    for (tag, kind) in [
+        ("title", TextKind::Rcdata),
+        ("textarea", TextKind::Rcdata),
+        ("style", TextKind::Rawtext),
+        ("xmp", TextKind::Rawtext),
+        ("iframe", TextKind::Rawtext),
+        ("noembed", TextKind::Rawtext),
+        ("noframes", TextKind::Rawtext),
+        ("script", TextKind::ScriptData),
+        ("plaintext", TextKind::Plaintext),
+    ] {
+        for open in [format!("<{tag}>"), format!("<{}>", tag.to_uppercase())] {
+            assert_eq!(state_after(Options::new(), &open), Some(kind), "{open}");
+            assert_eq!(
+                state_after(Options::new().simulate(false), &open),
+                None,
+                "{open} without the simulator"
+            );
+        }
+    }
+    // The appropriate end tag is the one of the start tag just seen.
+    assert_eq!(
+        sim("<title>a</textarea>b</title>c"),
+        ["<title>", "rc:\"a</textarea>b\"", "</title>", "d:\"c\""]
+    );
+    assert_eq!(
+        sim("<script>if (a<b) x = '</style>';</script>x"),
+        [
+            "<script>",
+            "sd:\"if (a<b) x = '</style>';\"",
+            "</script>",
+            "d:\"x\""
+        ]
+    );
+    assert_eq!(
+        sim("<plaintext></plaintext><b>"),
+        ["<plaintext>", "pt:\"</plaintext><b>\""]
+    );
+}
+
+#[test]
+fn noscript_follows_the_scripting_flag() {
+    assert_eq!(
+        sim("<noscript><img src=x></noscript>"),
+        ["<noscript>", "<img>", "</noscript>"]
+    );
+    assert_eq!(
+        scripting("<noscript><img src=x></noscript>"),
+        ["<noscript>", "raw:\"<img src=x>\"", "</noscript>"]
+    );
+    // Inside SVG, noscript is an SVG element either way.
+    assert_eq!(
+        scripting("<svg><noscript><b>"),
+        ["<svg>", "<noscript>", "<b>"]
+    );
+}
+
+#[test]
+fn foreign_content_has_no_text_states() {
+    for tag in [
+        "style", "script", "title", "textarea", "xmp", "iframe", "noembed", "noframes",
+    ] {
+        for root in ["svg", "math"] {
+            let open = format!("<{root}><{tag}>");
+            assert_eq!(state_after(Options::new(), &open), None, "{open}");
+        }
+    }
+    // Back in HTML after the foreign element closes.
+    assert_eq!(
+        state_after(Options::new(), "<svg></svg><style>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(
+        state_after(Options::new(), "<SVG></Svg><style>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(
+        state_after(Options::new(), "<math></math><script>"),
+        Some(TextKind::ScriptData)
+    );
+    // An end tag pops every foreign element above the one it names.
+    assert_eq!(
+        state_after(Options::new(), "<svg><g><a></svg><style>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(state_after(Options::new(), "<svg><g></g><style>"), None);
+    // An end tag naming no open element is ignored.
+    assert_eq!(state_after(Options::new(), "<svg><g></path><style>"), None);
+}
+
+#[test]
+fn self_closing_foreign_elements_are_closed_at_once() {
+    assert_eq!(
+        state_after(Options::new(), "<svg/><style>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(
+        state_after(Options::new(), "<math/><style>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(state_after(Options::new(), "<svg><path/><style>"), None);
+    assert_eq!(
+        state_after(Options::new(), "<svg><foreignObject/><style>"),
+        None
+    );
+    // Self-closing HTML elements are not closed (the flag is ignored on non-void HTML).
+    assert_eq!(
+        state_after(Options::new(), "<div/><style>"),
+        Some(TextKind::Rawtext)
+    );
+}
+
+#[test]
+fn html_integration_points() {
+    for ip in [
+        "<svg><foreignObject>",
+        "<svg><desc>",
+        "<svg><title>",
+        "<svg><foreignobject>",
+        "<math><annotation-xml encoding=\"text/html\">",
+        "<math><annotation-xml encoding='APPLICATION/XHTML+XML'>",
+    ] {
+        let open = format!("{ip}<style>");
+        assert_eq!(
+            state_after(Options::new(), &open),
+            Some(TextKind::Rawtext),
+            "{open}"
+        );
+        // HTML elements inside stay HTML until closed; then the foreign context is back.
+        let nested = format!("{ip}<div></div><style>");
+        assert_eq!(
+            state_after(Options::new(), &nested),
+            Some(TextKind::Rawtext),
+            "{nested}"
+        );
+    }
+    // Not integration points.
+    for not in [
+        "<math><annotation-xml>",
+        "<math><annotation-xml encoding=\"image/svg+xml\">",
+        "<svg><annotation-xml encoding=\"text/html\">",
+        "<math><foreignObject>",
+        "<math><desc>",
+        "<svg><mi>",
+    ] {
+        let open = format!("{not}<style>");
+        assert_eq!(state_after(Options::new(), &open), None, "{open}");
+    }
+    // Closing the integration point returns to foreign content.
+    assert_eq!(
+        state_after(Options::new(), "<svg><desc></desc><style>"),
+        None
+    );
+    // annotation-xml takes <svg> as SVG.
+    assert_eq!(
+        sim("<math><annotation-xml><svg><![CDATA[x]]></svg></annotation-xml>"),
+        [
+            "<math>",
+            "<annotation-xml>",
+            "<svg>",
+            "cd:\"x\"",
+            "</svg>",
+            "</annotation-xml>"
+        ]
+    );
+}
+
+#[test]
+fn mathml_text_integration_points() {
+    for mi in ["mi", "mo", "mn", "ms", "mtext"] {
+        let open = format!("<math><{mi}><textarea>");
+        assert_eq!(
+            state_after(Options::new(), &open),
+            Some(TextKind::Rcdata),
+            "{open}"
+        );
+        // mglyph and malignmark stay MathML there.
+        for glyph in ["mglyph", "malignmark"] {
+            let open = format!("<math><{mi}><{glyph}><style>");
+            assert_eq!(state_after(Options::new(), &open), None, "{open}");
+        }
+    }
+    // `<svg>` in a text integration point is SVG (HTML rules insert it).
+    assert_eq!(state_after(Options::new(), "<math><mi><svg><style>"), None);
+    assert_eq!(
+        state_after(Options::new(), "<math><mi><svg></svg><style>"),
+        Some(TextKind::Rawtext)
+    );
+}
+
+#[test]
+fn breakout_start_tags_leave_foreign_content() {
+    let breakouts = [
+        "b",
+        "big",
+        "blockquote",
+        "body",
+        "br",
+        "center",
+        "code",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "embed",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "hr",
+        "i",
+        "img",
+        "li",
+        "listing",
+        "menu",
+        "meta",
+        "nobr",
+        "ol",
+        "p",
+        "pre",
+        "ruby",
+        "s",
+        "small",
+        "span",
+        "strong",
+        "strike",
+        "sub",
+        "sup",
+        "table",
+        "tt",
+        "u",
+        "ul",
+        "var",
+    ];
+    for tag in breakouts {
+        for root in ["svg", "math"] {
+            let input = format!("<{root}><g><{tag}><![CDATA[x]]>");
+            let out = sim(&input);
+            assert_eq!(out.last().unwrap(), "<!--[CDATA[x]]-->", "{input}: {out:?}");
+        }
+    }
+    for font in ["<font color=red>", "<font face=x>", "<font SIZE=1>"] {
+        let input = format!("<svg>{font}<![CDATA[x]]>");
+        assert_eq!(sim(&input).last().unwrap(), "<!--[CDATA[x]]-->", "{input}");
+    }
+    for not in [
+        "font",
+        "font id=x",
+        "a",
+        "g",
+        "section",
+        "frameset",
+        "select",
+    ] {
+        let input = format!("<svg><{not}><![CDATA[x]]>");
+        assert_eq!(sim(&input).last().unwrap(), "cd:\"x\"", "{input}");
+    }
+    // `</p>` and `</br>` break out too.
+    assert_eq!(
+        state_after(Options::new(), "<svg><g></p><style>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(
+        state_after(Options::new(), "<math></br><style>"),
+        Some(TextKind::Rawtext)
+    );
+    // Breakout stops at an integration point.
+    assert_eq!(
+        sim("<svg><desc><svg><p></desc><![CDATA[x]]>"),
+        [
+            "<svg>",
+            "<desc>",
+            "<svg>",
+            "<p>",
+            "</desc>",
+            "<!--[CDATA[x]]-->"
+        ]
+    );
+}
+
+#[test]
+fn cdata_sections_only_in_foreign_content() {
+    assert_eq!(sim("<![CDATA[x]]>"), ["<!--[CDATA[x]]-->"]);
+    assert_eq!(sim("<svg><![CDATA[a<b>]]>"), ["<svg>", "cd:\"a<b>\""]);
+    assert_eq!(sim("<math><![CDATA[a]]>"), ["<math>", "cd:\"a\""]);
+    // The adjusted current node of an integration point is foreign: CDATA is allowed there...
+    assert_eq!(
+        sim("<svg><foreignObject><![CDATA[a]]>"),
+        ["<svg>", "<foreignobject>", "cd:\"a\""]
+    );
+    // ... but not inside an HTML element in it.
+    assert_eq!(
+        sim("<svg><foreignObject><div><![CDATA[a]]>"),
+        ["<svg>", "<foreignobject>", "<div>", "<!--[CDATA[a]]-->"]
+    );
+    assert_eq!(
+        sim("<svg></svg><![CDATA[a]]>"),
+        ["<svg>", "</svg>", "<!--[CDATA[a]]-->"]
+    );
+    // Without the simulator, only `Options::cdata_allowed` decides.
+    assert_eq!(
+        render(Options::new().simulate(false), "<svg><![CDATA[a]]>"),
+        ["<svg>", "<!--[CDATA[a]]-->"]
+    );
+}
+
+#[test]
+fn templates() {
+    assert_eq!(
+        state_after(Options::new(), "<template><style>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(
+        state_after(Options::new(), "<template><div><textarea>"),
+        Some(TextKind::Rcdata)
+    );
+    // A template whose first element is <col> ignores everything but <col> and <template>.
+    assert_eq!(state_after(Options::new(), "<template><col><style>"), None);
+    assert_eq!(
+        state_after(Options::new(), "<template><col><svg><style>"),
+        None
+    );
+    assert_eq!(
+        state_after(Options::new(), "<template><col></template><style>"),
+        Some(TextKind::Rawtext)
+    );
+    // </template> closes foreign content opened in the template.
+    assert_eq!(
+        state_after(Options::new(), "<template><svg><g></template><style>"),
+        Some(TextKind::Rawtext)
+    );
+    // An svg template is not an HTML template.
+    assert_eq!(
+        state_after(
+            Options::new(),
+            "<template><svg><template></template><style>"
+        ),
+        None
+    );
+    // In a template directly, an end tag other than </template> cannot close the svg.
+    assert_eq!(
+        state_after(Options::new(), "<div><template><svg></div><style>"),
+        None
+    );
+}
+
+#[test]
+fn framesets_ignore_text_state_elements() {
+    assert_eq!(state_after(Options::new(), "<frameset><script>"), None);
+    assert_eq!(
+        state_after(Options::new(), "<frameset><noframes>"),
+        Some(TextKind::Rawtext)
+    );
+    assert_eq!(
+        state_after(
+            Options::new(),
+            "<head><title>t</title></head><frameset></frameset><style>"
+        ),
+        None
+    );
+    assert_eq!(state_after(Options::new(), "<frameset><svg><style>"), None);
+    // Once the body has content, <frameset> is ignored.
+    assert_eq!(
+        state_after(Options::new(), "x<frameset><script>"),
+        Some(TextKind::ScriptData)
+    );
+    assert_eq!(
+        state_after(Options::new(), "<img><frameset><script>"),
+        Some(TextKind::ScriptData)
+    );
+    assert_eq!(
+        state_after(Options::new(), "<body><frameset><script>"),
+        Some(TextKind::ScriptData)
+    );
+    // Whitespace and elements that leave frameset-ok alone do not.
+    assert_eq!(
+        state_after(Options::new(), " \n<div><frameset><script>"),
+        None
+    );
+    assert_eq!(state_after(Options::new(), "&#32;<frameset><script>"), None);
+    assert_eq!(
+        state_after(Options::new(), "&nbsp;<frameset><script>"),
+        Some(TextKind::ScriptData)
+    );
+}
+
+/// (tokens, ambiguity of each token) for `input`.
+fn flags(input: &str) -> (Vec<String>, Vec<Option<Ambiguity>>) {
+    let mut tokenizer = Tokenizer::default();
+    let mut tokens = tokenizer.tokenize(input.as_bytes());
+    let mut out = (Vec::new(), Vec::new());
+    while let Some(t) = tokens.next() {
+        out.0.push(format!("{t:?}"));
+        out.1.push(tokens.ambiguity());
+    }
+    let count = tokens.ambiguous_count();
+    drop(tokens);
+    assert_eq!(count, tokenizer.ambiguous_count());
+    assert_eq!(
+        count as usize,
+        out.1.iter().filter(|a| a.is_some()).count(),
+        "{input}"
+    );
+    out
+}
+
+#[test]
+fn ambiguous_tokens_are_flagged() {
+    use Ambiguity::*;
+    for (input, at, why) in [
+        ("<svg><path></div>", 2, ForeignEndTag),
+        ("<div><svg></div>", 2, ForeignEndTag),
+        ("<svg></span>", 1, ForeignEndTag),
+        ("<table><tr><td><svg><desc><td>", 5, TableInForeignContent),
+        ("<table><svg><foreignObject><tr>", 3, TableInForeignContent),
+        (
+            "<svg><foreignObject><p><i></p>",
+            4,
+            MisnestedHtmlInForeignContent,
+        ),
+        ("<svg><desc><form>", 2, MisnestedHtmlInForeignContent),
+    ] {
+        let (tokens, got) = flags(input);
+        assert_eq!(got[at], Some(why), "{input}: {tokens:?} {got:?}");
+        assert_eq!(
+            got.iter().filter(|a| a.is_some()).count(),
+            1,
+            "{input}: {got:?}"
+        );
+    }
+    // Unambiguous: closing what is open, table tags with no table open, HTML content.
+    for input in [
+        "<svg><g></g></svg><div></div>",
+        "<svg><desc><td></desc></svg>",
+        "<div><svg></svg></div>",
+        "<svg><foreignObject><div><span></span></div></foreignObject></svg>",
+        "<table><tr><td>x</td></tr></table><p><script></script>",
+        "<template><svg></template>",
+    ] {
+        let (_, got) = flags(input);
+        assert!(got.iter().all(Option::is_none), "{input}: {got:?}");
+    }
+    // Without the simulator nothing is flagged.
+    let mut tokenizer = Tokenizer::new(Options::new().simulate(false));
+    let mut tokens = tokenizer.tokenize(b"<svg></div>");
+    while tokens.next().is_some() {
+        assert_eq!(tokens.ambiguity(), None);
+    }
+}
+
+const SNIPPETS: &[&str] = &[
+    "<!DOCTYPE html><html><head><title>a &amp; b</title><style>p{}</style><script>if(a<b){}</script></head><body><p>x</p></body></html>",
+    "<svg viewBox='0 0 1 1'><title>t<b></title><style>a<b></style><path d=M0/><![CDATA[<x>]]></svg><style>a<b></style>",
+    "<math><mi>x<textarea>a<b></textarea></mi><annotation-xml encoding=text/html><xmp><i></xmp></annotation-xml></math><![CDATA[c]]>",
+    "<template><col><style>a<b></template><noscript><p></noscript>",
+    "<frameset><script>a<b><noframes><i></noframes></frameset>",
+    "<svg><foreignObject><p><i></p>a</foreignObject><g></div><script>x<y</script>",
+    "<table><tr><td><svg><desc><td><textarea>a<b></textarea>",
+];
+
+#[test]
+fn the_simulator_does_not_depend_on_chunking() {
+    for &input in SNIPPETS {
+        for options in [Options::new(), Options::new().scripting(true)] {
+            let whole = render(options.clone(), input);
+            let (_, whole_flags) = flags(input);
+            for size in [1, 2, 3, 7, 64] {
+                let mut tokenizer = Tokenizer::new(options.clone());
+                let mut pieces = Vec::new();
+                let mut flagged = 0;
+                let mut collect = |mut tokens: tagstream::Tokens<'_>| {
+                    while let Some(t) = tokens.next() {
+                        pieces.push(match t {
+                            Token::Text(t) => format!("{}:{}", kind_name(t.kind()), t.text()),
+                            other => format!("{other:?}")
+                                .split(" span")
+                                .next()
+                                .unwrap()
+                                .to_owned(),
+                        });
+                        flagged += usize::from(tokens.ambiguity().is_some());
+                    }
+                };
+                for chunk in input.as_bytes().chunks(size) {
+                    collect(tokenizer.feed(chunk));
+                }
+                collect(tokenizer.finish());
+                // Text may be split at seams: compare the kinds and concatenated text in order.
+                let mut merged: Vec<String> = Vec::new();
+                for p in pieces {
+                    let is_text = p.contains(':') && !p.starts_with(|c: char| c.is_uppercase());
+                    match merged.last_mut() {
+                        Some(prev)
+                            if is_text
+                                && prev.split(':').next() == p.split(':').next()
+                                && !prev.starts_with(|c: char| c.is_uppercase()) =>
+                        {
+                            prev.push_str(p.split_once(':').unwrap().1);
+                        }
+                        _ => merged.push(p),
+                    }
+                }
+                let texts = |v: &[String]| -> Vec<String> {
+                    v.iter()
+                        .filter(|s| !s.starts_with(|c: char| c.is_uppercase()))
+                        .cloned()
+                        .collect()
+                };
+                let whole_texts: Vec<String> = whole
+                    .iter()
+                    .filter(|s| s.contains(":\""))
+                    .map(|s| {
+                        let (k, b) = s.split_once(':').unwrap();
+                        format!("{k}:{}", serde_json::from_str::<String>(b).unwrap())
+                    })
+                    .collect();
+                assert_eq!(texts(&merged), whole_texts, "{input} in {size}-byte chunks");
+                assert_eq!(
+                    flagged,
+                    whole_flags.iter().filter(|f| f.is_some()).count(),
+                    "{input} in {size}-byte chunks"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_reused_tokenizer_starts_each_document_afresh() {
+    let mut tokenizer = Tokenizer::default();
+    assert_eq!(tokenizer.tokenize(b"<svg><g><frameset>").count(), 3);
+    let tokens: Vec<String> = tokenizer
+        .tokenize(b"<![CDATA[x]]><script>a<b></script>")
+        .map(|t| format!("{t:?}"))
+        .collect();
+    assert!(tokens[0].starts_with("Comment"), "{tokens:?}");
+    assert!(tokens[2].contains("ScriptData"), "{tokens:?}");
+    assert_eq!(tokenizer.ambiguous_count(), 0);
+}
+
+#[test]
+fn pausing_keeps_the_feedback() {
+    // Stop pulling right after <script>: the switch happened before the token was handed out.
+    let mut tokenizer = Tokenizer::default();
+    let first = tokenizer
+        .feed(b"<script>a<b>")
+        .next()
+        .map(|t| format!("{t:?}"));
+    assert!(first.unwrap().starts_with("StartTag"));
+    let mut text = String::new();
+    for chunk in [&b""[..], b"c</script>"] {
+        for t in tokenizer.feed(chunk) {
+            if let Token::Text(t) = t {
+                assert_eq!(t.kind(), TextKind::ScriptData);
+                text.push_str(t.text());
+            }
+        }
+    }
+    tokenizer.finish().for_each(drop);
+    assert_eq!(text, "a<b>c");
+}
