@@ -219,9 +219,7 @@ fn race(corpus: &Corpus, args: &Args) -> ExitCode {
             .map_or(String::new(), |n| format!(", limited to the first {n}"))
     );
     eprintln!(
-        "note: the tagstream subjects switch text states by hand (Tokens::set_text_state after \
-         script/style/xmp/iframe/noembed/noframes/textarea/title/plaintext start tags): the \
-         built-in tree-builder simulator does not exist yet"
+        "note: tagstream switches text states with its built-in tree-builder simulator (on by default)"
     );
     eprintln!("preparing {} subjects...", args.subjects.len());
     let mut rows: Vec<(Row, Box<dyn subjects::Subject>)> = args

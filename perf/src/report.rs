@@ -559,9 +559,9 @@ impl Race<'_> {
             s,
             "- **Text states:** every subject switches text states naively after start tags \
              (script → script data; style, xmp, iframe, noembed, noframes → RAWTEXT; textarea, \
-             title → RCDATA; plaintext → PLAINTEXT). tagstream does it by hand through \
-             `Tokens::set_text_state`, because its built-in tree-builder simulator does not exist \
-             yet"
+             title → RCDATA; plaintext → PLAINTEXT). the peers do it by hand; tagstream's \
+             built-in tree-builder simulator does it (on by default, as users get it), which also \
+             covers SVG/MathML content, so tagstream does a little more work here"
         );
         let _ = writeln!(
             s,

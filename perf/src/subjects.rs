@@ -10,8 +10,8 @@
 //! | `plaintext`                                      | PLAINTEXT    |
 //!
 //! This is naive (it ignores foreign content, `noscript`, and the tree builder's other rules), but it
-//! is the same for every subject. tagstream does it through `Tokens::set_text_state` because its
-//! built-in tree-builder simulator does not exist yet.
+//! is the same for every subject. tagstream's built-in tree-builder simulator (on by default) does it
+//! for tagstream; the peers do it by hand.
 
 use std::cell::Cell;
 
@@ -241,9 +241,7 @@ mod tagstream {
             for page in &corpus.pages {
                 let mut tokens = self.tokenizer.tokenize(&page.bytes);
                 while let Some(token) = tokens.next() {
-                    if let Some(k) = consume_spans(&token, &mut sum) {
-                        tokens.set_text_state(k);
-                    }
+                    let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                 }
             }
             Outcome {
@@ -271,9 +269,7 @@ mod tagstream {
             for page in &corpus.pages {
                 let mut tokens = self.tokenizer.tokenize(&page.bytes);
                 while let Some(token) = tokens.next() {
-                    if let Some(k) = consume_decoded(&token, &mut sum) {
-                        tokens.set_text_state(k);
-                    }
+                    let _switch_done_by_the_simulator = consume_decoded(&token, &mut sum);
                 }
             }
             Outcome {
@@ -302,9 +298,7 @@ mod tagstream {
             for page in &corpus.pages {
                 let mut tokens = self.tokenizer.tokenize(&page.bytes);
                 while let Some(token) = tokens.next() {
-                    if let Some(k) = consume_spans(&token, &mut sum) {
-                        tokens.set_text_state(k);
-                    }
+                    let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                 }
                 drop(tokens);
                 errors += self.tokenizer.errors().len() as u64;
@@ -338,16 +332,12 @@ mod tagstream {
                 for chunk in page.bytes.chunks(self.chunk_size) {
                     let mut tokens = self.tokenizer.feed(chunk);
                     while let Some(token) = tokens.next() {
-                        if let Some(k) = consume_spans(&token, &mut sum) {
-                            tokens.set_text_state(k);
-                        }
+                        let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                     }
                 }
                 let mut tokens = self.tokenizer.finish();
                 while let Some(token) = tokens.next() {
-                    if let Some(k) = consume_spans(&token, &mut sum) {
-                        tokens.set_text_state(k);
-                    }
+                    let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                 }
             }
             Outcome {
