@@ -112,3 +112,15 @@ fn nul_cr_and_invalid_utf8_storms() {
     };
     assert_eq!(decoded.as_str(), String::from_utf8_lossy(&invalid));
 }
+
+/// Found by `cargo fuzz` (tokenize target): with errors off, the accelerated attribute path took a
+/// name whose first byte is invalid UTF-8 for plain ASCII, so two names that both decode to U+FFFD
+/// were both kept. The first wins, as with errors on.
+#[test]
+fn names_that_decode_alike_are_duplicates_with_errors_off_too() {
+    for input in [&b"<a \x80 \x81>"[..], b"<a \xD5a=x \xF4a=y>", b"<a \x80\x80 \x81\x81>"] {
+        let tokens = consistent(input);
+        let Html5libToken::StartTag { attributes, .. } = &tokens[0] else { panic!("{tokens:?}") };
+        assert_eq!(attributes.len(), 1, "{input:?}: {attributes:?}");
+    }
+}

@@ -125,8 +125,9 @@ impl Machine {
                 start: base + i,
                 end: base + i + 1 + n,
             };
+            let plain_start = c != 0 && c < 0x80;
             i += 1 + n;
-            if !ATTR_NAME_STOP.contains(bytes[i]) {
+            if !ATTR_NAME_STOP.contains(bytes[i]) || !plain_start {
                 self.tok.data_start = name.start;
                 return self.hand_over(State::AttributeName, name.end);
             }
