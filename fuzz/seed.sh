@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds the seed corpora fuzz/corpus/<target>/ (git-ignored) for every fuzz target from:
+#   - every html5lib-tests tokenizer test input (tokenizer/*.test), once per initial state, with
+#     the test's last start tag and errors on;
+#   - every tree-construction #data section (tree-construction/**/*.dat), with the tree-builder
+#     simulator and the harness's feedback on;
+#   - the committed samples, datasets/samples/*.html, likewise.
+# Each seed is a case in the layout of fuzz/src/case.rs: a six-byte header (flags, initial state,
+# last start tag, switch plan, pause, number of chunk lengths), then the document. All targets share
+# the layout, so they get the same seeds. Files are named by content hash; rerunning adds nothing
+# twice, and what the fuzzer added to a corpus stays.
+#
+# Usage: fuzz/seed.sh [HTML5LIB_TESTS_DIR]   (default $HTML5LIB_TESTS_DIR, else ../shared/html5lib-tests)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tests="${1:-${HTML5LIB_TESTS_DIR:-$(cd .. && pwd)/shared/html5lib-tests}}"
+if [ ! -d "$tests/tokenizer" ]; then
+    echo "seed.sh: no html5lib-tests at $tests (pass the folder or set HTML5LIB_TESTS_DIR)" >&2
+    exit 1
+fi
+
+python3 - "$tests" fuzz/corpus datasets/samples tokenize chunks html5ever scan <<'PY'
+import glob, hashlib, json, os, re, sys
+
+tests, out, samples, targets = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+
+# Must match fuzz/src/case.rs: STATES and LAST_START_TAGS, and the flag bits.
+STATES = ["Data state", "RCDATA state", "RAWTEXT state", "Script data state",
+          "PLAINTEXT state", "CDATA section state"]
+LAST_START_TAGS = [None, "script", "style", "title", "textarea", "xmp", "iframe", "noembed",
+                   "noframes", "plaintext", "a", "svg"]
+ERRORS, FEEDBACK, SIMULATE = 1, 8, 16
+
+def header(flags, state=0, last=0):
+    # flags, initial state, last start tag, switch plan (none), pause (none), 0 chunk lengths
+    return bytes([flags, state, last, 0, 0, 0])
+
+seeds = set()
+
+def unescape(s):
+    # doubleEscaped tests write \uXXXX for characters JSON cannot carry (lone surrogates too);
+    # those become the bytes Python's surrogatepass gives (invalid UTF-8, fine for a seed).
+    return re.sub(r"\\u([0-9A-Fa-f]{4})", lambda m: chr(int(m.group(1), 16)), s)
+
+for path in sorted(glob.glob(os.path.join(tests, "tokenizer", "*.test"))):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    for test in doc.get("tests", []) + doc.get("xmlViolationTests", []):
+        text = test["input"]
+        if test.get("doubleEscaped"):
+            text = unescape(text)
+        data = text.encode("utf-8", "surrogatepass")
+        last = test.get("lastStartTag")
+        last = LAST_START_TAGS.index(last) if last in LAST_START_TAGS else 0
+        for state in test.get("initialStates", ["Data state"]):
+            seeds.add(header(ERRORS, STATES.index(state), last) + data)
+
+dat = glob.glob(os.path.join(tests, "tree-construction", "**", "*.dat"), recursive=True)
+for path in sorted(dat):
+    with open(path, "rb") as f:
+        lines = f.read().split(b"\n")
+    i = 0
+    while i < len(lines):
+        if lines[i] == b"#data":
+            j = i + 1
+            while j < len(lines) and not re.match(rb"#(errors|new-errors|document|script-)", lines[j]):
+                j += 1
+            seeds.add(header(ERRORS | FEEDBACK | SIMULATE) + b"\n".join(lines[i + 1:j]))
+            i = j
+        else:
+            i += 1
+
+for path in sorted(glob.glob(os.path.join(samples, "*.html"))):
+    with open(path, "rb") as f:
+        seeds.add(header(ERRORS | FEEDBACK | SIMULATE) + f.read())
+
+for target in targets:
+    folder = os.path.join(out, target)
+    os.makedirs(folder, exist_ok=True)
+    for seed in seeds:
+        name = os.path.join(folder, hashlib.sha1(seed).hexdigest())
+        if not os.path.exists(name):
+            with open(name, "wb") as f:
+                f.write(seed)
+print(f"seed.sh: {len(seeds)} seeds in {out}/{{{','.join(targets)}}}")
+PY
