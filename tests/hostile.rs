@@ -118,9 +118,15 @@ fn nul_cr_and_invalid_utf8_storms() {
 /// were both kept. The first wins, as with errors on.
 #[test]
 fn names_that_decode_alike_are_duplicates_with_errors_off_too() {
-    for input in [&b"<a \x80 \x81>"[..], b"<a \xD5a=x \xF4a=y>", b"<a \x80\x80 \x81\x81>"] {
+    for input in [
+        &b"<a \x80 \x81>"[..],
+        b"<a \xD5a=x \xF4a=y>",
+        b"<a \x80\x80 \x81\x81>",
+    ] {
         let tokens = consistent(input);
-        let Html5libToken::StartTag { attributes, .. } = &tokens[0] else { panic!("{tokens:?}") };
+        let Html5libToken::StartTag { attributes, .. } = &tokens[0] else {
+            panic!("{tokens:?}")
+        };
         assert_eq!(attributes.len(), 1, "{input:?}: {attributes:?}");
     }
 }
