@@ -827,6 +827,15 @@ pub(crate) fn is_whitespace(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
 }
 
+/// Index of the first non-whitespace byte of `bytes` at or after `i`.
+#[inline]
+pub(crate) fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && is_whitespace(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// Whether the window at `pos` starts with `word` (ASCII case-insensitively when `fold`): `Some(true)`
 /// or `Some(false)` once decided, `None` when the window ends first and more input may come.
 pub(crate) fn lookahead(b: &Buf, pos: usize, word: &[u8], fold: bool) -> Option<bool> {

@@ -5,21 +5,21 @@
 //! (first wins); [`Attrs`] finds repeats in amortized O(1) per attribute with a hash table keyed by
 //! the decoded (lowercased) name, so a tag with 100,000 attributes costs 100,000 steps, not 10^10.
 
-use super::{Buf, Flow, Machine, Record, State, is_whitespace};
+use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{ByteSet, find_in_set, find1, find3};
 use crate::token::{AttrRecord, Span};
 
 const WS: &[u8] = b"\t\n\x0C\r ";
 /// Bytes that end a tag name run; with errors on, NUL stops the run too.
-const TAG_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />");
+pub(super) const TAG_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />");
 const TAG_NAME_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0");
 /// Bytes that end an attribute name run (errors add the ones that raise
 /// unexpected-character-in-attribute-name).
-const ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=");
+pub(super) const ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=");
 const ATTR_NAME_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r />=\0\"'<");
 /// Bytes that end an unquoted attribute value run.
-const UNQUOTED_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r >");
+pub(super) const UNQUOTED_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r >");
 const UNQUOTED_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r >&\0\"'<=`");
 
 /// Up to this many attributes with plain ASCII names, repeats are found by comparing names directly.
@@ -370,8 +370,7 @@ impl Machine {
 
     /// Skip ASCII whitespace at the cursor.
     pub(super) fn skip_whitespace(&mut self, b: &Buf) {
-        let rest = b.rest(self.pos);
-        self.pos += rest.iter().take_while(|&&c| is_whitespace(c)).count();
+        self.pos = b.base + skip_whitespace(b.bytes, self.pos - b.base);
     }
 
     /// Leaving the attribute name state: the name is complete; check it against the others.

@@ -9,28 +9,14 @@
 //! stops in the state the standard would be in, and the state functions take over from exactly
 //! there. With errors on it is not used: the state functions report what this loop skips over.
 
-use super::{Buf, Flow, Machine, State, is_whitespace};
+use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
+use super::{Buf, Flow, Machine, State, is_whitespace, skip_whitespace};
 use crate::scan::{ByteSet, find_in_set, find1};
 use crate::token::Span;
 
-/// Bytes that end a tag name (errors off).
-const TAG_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />");
-/// Bytes that end an attribute name (errors off).
-const ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=");
-/// Those, and the bytes that make a name decode to something else than itself up to case (NUL and
-/// non-ASCII).
+/// The bytes that end an attribute name (`ATTR_NAME_STOP`), and those that make a name decode to
+/// something else than itself up to case (NUL and non-ASCII).
 const PLAIN_ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=\0").with_range(0x80, 0xFF);
-/// Bytes that end an unquoted attribute value (errors off).
-const UNQUOTED_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r >");
-
-/// Index of the first non-whitespace byte of `bytes` at or after `i`.
-#[inline]
-fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() && is_whitespace(bytes[i]) {
-        i += 1;
-    }
-    i
-}
 
 impl Machine {
     /// Continue in `state` at stream offset `pos` with the state functions (after handing out the
