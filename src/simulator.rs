@@ -31,7 +31,7 @@
 //! SVG/MathML and templates, and in the head of the document (until the body has started and
 //! the frameset-ok flag is cleared).
 
-use crate::machine::{Kind as RecordKind, Record};
+use crate::machine::Kind as RecordKind;
 use crate::token::{EndTag, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
 
@@ -540,17 +540,16 @@ impl Simulator {
         self.count = 0;
     }
 
-    /// Whether the token of `record` (its bytes at stream offset `base` in `bytes`) needs a look:
-    /// in the common state only start tags whose name could be one of [`hot`]'s, and end tags
-    /// that could be `</table>`. This runs for every token: a few instructions.
+    /// Whether a token of `kind` whose name (of a tag) is `name` (its bytes at stream offset `base`
+    /// in `bytes`) needs a look: in the common state only start tags whose name could be one of
+    /// [`hot`]'s, and end tags that could be `</table>`. This runs for every token: a few
+    /// instructions.
     #[inline(always)]
-    pub(crate) fn wants(&self, record: &Record, bytes: &[u8], base: usize) -> bool {
+    pub(crate) fn wants(&self, kind: RecordKind, name: Span, bytes: &[u8], base: usize) -> bool {
         let mode = self.mode;
-        match record.kind {
-            RecordKind::StartTag { .. } if mode == Mode::Fast => {
-                hot_candidate(record.part, bytes, base)
-            }
-            RecordKind::EndTag if mode == Mode::Fast => table_candidate(record.part, bytes, base),
+        match kind {
+            RecordKind::StartTag { .. } if mode == Mode::Fast => hot_candidate(name, bytes, base),
+            RecordKind::EndTag if mode == Mode::Fast => table_candidate(name, bytes, base),
             _ => mode == Mode::Slow,
         }
     }

@@ -19,10 +19,11 @@ use bumpalo::Bump;
 
 use crate::error::{ErrorCode, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
-use crate::machine::{Buf, Config, Kind, Machine, Record};
+use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
 use crate::simulator::Simulator;
 use crate::token::{
-    Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind, Token,
+    AttrRecord, Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind,
+    Token,
 };
 
 /// How a [`Tokenizer`] behaves.
@@ -423,6 +424,11 @@ impl Tokenizer {
         } else {
             Phase::Extending
         };
+        let chunk_src: &'t Source<'t> = self.arena.alloc(Source {
+            bytes: chunk,
+            base: chunk_base,
+            arena: &self.arena,
+        });
         Tokens {
             machine: &mut self.machine,
             side: &mut self.side,
@@ -437,8 +443,9 @@ impl Tokenizer {
             },
             carry: &mut self.carry,
             carry_base: &mut self.carry_base,
-            last_window: (phase == Phase::Chunk).then_some((chunk, chunk_base)),
-            sources: None,
+            last_window: (phase == Phase::Chunk).then_some(chunk_src),
+            chunk_src,
+            frozen_src: None,
             phase: if done { Phase::Done } else { phase },
             sim: &mut self.simulator,
         }
@@ -537,9 +544,11 @@ pub struct Tokens<'t> {
     carry_base: &'t mut usize,
     phase: Phase,
     /// The buffer the last token came from, for [`Tokens::position`].
-    last_window: Option<(&'t [u8], usize)>,
-    /// The arena copy of the last buffer's description, shared by the tokens from it.
-    sources: Option<&'t Source<'t>>,
+    last_window: Option<&'t Source<'t>>,
+    /// The chunk's description in the arena, shared by the tokens that borrow the chunk.
+    chunk_src: &'t Source<'t>,
+    /// The carried buffer's, once it is fixed.
+    frozen_src: Option<&'t Source<'t>>,
     /// The tree-builder simulator (src/simulator.rs).
     pub(crate) sim: &'t mut Simulator,
 }
@@ -547,10 +556,10 @@ pub struct Tokens<'t> {
 impl<'t> Tokens<'t> {
     /// Switch to a text state before the next token (tree-builder feedback).
     pub fn set_text_state(&mut self, state: TextKind) {
-        if let Some((bytes, base)) = self.last_window {
+        if let Some(src) = self.last_window {
             self.machine.resolve_last_start_tag(&Buf {
-                bytes,
-                base,
+                bytes: src.bytes,
+                base: src.base,
                 eof: false,
             });
         }
@@ -590,7 +599,7 @@ impl<'t> Tokens<'t> {
     /// assert_eq!(tokens.position(tag.span().start), Some(Position { line: 2, col: 3 }));
     /// ```
     pub fn position(&mut self, offset: usize) -> Option<Position> {
-        let (bytes, base) = self.last_window?;
+        let Source { bytes, base, .. } = *self.last_window?;
         let end = base + bytes.len();
         let at_end_of_input = offset == end && self.held.eof && end == self.side.fed;
         let held = offset >= self.side.floor.max(base) && (offset < end || at_end_of_input);
@@ -650,8 +659,8 @@ impl<'t> Tokens<'t> {
         match self.run_extending() {
             Some(record) => {
                 self.leave_extending();
-                let bytes = self.held.freeze();
-                Some(self.token(record, bytes, self.held.frozen_base))
+                let src = self.frozen_source();
+                Some(self.token(record, src))
             }
             None if self.machine.is_done() => {
                 self.phase = Phase::Done;
@@ -684,9 +693,9 @@ impl<'t> Tokens<'t> {
             *self.carry_base = retention;
             return None;
         };
-        let bytes = self.held.freeze();
+        let src = self.frozen_source();
         self.keep(retention);
-        Some(self.token(record, bytes, self.held.frozen_base))
+        Some(self.token(record, src))
     }
 
     /// Keep the stream bytes from `from` on for the next feed.
@@ -697,20 +706,86 @@ impl<'t> Tokens<'t> {
 
     #[inline]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
-        let (bytes, base) = match self.phase {
-            Phase::Chunk => (self.held.chunk, self.held.chunk_base),
-            _ => (self.held.freeze(), self.held.frozen_base),
+        let src = match self.phase {
+            Phase::Chunk => self.chunk_src,
+            _ => self.frozen_source(),
         };
         let b = Buf {
-            bytes,
-            base,
+            bytes: src.bytes,
+            base: src.base,
             eof: self.held.eof,
         };
+        if self.machine.lane_open() {
+            match self.machine.lex_lane(&b) {
+                Lexeme::Elsewhere => {}
+                lexeme => return Some(self.lane_token(lexeme, src)),
+            }
+        }
         let record = self.machine.run(&b);
         self.side.collect(self.machine, &b);
         match record {
-            Some(record) => Some(self.token(record, bytes, base)),
-            None => self.end_of_window(&b),
+            Some(record) => Some(self.token(record, src)),
+            None => self.end_of_window(src),
+        }
+    }
+
+    /// The carried buffer, fixed, as the source its tokens borrow.
+    fn frozen_source(&mut self) -> &'t Source<'t> {
+        if let Some(src) = self.frozen_src {
+            return src;
+        }
+        let src: &'t Source<'t> = self.arena.alloc(Source {
+            bytes: self.held.freeze(),
+            base: self.held.frozen_base,
+            arena: self.arena,
+        });
+        self.frozen_src = Some(src);
+        src
+    }
+
+    /// Turn a lexeme of the direct lane into a token borrowing `src`. Each token is built where it
+    /// is returned; the simulator looks at the few it wants.
+    #[inline(always)]
+    fn lane_token(&mut self, lexeme: Lexeme, src: &'t Source<'t>) -> Token<'t> {
+        self.last_window = Some(src);
+        let (bytes, base) = (src.bytes, src.base);
+        match lexeme {
+            Lexeme::Text(span) => {
+                let kind = TextKind::Data;
+                let token = Token::Text(Text { src, span, kind });
+                if self.sim.wants(Kind::Text(kind), span, bytes, base) {
+                    self.simulate(&token);
+                }
+                token
+            }
+            Lexeme::StartTag {
+                span,
+                name,
+                self_closing,
+            } => {
+                let token = Token::StartTag(StartTag {
+                    src,
+                    span,
+                    name,
+                    attrs: attributes(src, self.machine),
+                    self_closing,
+                });
+                if self
+                    .sim
+                    .wants(Kind::StartTag { self_closing }, name, bytes, base)
+                {
+                    self.simulate(&token);
+                }
+                token
+            }
+            Lexeme::EndTag { span, name } => {
+                let token = Token::EndTag(EndTag { src, span, name });
+                if self.sim.wants(Kind::EndTag, name, bytes, base) {
+                    self.simulate(&token);
+                }
+                token
+            }
+            Lexeme::Elsewhere => unreachable!("the lane hands out only tokens"),
         }
     }
 
@@ -718,7 +793,12 @@ impl<'t> Tokens<'t> {
     /// text can be emitted and keep the unfinished rest for the next feed.
     #[cold]
     #[inline(never)]
-    fn end_of_window(&mut self, b: &Buf<'t>) -> Option<Token<'t>> {
+    fn end_of_window(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        let b = &Buf {
+            bytes: src.bytes,
+            base: src.base,
+            eof: self.held.eof,
+        };
         self.phase = Phase::Done;
         if self.machine.is_done() {
             return None;
@@ -730,37 +810,24 @@ impl<'t> Tokens<'t> {
         self.carry.clear();
         self.carry.extend_from_slice(b.rest(retention));
         *self.carry_base = retention;
-        record.map(|r| self.token(r, b.bytes, b.base))
+        record.map(|r| self.token(r, src))
     }
 
-    /// Turn a record into a token borrowing `bytes` (stream offset `base`).
+    /// Turn a record into a token borrowing `src`.
     #[inline]
-    fn token(&mut self, record: Record, bytes: &'t [u8], base: usize) -> Token<'t> {
-        self.last_window = Some((bytes, base));
-        let src = match self.sources {
-            Some(src) if src.base == base && std::ptr::eq(src.bytes, bytes) => src,
-            _ => self.new_source(bytes, base),
-        };
+    fn token(&mut self, record: Record, src: &'t Source<'t>) -> Token<'t> {
+        self.last_window = Some(src);
         // Tree-builder feedback (src/simulator.rs) before the token is handed out: every token
-        // leaves through here, and the record tells cheaply which ones the simulator needs.
-        let simulate = self.sim.wants(&record, bytes, base);
+        // leaves through here or through `lane_token`, and the record tells cheaply which ones
+        // the simulator needs.
+        let simulate = self
+            .sim
+            .wants(record.kind, record.part, src.bytes, src.base);
         let token = make_token(record, src, self.machine);
         if simulate {
             self.simulate(&token);
         }
         token
-    }
-
-    /// The arena copy of a new buffer's description, shared by the tokens from that buffer.
-    #[cold]
-    fn new_source(&mut self, bytes: &'t [u8], base: usize) -> &'t Source<'t> {
-        let src: &'t Source<'t> = self.arena.alloc(Source {
-            bytes,
-            base,
-            arena: self.arena,
-        });
-        self.sources = Some(src);
-        src
     }
 }
 
@@ -775,21 +842,13 @@ fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Tok
     } = record;
     match kind {
         Kind::Text(kind) => Token::Text(Text { src, span, kind }),
-        Kind::StartTag { self_closing } => {
-            let list = &machine.attrs.list;
-            let attrs = if list.is_empty() {
-                &[][..]
-            } else {
-                src.arena.alloc_slice_copy(list)
-            };
-            Token::StartTag(StartTag {
-                src,
-                span,
-                name: part,
-                attrs,
-                self_closing,
-            })
-        }
+        Kind::StartTag { self_closing } => Token::StartTag(StartTag {
+            src,
+            span,
+            name: part,
+            attrs: attributes(src, machine),
+            self_closing,
+        }),
         Kind::EndTag => Token::EndTag(EndTag {
             src,
             span,
@@ -811,6 +870,17 @@ fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Tok
             target: part,
             data,
         }),
+    }
+}
+
+/// The attributes of the start tag just lexed, copied into the arena.
+#[inline(always)]
+fn attributes<'t>(src: &'t Source<'t>, machine: &Machine) -> &'t [AttrRecord] {
+    let list = &machine.attrs.list;
+    if list.is_empty() {
+        &[]
+    } else {
+        src.arena.alloc_slice_copy(list)
     }
 }
 

@@ -20,13 +20,14 @@ mod comment;
 mod doctype;
 pub(crate) mod entities;
 mod entities_table;
+mod lane;
 mod pi;
 mod tag;
-mod tag_fast;
 mod text;
 
 use crate::error::ErrorCode;
 use crate::token::{Span, TextKind};
+pub(crate) use lane::Lexeme;
 pub(crate) use tag::Attrs;
 
 /// A window of the input stream: `bytes` are stream offsets `base..base + bytes.len()`.
@@ -317,9 +318,6 @@ pub(crate) struct Machine {
     pub(crate) errors: Vec<(usize, ErrorCode)>,
     /// The record just emitted.
     out: Option<Record>,
-    /// A second record emitted in the same step (the tag after the text it ends, by the fused
-    /// data-state path); handed out by the next [`Machine::run`].
-    queued: Option<Record>,
     /// Where the last record handed out lets lexing resume: a consumer's feedback rewinds here.
     resume: usize,
     /// A numeric character reference left open at the last seam: (its `&`, how far its digits were
@@ -359,7 +357,6 @@ impl Machine {
             cdata_allowed: false,
             errors: Vec::new(),
             out: None,
-            queued: None,
             resume: 0,
             open_numeric_reference: None,
         }
@@ -376,7 +373,6 @@ impl Machine {
         self.cdata_allowed = false;
         self.errors.clear();
         self.out = None;
-        self.queued = None;
         self.resume = 0;
         self.open_numeric_reference = None;
     }
@@ -387,7 +383,6 @@ impl Machine {
     /// errors on, errors already reported for bytes lexed ahead stay reported; the machine only
     /// lexes ahead of text tokens, and tree builders switch states after start tags.)
     pub(crate) fn switch_text_state(&mut self, kind: TextKind) {
-        self.queued = None;
         self.pos = self.resume;
         self.text_start = self.resume;
         self.set_text_state(kind);
@@ -435,16 +430,13 @@ impl Machine {
 
     /// Whether the machine has reached the end of input and handed out every record.
     pub(crate) fn is_done(&self) -> bool {
-        self.state == State::Eof && self.queued.is_none()
+        self.state == State::Eof
     }
 
     /// Run until a record is emitted (`Some`), or the window is exhausted or the input over (`None`;
     /// [`Machine::is_done`] tells which).
     #[inline]
     pub(crate) fn run(&mut self, b: &Buf) -> Option<Record> {
-        if let Some(record) = self.queued.take() {
-            return Some(self.hand_out(record));
-        }
         loop {
             match self.step(b) {
                 Flow::Continue => {}
@@ -609,19 +601,10 @@ impl Machine {
         }
     }
 
-    /// Put an emitted record out, behind the one already out if there is one.
+    /// Put an emitted record out (one per step).
     fn push_record(&mut self, record: Record) {
-        if self.out.is_none() {
-            self.out = Some(record);
-        } else {
-            debug_assert!(self.queued.is_none(), "at most two records per step");
-            self.queued = Some(record);
-        }
-    }
-
-    /// `Flow::Emit` when a record is out, else `Flow::Continue`.
-    pub(crate) fn flow_out(&self) -> Flow {
-        Machine::flow(self.out.is_some())
+        debug_assert!(self.out.is_none(), "one record per step");
+        self.out = Some(record);
     }
 
     /// Start a token at `start` (the `<`), first emitting the text before it.

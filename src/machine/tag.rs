@@ -338,9 +338,6 @@ impl Machine {
         }
         self.tok.name_end = self.pos;
         self.pos += 1;
-        if self.state == State::BeforeAttributeName && !self.config.errors {
-            return self.attributes_fast(b);
-        }
         Flow::Continue
     }
 

@@ -39,9 +39,6 @@ impl Machine {
 
     /// §13.2.5.1 Data state.
     pub(super) fn data_state(&mut self, b: &Buf) -> Flow {
-        if !self.config.errors {
-            return self.data_fast(b);
-        }
         self.text_state(b, true, State::Data, State::TagOpen)
     }
 

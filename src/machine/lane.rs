@@ -1,0 +1,253 @@
+//! The direct lane: text and plain tags lexed straight into [`Lexeme`]s (errors off).
+//!
+//! Most of a page is text and tags like `<name attr="value" attr=value attr>` or `</name>`. In the
+//! data state, with parse errors off, the iterator asks this lane first: it runs the data, tag open,
+//! end tag open, tag name and attribute states (§13.2.5.1, 6–8, 32–39) in one loop over the window,
+//! with the same transitions and actions as the state functions, and hands back the finished
+//! token's spans without going through the machine's records. At the first thing it does not handle
+//! (`<!`, `<?`, `</` without a letter, `/` not followed by `>`, `=` where a name should start, a
+//! name with NUL or non-ASCII bytes, the end of the window) it gives up with the machine in the
+//! data state at that tag's `<`, and the state functions take over from exactly there. Each byte is
+//! therefore read at most twice, and the tokens are the state functions' tokens.
+
+use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
+use super::{Buf, Machine, State, is_whitespace, skip_whitespace};
+use crate::scan::{ByteSet, find_in_set, find1};
+use crate::token::Span;
+
+/// The bytes that end an attribute name (`ATTR_NAME_STOP`), and those that make a name decode to
+/// something else than itself up to case (NUL and non-ASCII).
+const PLAIN_ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=\0").with_range(0x80, 0xFF);
+
+/// What the lane found. The machine is left after it, in the data state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lexeme {
+    /// Data-state text.
+    Text(Span),
+    /// A start tag; its attributes are in `Machine::attrs`.
+    StartTag {
+        span: Span,
+        name: Span,
+        self_closing: bool,
+    },
+    /// An end tag (attributes on it are dropped, as the standard does).
+    EndTag { span: Span, name: Span },
+    /// Not for the lane: the state functions continue from the machine's position.
+    Elsewhere,
+}
+
+/// Why a tag left the lane: the state functions redo it from its `<`.
+struct GiveUp;
+
+impl Machine {
+    /// Whether the next token may come from the lane: data state, errors off.
+    #[inline(always)]
+    pub(crate) fn lane_open(&self) -> bool {
+        self.state == State::Data && !self.config.errors
+    }
+
+    /// §13.2.5.1 Data state with errors off: the next text or plain tag, or [`Lexeme::Elsewhere`].
+    #[inline]
+    pub(crate) fn lex_lane(&mut self, b: &Buf) -> Lexeme {
+        let bytes = b.bytes;
+        let mut i = self.pos - b.base;
+        loop {
+            let Some(n) = find1(b'<', &bytes[i..]) else {
+                return self.lane_end_of_text(b);
+            };
+            let lt = i + n;
+            match bytes.get(lt + 1) {
+                Some(c) if c.is_ascii_alphabetic() => return self.lane_markup(b, lt, false),
+                Some(b'/') if bytes.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => {
+                    return self.lane_markup(b, lt, true);
+                }
+                // `<!` and `<?` always start a token (comment, DOCTYPE, CDATA, processing
+                // instruction), so the text ends here; `</` without a letter may not.
+                Some(b'!' | b'?') => return self.lane_text_or_elsewhere(b.base + lt),
+                Some(b'/') | None => return self.elsewhere(b.base + lt),
+                Some(_) => i = lt + 1,
+            }
+        }
+    }
+
+    /// No `<` up to the end of the window: at the end of input the pending text is the last
+    /// token; otherwise the state functions decide how much of it can go out now.
+    fn lane_end_of_text(&mut self, b: &Buf) -> Lexeme {
+        let end = b.end();
+        if b.eof && self.text_start < end {
+            let text = Span {
+                start: self.text_start,
+                end,
+            };
+            self.lane_advance(end);
+            self.state = State::Eof;
+            return Lexeme::Text(text);
+        }
+        self.elsewhere(end)
+    }
+
+    /// The state functions continue in the data state at `pos`.
+    fn elsewhere(&mut self, pos: usize) -> Lexeme {
+        self.pos = pos;
+        Lexeme::Elsewhere
+    }
+
+    /// Hand out the pending text that ends at the `<` at `lt`, or continue elsewhere.
+    fn lane_text_or_elsewhere(&mut self, lt: usize) -> Lexeme {
+        if self.text_start < lt {
+            let text = Span {
+                start: self.text_start,
+                end: lt,
+            };
+            self.lane_advance(lt);
+            return Lexeme::Text(text);
+        }
+        self.elsewhere(lt)
+    }
+
+    /// A tag opens at window index `lt`: first the text before it, then the tag itself.
+    fn lane_markup(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Lexeme {
+        let at = b.base + lt;
+        if self.text_start < at {
+            return self.lane_text_or_elsewhere(at);
+        }
+        match self.lane_tag(b, lt, is_end_tag) {
+            Ok(lexeme) => lexeme,
+            Err(GiveUp) => self.elsewhere(at),
+        }
+    }
+
+    /// Everything up to `end` has been handed out.
+    #[inline(always)]
+    fn lane_advance(&mut self, end: usize) {
+        self.pos = end;
+        self.text_start = end;
+        self.resume = end;
+    }
+
+    /// Tag open, end tag open and tag name states (§13.2.5.6–8) for the tag at window index `lt`
+    /// whose name starts with a letter.
+    fn lane_tag(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Result<Lexeme, GiveUp> {
+        let bytes = b.bytes;
+        self.attrs.clear();
+        let name_start = lt + 1 + usize::from(is_end_tag);
+        let n = find_in_set(&TAG_NAME_STOP, &bytes[name_start + 1..]).ok_or(GiveUp)?;
+        let name_end = name_start + 1 + n;
+        let (close, self_closing) = match bytes[name_end] {
+            b'>' => (name_end, false),
+            b'/' => (self.lane_solidus(bytes, name_end)?, true),
+            _ => self.lane_attributes(b, name_end + 1)?,
+        };
+        let span = Span {
+            start: b.base + lt,
+            end: b.base + close + 1,
+        };
+        let name = Span {
+            start: b.base + name_start,
+            end: b.base + name_end,
+        };
+        self.lane_advance(span.end);
+        if is_end_tag {
+            return Ok(Lexeme::EndTag { span, name });
+        }
+        self.last_start_tag_span = Some(name);
+        Ok(Lexeme::StartTag {
+            span,
+            name,
+            self_closing,
+        })
+    }
+
+    /// A `/` at window index `i` (§13.2.5.40): `/>` closes a self-closing tag at `i + 1`.
+    fn lane_solidus(&self, bytes: &[u8], i: usize) -> Result<usize, GiveUp> {
+        match bytes.get(i + 1) {
+            Some(b'>') => Ok(i + 1),
+            _ => Err(GiveUp),
+        }
+    }
+
+    /// §13.2.5.32–39 from the before attribute name state at window index `i`: the index of the
+    /// tag's `>` and whether the tag is self-closing.
+    fn lane_attributes(&mut self, b: &Buf, mut i: usize) -> Result<(usize, bool), GiveUp> {
+        let bytes = b.bytes;
+        loop {
+            // Before attribute name.
+            i = skip_whitespace(bytes, i);
+            let c = *bytes.get(i).ok_or(GiveUp)?;
+            match c {
+                b'>' => return Ok((i, false)),
+                b'/' => return Ok((self.lane_solidus(bytes, i)?, true)),
+                b'=' | 0 | 0x80.. => return Err(GiveUp),
+                _ => {}
+            }
+            // Attribute name: plain ASCII names only.
+            let n = find_in_set(&PLAIN_ATTR_NAME_STOP, &bytes[i + 1..]).ok_or(GiveUp)?;
+            let name = Span {
+                start: b.base + i,
+                end: b.base + i + 1 + n,
+            };
+            i += 1 + n;
+            let mut c = bytes[i];
+            if !ATTR_NAME_STOP.contains(c) {
+                return Err(GiveUp);
+            }
+            self.attrs.add_plain(name, b);
+            if is_whitespace(c) {
+                // After attribute name.
+                i = skip_whitespace(bytes, i);
+                c = *bytes.get(i).ok_or(GiveUp)?;
+                if !matches!(c, b'=' | b'>' | b'/') {
+                    continue;
+                }
+            }
+            match c {
+                b'>' => return Ok((i, false)),
+                b'/' => return Ok((self.lane_solidus(bytes, i)?, true)),
+                _ => {}
+            }
+            // Before attribute value.
+            i = skip_whitespace(bytes, i + 1);
+            i = match *bytes.get(i).ok_or(GiveUp)? {
+                b'>' => return Ok((i, false)),
+                q @ (b'"' | b'\'') => self.lane_quoted_value(b, i, q)?,
+                _ => self.lane_unquoted_value(b, i)?,
+            };
+        }
+    }
+
+    /// Attribute value (quoted) from the quote at window index `i` (§13.2.5.36–37), then the after
+    /// attribute value (quoted) state (§13.2.5.39): where the before attribute name state goes on.
+    fn lane_quoted_value(&mut self, b: &Buf, i: usize, quote: u8) -> Result<usize, GiveUp> {
+        let bytes = b.bytes;
+        let start = i + 1;
+        let n = find1(quote, &bytes[start..]).ok_or(GiveUp)?;
+        self.attrs.set_value(
+            Span {
+                start: b.base + start,
+                end: b.base + start + n,
+            },
+            quote,
+        );
+        let after = start + n + 1;
+        match bytes.get(after) {
+            // `>`, `/` and whitespace are the before attribute name state's to handle; anything
+            // else starts the next attribute (missing-whitespace-between-attributes).
+            Some(_) => Ok(after),
+            None => Err(GiveUp),
+        }
+    }
+
+    /// §13.2.5.38 Attribute value (unquoted) from window index `i`: where the before attribute name
+    /// state goes on.
+    fn lane_unquoted_value(&mut self, b: &Buf, i: usize) -> Result<usize, GiveUp> {
+        let n = find_in_set(&UNQUOTED_STOP, &b.bytes[i..]).ok_or(GiveUp)?;
+        self.attrs.set_value(
+            Span {
+                start: b.base + i,
+                end: b.base + i + n,
+            },
+            0,
+        );
+        Ok(i + n)
+    }
+}
