@@ -56,17 +56,20 @@ impl Machine {
                 return self.lane_end_of_text(b);
             };
             let lt = i + n;
-            match bytes.get(lt + 1) {
-                Some(c) if c.is_ascii_alphabetic() => return self.lane_markup(b, lt, false),
-                Some(b'/') if bytes.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => {
-                    return self.lane_markup(b, lt, true);
-                }
+            let is_end_tag = match bytes.get(lt + 1) {
+                Some(c) if c.is_ascii_alphabetic() => false,
+                Some(b'/') if bytes.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => true,
                 // `<!` and `<?` always start a token (comment, DOCTYPE, CDATA, processing
                 // instruction), so the text ends here; `</` without a letter may not.
                 Some(b'!' | b'?') => return self.lane_text_or_elsewhere(b.base + lt),
                 Some(b'/') | None => return self.elsewhere(b.base + lt),
-                Some(_) => i = lt + 1,
-            }
+                Some(_) => {
+                    i = lt + 1;
+                    continue;
+                }
+            };
+            // A tag: first the text before it, then (at the next call) the tag itself.
+            return self.lane_text_or_tag(b, lt, is_end_tag);
         }
     }
 
@@ -105,11 +108,17 @@ impl Machine {
         self.elsewhere(lt)
     }
 
-    /// A tag opens at window index `lt`: first the text before it, then the tag itself.
-    fn lane_markup(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Lexeme {
+    /// A tag opens at window index `lt`: the pending text before it, or else the tag.
+    #[inline(always)]
+    fn lane_text_or_tag(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Lexeme {
         let at = b.base + lt;
         if self.text_start < at {
-            return self.lane_text_or_elsewhere(at);
+            let text = Span {
+                start: self.text_start,
+                end: at,
+            };
+            self.lane_advance(at);
+            return Lexeme::Text(text);
         }
         match self.lane_tag(b, lt, is_end_tag) {
             Ok(lexeme) => lexeme,
@@ -217,6 +226,7 @@ impl Machine {
 
     /// Attribute value (quoted) from the quote at window index `i` (§13.2.5.36–37), then the after
     /// attribute value (quoted) state (§13.2.5.39): where the before attribute name state goes on.
+    #[inline(always)]
     fn lane_quoted_value(&mut self, b: &Buf, i: usize, quote: u8) -> Result<usize, GiveUp> {
         let bytes = b.bytes;
         let start = i + 1;
