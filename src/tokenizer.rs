@@ -718,7 +718,7 @@ impl<'t> Tokens<'t> {
         if self.machine.lane_open() {
             match self.machine.lex_lane(&b) {
                 Lexeme::Elsewhere => {}
-                lexeme => return Some(self.lane_token(lexeme, src)),
+                lexeme => return self.lane_token(lexeme, src),
             }
         }
         let record = self.machine.run(&b);
@@ -746,7 +746,7 @@ impl<'t> Tokens<'t> {
     /// Turn a lexeme of the direct lane into a token borrowing `src`. Each token is built where it
     /// is returned; the simulator looks at the few it wants.
     #[inline(always)]
-    fn lane_token(&mut self, lexeme: Lexeme, src: &'t Source<'t>) -> Token<'t> {
+    fn lane_token(&mut self, lexeme: Lexeme, src: &'t Source<'t>) -> Option<Token<'t>> {
         self.last_window = Some(src);
         let (bytes, base) = (src.bytes, src.base);
         match lexeme {
@@ -756,7 +756,7 @@ impl<'t> Tokens<'t> {
                 if self.sim.wants(Kind::Text(kind), span, bytes, base) {
                     self.simulate(&token);
                 }
-                token
+                Some(token)
             }
             Lexeme::StartTag {
                 span,
@@ -776,14 +776,14 @@ impl<'t> Tokens<'t> {
                 {
                     self.simulate(&token);
                 }
-                token
+                Some(token)
             }
             Lexeme::EndTag { span, name } => {
                 let token = Token::EndTag(EndTag { src, span, name });
                 if self.sim.wants(Kind::EndTag, name, bytes, base) {
                     self.simulate(&token);
                 }
-                token
+                Some(token)
             }
             Lexeme::Elsewhere => unreachable!("the lane hands out only tokens"),
         }
