@@ -152,6 +152,62 @@ impl fmt::Display for ParseError {
     }
 }
 
+/// Which memory limit a stream ran into (see [`LimitError`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// [`Options::max_carry`](crate::Options::max_carry): the bytes of an unfinished token kept
+    /// from one chunk for the next.
+    Carry,
+    /// [`Options::max_arena`](crate::Options::max_arena): the arena that holds attribute lists
+    /// and decoded strings until the next feed.
+    Arena,
+}
+
+/// A stream stopped at a memory limit: which one, its value, what was needed, and the stream
+/// offset of the token that did not fit.
+///
+/// The tokens before `offset` were all handed out, and nothing was cut short: the token at
+/// `offset` and everything after it are not produced. The tokenizer stays stopped (later feeds
+/// yield nothing) until [`Tokenizer::reset`](crate::Tokenizer::reset), which makes it ready for a
+/// new document.
+///
+/// ```
+/// use tagstream::{Limit, Options, Tokenizer};
+/// let mut tokenizer = Tokenizer::new(Options::new().max_carry(16));
+/// let tokens: Vec<_> = tokenizer.feed(b"<p>hi</p><!-- a long comment ").map(|t| t.span()).collect();
+/// assert_eq!(tokens.len(), 3);
+/// let error = tokenizer.limit_error().unwrap();
+/// assert_eq!((error.limit, error.max, error.offset), (Limit::Carry, 16, 9));
+/// assert_eq!(tokenizer.feed(b"continues -->").count(), 0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitError {
+    /// The limit that was hit.
+    pub limit: Limit,
+    /// Its configured value, in bytes.
+    pub max: usize,
+    /// The bytes that would have been needed (at least).
+    pub needed: usize,
+    /// Stream offset of the first token not produced.
+    pub offset: usize,
+}
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.limit {
+            Limit::Carry => "the unfinished token to carry over",
+            Limit::Arena => "the token arena",
+        };
+        write!(
+            f,
+            "memory limit at byte {}: {what} needs {} bytes, more than the limit of {}",
+            self.offset, self.needed, self.max
+        )
+    }
+}
+
+impl std::error::Error for LimitError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

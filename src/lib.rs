@@ -45,7 +45,7 @@ pub mod simulator;
 mod token;
 mod tokenizer;
 
-pub use error::{ErrorCode, ParseError, Position, UnknownErrorCode};
+pub use error::{ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode};
 pub use simulator::Ambiguity;
 pub use token::{
     Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Span, StartTag, Text,

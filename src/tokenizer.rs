@@ -17,7 +17,7 @@ use std::iter::FusedIterator;
 
 use bumpalo::Bump;
 
-use crate::error::{ErrorCode, ParseError, Position};
+use crate::error::{ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
 use crate::simulator::Simulator;
@@ -41,6 +41,7 @@ pub struct Options {
     last_start_tag: Option<String>,
     cdata_allowed: bool,
     track_positions: bool,
+    limits: Limits,
     // --- tree-builder simulator (src/simulator.rs) ---
     simulate: bool,
     scripting: bool,
@@ -55,6 +56,7 @@ impl Default for Options {
             last_start_tag: None,
             cdata_allowed: false,
             track_positions: false,
+            limits: Limits::NONE,
             simulate: true,
             scripting: false,
         }
@@ -108,6 +110,25 @@ impl Options {
         self
     }
 
+    /// Cap the bytes of an unfinished token carried from one chunk to the next (no cap by default).
+    /// A token that needs more stops the stream with a [`LimitError`] instead of being copied:
+    /// see [`Tokenizer::limit_error`]. Bytes kept because the consumer paused (dropped the
+    /// iterator early) do not count.
+    pub fn max_carry(mut self, bytes: usize) -> Options {
+        self.limits.carry = bytes;
+        self
+    }
+
+    /// Cap the arena that holds attribute lists and decoded strings until the next feed (no cap by
+    /// default). It is checked before each token is produced, so it can be passed by what one
+    /// token and the accessors called on it allocated; then the stream stops with a
+    /// [`LimitError`] (see [`Tokenizer::limit_error`]). With whole documents, which use one arena
+    /// for the whole input, this bounds memory that grows with the document.
+    pub fn max_arena(mut self, bytes: usize) -> Options {
+        self.limits.arena = bytes;
+        self
+    }
+
     /// Run the tree-builder simulator (on by default): after each token it switches the text
     /// state, and allows or forbids CDATA sections, as the HTML Standard's tree builder would
     /// (see [`crate::simulator`]). Off, the tokenizer is the standard's tokenizer alone (what
@@ -124,6 +145,20 @@ impl Options {
         self.scripting = on;
         self
     }
+}
+
+/// The memory limits of [`Options::max_carry`] and [`Options::max_arena`].
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    carry: usize,
+    arena: usize,
+}
+
+impl Limits {
+    const NONE: Limits = Limits {
+        carry: usize::MAX,
+        arena: usize::MAX,
+    };
 }
 
 /// Input-side bookkeeping: UTF-8 validity, input-stream errors, lines and columns, and the errors
@@ -309,6 +344,8 @@ pub struct Tokenizer {
     fed: usize,
     side: Side,
     finished: bool,
+    /// The memory limit the stream stopped at, if any: it stays stopped until a reset.
+    limit_error: Option<LimitError>,
     pub(crate) simulator: Simulator,
 }
 
@@ -334,6 +371,7 @@ impl Tokenizer {
             fed: 0,
             side: Side::new(&options),
             finished: false,
+            limit_error: None,
             simulator: Simulator::new(options.simulate, options.scripting),
             options,
         };
@@ -355,6 +393,12 @@ impl Tokenizer {
         self.fed = 0;
         self.side.reset();
         self.finished = false;
+        if self.limit_error.take().is_some()
+            && self.arena.allocated_bytes() > self.options.limits.arena
+        {
+            // A stream that ran into the arena limit leaves its largest chunk behind: let it go.
+            self.arena = Bump::new();
+        }
         self.simulator.reset();
     }
 
@@ -384,6 +428,13 @@ impl Tokenizer {
         std::mem::take(&mut self.side.errors)
     }
 
+    /// The memory limit ([`Options::max_carry`], [`Options::max_arena`]) the stream stopped at, if
+    /// it did: the tokens before [`LimitError::offset`] were handed out, none after, and later feeds
+    /// yield nothing until [`Tokenizer::reset`].
+    pub fn limit_error(&self) -> Option<LimitError> {
+        self.limit_error
+    }
+
     /// Whether every byte fed so far was valid UTF-8 (invalid sequences decode to U+FFFD).
     pub fn is_valid_utf8(&self) -> bool {
         self.side.utf8.is_valid()
@@ -411,7 +462,7 @@ impl Tokenizer {
         let eof = eof || self.finished;
         let chunk_base = self.fed;
         self.fed += chunk.len();
-        let done = self.machine.is_done();
+        let done = self.machine.is_done() || self.limit_error.is_some();
         if !done && !self.finished {
             self.side.accept(chunk, chunk_base, eof);
         }
@@ -447,6 +498,8 @@ impl Tokenizer {
             chunk_src,
             frozen_src: None,
             phase: if done { Phase::Done } else { phase },
+            limits: self.options.limits,
+            limit_error: &mut self.limit_error,
             sim: &mut self.simulator,
         }
     }
@@ -549,6 +602,9 @@ pub struct Tokens<'t> {
     chunk_src: &'t Source<'t>,
     /// The carried buffer's, once it is fixed.
     frozen_src: Option<&'t Source<'t>>,
+    limits: Limits,
+    /// Where the stream stopped at a memory limit (the tokenizer's).
+    limit_error: &'t mut Option<LimitError>,
     /// The tree-builder simulator (src/simulator.rs).
     pub(crate) sim: &'t mut Simulator,
 }
@@ -624,10 +680,18 @@ impl<'t> Tokens<'t> {
             {
                 return record;
             }
-            let step = (self.held.chunk.len() - self.held.copied).min(self.held.copied.max(256));
             let Frozen::Extending(v) = &mut self.held.frozen else {
                 unreachable!("extending")
             };
+            let room = self.limits.carry.saturating_sub(v.len());
+            if room == 0 {
+                let (needed, offset) = (v.len() + 1, self.held.frozen_base);
+                self.stop_at_limit(Limit::Carry, needed, offset);
+                return None;
+            }
+            let step = (self.held.chunk.len() - self.held.copied)
+                .min(self.held.copied.max(256))
+                .min(room);
             v.extend_from_slice(&self.held.chunk[self.held.copied..self.held.copied + step]);
             self.held.copied += step;
         }
@@ -662,7 +726,7 @@ impl<'t> Tokens<'t> {
                 let src = self.frozen_source();
                 Some(self.token(record, src))
             }
-            None if self.machine.is_done() => {
+            None if self.machine.is_done() || self.limit_error.is_some() => {
                 self.phase = Phase::Done;
                 None
             }
@@ -684,6 +748,10 @@ impl<'t> Tokens<'t> {
         let retention = self.machine.retention();
         self.machine.resolve_last_start_tag(&b);
         self.side.forget_before(&b, retention);
+        if self.over_carry_limit(b.end() - retention, retention) {
+            let src = self.frozen_source();
+            return record.map(|r| self.token(r, src));
+        }
         let Some(record) = record else {
             let Frozen::Extending(v) = &mut self.held.frozen else {
                 unreachable!("extending")
@@ -808,9 +876,48 @@ impl<'t> Tokens<'t> {
         self.machine.resolve_last_start_tag(b);
         self.side.forget_before(b, retention);
         self.carry.clear();
-        self.carry.extend_from_slice(b.rest(retention));
-        *self.carry_base = retention;
+        if !self.over_carry_limit(b.end() - retention, retention) {
+            self.carry.extend_from_slice(b.rest(retention));
+            *self.carry_base = retention;
+        }
         record.map(|r| self.token(r, src))
+    }
+
+    /// Whether carrying `needed` bytes from stream offset `offset` on would pass
+    /// [`Options::max_carry`]; if so, the stream stops there.
+    fn over_carry_limit(&mut self, needed: usize, offset: usize) -> bool {
+        let over = needed > self.limits.carry;
+        if over {
+            self.stop_at_limit(Limit::Carry, needed, offset);
+        }
+        over
+    }
+
+    /// Stop the stream at a memory limit: no token from `offset` on.
+    #[cold]
+    fn stop_at_limit(&mut self, limit: Limit, needed: usize, offset: usize) {
+        let max = match limit {
+            Limit::Carry => self.limits.carry,
+            Limit::Arena => self.limits.arena,
+        };
+        *self.limit_error = Some(LimitError {
+            limit,
+            max,
+            needed,
+            offset,
+        });
+        self.phase = Phase::Done;
+    }
+
+    /// The arena has grown past [`Options::max_arena`]: stop before the next token.
+    #[cold]
+    #[inline(never)]
+    fn arena_limit(&mut self) -> Option<Token<'t>> {
+        if self.phase != Phase::Done {
+            let (needed, offset) = (self.arena.allocated_bytes(), self.machine.retention());
+            self.stop_at_limit(Limit::Arena, needed, offset);
+        }
+        None
     }
 
     /// Turn a record into a token borrowing `src`.
@@ -888,6 +995,9 @@ impl<'t> Iterator for Tokens<'t> {
     type Item = Token<'t>;
 
     fn next(&mut self) -> Option<Token<'t>> {
+        if self.limits.arena != usize::MAX && self.arena.allocated_bytes() > self.limits.arena {
+            return self.arena_limit();
+        }
         match self.phase {
             Phase::Done => None,
             Phase::Extending => self.next_extending(),

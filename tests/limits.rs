@@ -1,0 +1,201 @@
+//! Memory limits (`Options::max_carry`, `Options::max_arena`): a stream that would need more stops
+//! with a typed error at the token that did not fit — every token before it handed out whole,
+//! none after it, nothing cut short — and the tokenizer is ready for the next document after a
+//! reset.
+
+use tagstream::{Limit, LimitError, Options, Token, Tokenizer};
+
+/// A token as kind and span, comparable across runs.
+fn shape(token: &Token<'_>) -> (&'static str, usize, usize) {
+    let kind = match token {
+        Token::StartTag(_) => "start",
+        Token::EndTag(_) => "end",
+        Token::Text(_) => "text",
+        Token::Comment(_) => "comment",
+        Token::Doctype(_) => "doctype",
+        Token::ProcessingInstruction(_) => "pi",
+    };
+    (kind, token.span().start, token.span().end)
+}
+
+/// Feed `input` in chunks of `size` bytes, then finish; the tokens' shapes (text merged).
+fn stream(
+    tokenizer: &mut Tokenizer,
+    input: &[u8],
+    size: usize,
+) -> Vec<(&'static str, usize, usize)> {
+    let mut out = Vec::new();
+    for chunk in input.chunks(size) {
+        out.extend(tokenizer.feed(chunk).map(|t| shape(&t)));
+    }
+    out.extend(tokenizer.finish().map(|t| shape(&t)));
+    merge_text(out)
+}
+
+fn merge_text(shapes: Vec<(&'static str, usize, usize)>) -> Vec<(&'static str, usize, usize)> {
+    let mut merged: Vec<(&'static str, usize, usize)> = Vec::new();
+    for s in shapes {
+        match merged.last_mut() {
+            Some(last) if last.0 == "text" && s.0 == "text" && last.2 == s.1 => last.2 = s.2,
+            _ => merged.push(s),
+        }
+    }
+    merged
+}
+
+fn whole(input: &[u8]) -> Vec<(&'static str, usize, usize)> {
+    let mut tokenizer = Tokenizer::default();
+    merge_text(tokenizer.tokenize(input).map(|t| shape(&t)).collect())
+}
+
+/// `<p>before</p>`, a comment of `len` bytes, `<p>after</p>`.
+fn long_comment(len: usize) -> Vec<u8> {
+    let mut doc = b"<p>before</p><!--".to_vec();
+    doc.resize(doc.len() + len, b'x');
+    doc.extend_from_slice(b"--><p>after</p>");
+    doc
+}
+
+#[test]
+fn a_token_longer_than_max_carry_stops_the_stream_before_it() {
+    let doc = long_comment(100_000);
+    let mut tokenizer = Tokenizer::new(Options::new().max_carry(16 * 1024));
+    let tokens = stream(&mut tokenizer, &doc, 4096);
+    assert_eq!(
+        tokens,
+        whole(&doc)[..3],
+        "everything before the comment, nothing after"
+    );
+    let error = tokenizer.limit_error().expect("the limit was hit");
+    assert_eq!(error.limit, Limit::Carry);
+    assert_eq!(error.max, 16 * 1024);
+    assert_eq!(error.offset, 13, "the comment's `<`");
+    assert!(error.needed > error.max);
+    assert_eq!(tokenizer.feed(b"<b>more</b>").count(), 0, "stays stopped");
+    assert_eq!(tokenizer.limit_error(), Some(error));
+}
+
+#[test]
+fn a_token_within_max_carry_streams_as_the_whole_input() {
+    let doc = long_comment(100_000);
+    for size in [1, 7, 4096, 65536] {
+        let mut tokenizer = Tokenizer::new(Options::new().max_carry(128 * 1024));
+        assert_eq!(
+            stream(&mut tokenizer, &doc, size),
+            whole(&doc),
+            "chunks of {size}"
+        );
+        assert_eq!(tokenizer.limit_error(), None);
+    }
+}
+
+#[test]
+fn a_limit_hit_at_the_first_seam_is_reported_there() {
+    // The comment is unfinished at the end of the first chunk already.
+    let doc = long_comment(100);
+    let mut tokenizer = Tokenizer::new(Options::new().max_carry(32));
+    let first: Vec<_> = tokenizer.feed(&doc[..64]).map(|t| shape(&t)).collect();
+    assert_eq!(merge_text(first), whole(&doc)[..3]);
+    let error = tokenizer.limit_error().unwrap();
+    assert_eq!(
+        (error.limit, error.offset, error.needed),
+        (Limit::Carry, 13, 64 - 13)
+    );
+}
+
+#[test]
+fn reset_makes_a_stopped_tokenizer_ready_for_the_next_document() {
+    let mut tokenizer = Tokenizer::new(Options::new().max_carry(1024));
+    let doc = long_comment(10_000);
+    stream(&mut tokenizer, &doc, 512);
+    assert!(tokenizer.limit_error().is_some());
+    tokenizer.reset();
+    assert_eq!(tokenizer.limit_error(), None);
+    let small = b"<ul><li>one<li>two</ul>";
+    assert_eq!(stream(&mut tokenizer, small, 5), whole(small));
+    assert_eq!(
+        merge_text(tokenizer.tokenize(&doc).map(|t| shape(&t)).collect()),
+        whole(&doc)
+    );
+}
+
+#[test]
+fn bytes_kept_for_a_pause_do_not_count_against_max_carry() {
+    let doc: Vec<u8> = b"<p class=a>text</p>".repeat(1000);
+    let mut tokenizer = Tokenizer::new(Options::new().max_carry(64));
+    let mut tokens = Vec::new();
+    // Take one token per feed: every pause keeps the rest of the chunk.
+    let mut tokens_of_feed: Vec<_> = tokenizer.feed(&doc).take(1).map(|t| shape(&t)).collect();
+    while !tokens_of_feed.is_empty() {
+        tokens.append(&mut tokens_of_feed);
+        tokens_of_feed = tokenizer.feed(b"").take(1).map(|t| shape(&t)).collect();
+    }
+    tokens.extend(tokenizer.finish().map(|t| shape(&t)));
+    assert_eq!(tokenizer.limit_error(), None);
+    assert_eq!(merge_text(tokens), whole(&doc));
+}
+
+/// 20,000 start tags with five attributes each: each tag's attribute list goes into the arena.
+fn attribute_heavy() -> Vec<u8> {
+    b"<i a=1 b=2 c=3 d=4 e=5>".repeat(20_000)
+}
+
+#[test]
+fn an_arena_past_max_arena_stops_a_whole_document_at_a_token_boundary() {
+    let doc = attribute_heavy();
+    let mut tokenizer = Tokenizer::new(Options::new().max_arena(256 * 1024));
+    let tokens: Vec<_> = tokenizer.tokenize(&doc).map(|t| shape(&t)).collect();
+    let all = whole(&doc);
+    assert!(
+        !tokens.is_empty() && tokens.len() < all.len(),
+        "{} of {}",
+        tokens.len(),
+        all.len()
+    );
+    assert!(
+        tokens == all[..tokens.len()],
+        "a prefix of the tokens, each whole"
+    );
+    let error = tokenizer.limit_error().unwrap();
+    assert_eq!(error.limit, Limit::Arena);
+    assert_eq!(
+        error.offset,
+        tokens.last().unwrap().2,
+        "right after the last token"
+    );
+    assert!(error.needed > error.max);
+}
+
+#[test]
+fn streaming_resets_the_arena_at_every_feed_so_max_arena_holds() {
+    let doc = attribute_heavy();
+    // A 4 KiB chunk holds ~180 tags: ~36 KB of attribute lists per feed.
+    let mut tokenizer = Tokenizer::new(Options::new().max_arena(256 * 1024));
+    let tokens = stream(&mut tokenizer, &doc, 4096);
+    assert_eq!(tokenizer.limit_error(), None);
+    assert!(tokens == whole(&doc), "{} tokens", tokens.len());
+}
+
+#[test]
+fn the_error_says_which_limit_and_where() {
+    let error = LimitError {
+        limit: Limit::Carry,
+        max: 1024,
+        needed: 5000,
+        offset: 42,
+    };
+    assert_eq!(
+        error.to_string(),
+        "memory limit at byte 42: the unfinished token to carry over needs 5000 bytes, more than \
+         the limit of 1024"
+    );
+    let error = LimitError {
+        limit: Limit::Arena,
+        ..error
+    };
+    assert!(
+        error
+            .to_string()
+            .contains("the token arena needs 5000 bytes")
+    );
+}
