@@ -367,6 +367,34 @@ fn srcset_follows_the_standard() {
 }
 
 #[test]
+fn srcset_and_refresh_take_any_text_and_return_slices_of_it() {
+    let inputs = [
+        "a.png 1é, b 2ü",
+        "é 1x,ü",
+        "x 1ü",
+        "0;url='é",
+        "5é; url=ü",
+        "1 u\u{0301}rl=x",
+    ];
+    for input in inputs {
+        for (end, _) in input.char_indices().chain([(input.len(), ' ')]) {
+            let prefix = &input[..end];
+            for candidate in parse_srcset(prefix) {
+                assert!(prefix.contains(candidate.url), "{prefix:?}: {candidate:?}");
+            }
+            if let Some(url) = parse_refresh(prefix).and_then(|r| r.url) {
+                assert!(prefix.contains(url), "{prefix:?}: {url:?}");
+            }
+        }
+    }
+    assert_eq!(
+        parse_srcset("a.png 1é, b.png")[0].url,
+        "b.png",
+        "a non-ASCII unit is invalid"
+    );
+}
+
+#[test]
 fn refresh_follows_the_standard() {
     let url = |s| parse_refresh(s).map(|r| r.url);
     assert_eq!(url("0; url=/a"), Some(Some("/a")));

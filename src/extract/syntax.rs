@@ -137,18 +137,20 @@ fn candidate<'a>(url: &'a str, descriptors: &[&str]) -> Option<ImageCandidate<'a
         ..ImageCandidate::default()
     };
     for descriptor in descriptors {
-        let (value, unit) = descriptor.split_at(descriptor.len() - 1);
+        // The unit is the last character: an ASCII letter, or the descriptor is invalid.
+        let unit = descriptor.bytes().last().filter(u8::is_ascii)?;
+        let value = &descriptor[..descriptor.len() - 1];
         match unit {
-            "w" if candidate.width.is_none() && candidate.density.is_none() => {
+            b'w' if candidate.width.is_none() && candidate.density.is_none() => {
                 candidate.width = Some(positive_integer(value)?);
             }
-            "x" if candidate.width.is_none()
+            b'x' if candidate.width.is_none()
                 && candidate.density.is_none()
                 && candidate.height.is_none() =>
             {
                 candidate.density = Some(non_negative_float(value)?);
             }
-            "h" if candidate.height.is_none() && candidate.density.is_none() => {
+            b'h' if candidate.height.is_none() && candidate.density.is_none() => {
                 candidate.height = Some(positive_integer(value)?);
             }
             _ => return None,
