@@ -7,6 +7,9 @@
 //! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer
 //! (alone, unless `--simulate`).
 //!
+//! `tagstream links`, `text` and `stats` (the crawler commands: many inputs, WARC archives, in
+//! parallel) live in `src/cli/`.
+//!
 //! Errors (unreadable input, bad arguments) go to stderr with a non-zero exit status.
 
 mod cli;

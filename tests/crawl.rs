@@ -209,6 +209,23 @@ fn unreadable_inputs_are_skipped_with_exit_code_3() {
 }
 
 #[test]
+fn help_lists_the_crawler_commands_and_their_options() {
+    let help = stdout_ok(&["--help"], b"");
+    for command in ["links", "text", "stats"] {
+        assert!(help.contains(command), "{command} missing from {help}");
+        let help = stdout_ok(&[command, "--help"], b"");
+        for option in ["--plain", "--jobs", "--quiet", "--scripting"] {
+            assert!(
+                help.contains(option),
+                "{option} missing from {command} --help"
+            );
+        }
+    }
+    assert!(stdout_ok(&["links", "--help"], b"").contains("--base"));
+    assert!(stdout_ok(&["text", "--help"], b"").contains("--blocks"));
+}
+
+#[test]
 fn jobs_must_be_positive() {
     let out = tagstream(&["links", "-j", "0", LINKS], b"");
     assert_eq!(out.status.code(), Some(2));
