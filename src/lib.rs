@@ -34,9 +34,12 @@
 //! machine (one function per spec state) records spans; tokens decode lazily. See [`Tokenizer`] for
 //! streaming and pausing, [`Options`] for errors and initial states, [`simulator`] for the
 //! tree-builder feedback that is on by default, and [`html5lib`] for the html5lib-tests token
-//! shapes.
+//! shapes. With the `extract` feature (on by default), [`extract`] finds the links and the
+//! visible text of pages.
 
 mod error;
+#[cfg(feature = "extract")]
+pub mod extract;
 pub mod html5lib;
 mod input;
 mod machine;

@@ -7,7 +7,12 @@
 //! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer
 //! (alone, unless `--simulate`).
 //!
+//! `tagstream links`, `text` and `stats` (the crawler commands: many inputs, WARC archives, in
+//! parallel) live in `src/cli/`.
+//!
 //! Errors (unreadable input, bad arguments) go to stderr with a non-zero exit status.
+
+mod cli;
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -50,6 +55,15 @@ enum Command {
     /// says; attributes also carry their raw source. The input is read in chunks, so it never has to
     /// fit in memory.
     Tokens(TokensArgs),
+
+    /// Print every URL each page references, resolved, as JSON lines (see README § links).
+    Links(cli::links::LinksArgs),
+
+    /// Print the visible text, title and meta description of each page (see README § text).
+    Text(cli::text::TextArgs),
+
+    /// Count tokens by kind, bytes and parse errors by code, and measure MB/s (README § stats).
+    Stats(cli::stats::StatsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -133,6 +147,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Tokens(args) => tokens(&args),
+        Command::Links(args) => return cli::run(&args.inputs, &cli::links::Links::new(&args)),
+        Command::Text(args) => return cli::run(&args.inputs, &cli::text::Text::new(&args)),
+        Command::Stats(args) => return cli::run(&args.inputs, &cli::stats::Stats::new(&args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,150 @@
+//! What the crawler commands read: files, directories (recursively), standard input and WARC
+//! archives, each turned into the HTML documents it holds.
+
+use std::fmt;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use super::warc;
+
+/// One input named on the command line or found in a directory.
+#[derive(Debug)]
+pub(crate) enum Input {
+    Stdin,
+    File(PathBuf),
+    /// A WARC archive, gzip-compressed when its name ends in `.gz`.
+    Warc(PathBuf),
+}
+
+impl Input {
+    /// How the input is named in the output: `-` or the path as given.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Input::Stdin => "-".to_owned(),
+            Input::File(path) | Input::Warc(path) => path.display().to_string(),
+        }
+    }
+}
+
+/// One HTML document to process.
+pub(crate) struct Document<'a> {
+    /// The input it comes from (see [`Input::name`]).
+    pub(crate) input: &'a str,
+    /// For a WARC record: where the record starts in the file (for `.warc.gz`, where its gzip
+    /// member starts, as Common Crawl's indexes give it).
+    pub(crate) offset: Option<u64>,
+    /// For a WARC record: its `WARC-Target-URI`.
+    pub(crate) url: Option<&'a str>,
+    /// The document, as UTF-8 when a WARC record's charset said otherwise.
+    pub(crate) html: &'a [u8],
+}
+
+/// Something that was not read, and why; the run goes on without it.
+#[derive(Debug)]
+pub(crate) struct Skip {
+    pub(crate) input: String,
+    pub(crate) offset: Option<u64>,
+    pub(crate) reason: String,
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(offset) => write!(f, "{} at offset {offset}: {}", self.input, self.reason),
+            None => write!(f, "{}: {}", self.input, self.reason),
+        }
+    }
+}
+
+impl Skip {
+    pub(crate) fn new(input: &str, offset: Option<u64>, reason: impl fmt::Display) -> Skip {
+        Skip {
+            input: input.to_owned(),
+            offset,
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// The inputs `paths` name, in order: directories are replaced by the HTML and WARC files below
+/// them (sorted by name, symbolic links to directories not followed); explicitly named files are
+/// taken whatever their name. Paths that cannot be listed are skipped.
+pub(crate) fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<Skip>) {
+    let mut inputs = Vec::new();
+    let mut skips = Vec::new();
+    for path in paths {
+        if path == Path::new("-") {
+            inputs.push(Input::Stdin);
+        } else if path.is_dir() {
+            walk(path, &mut inputs, &mut skips);
+        } else {
+            inputs.push(classify(path.clone()));
+        }
+    }
+    (inputs, skips)
+}
+
+/// A WARC archive or an HTML file, by its name.
+fn classify(path: PathBuf) -> Input {
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    if name.ends_with(".warc") || name.ends_with(".warc.gz") {
+        Input::Warc(path)
+    } else {
+        Input::File(path)
+    }
+}
+
+/// Whether a file found in a directory is one to read.
+fn is_wanted(path: &Path) -> bool {
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    [".html", ".htm", ".xhtml", ".warc", ".warc.gz"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+fn walk(dir: &Path, inputs: &mut Vec<Input>, skips: &mut Vec<Skip>) {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return skips.push(Skip::new(&dir.display().to_string(), None, e)),
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|entry| entry.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir {
+            walk(&path, inputs, skips);
+        } else if path.is_file() && is_wanted(&path) {
+            inputs.push(classify(path));
+        }
+    }
+}
+
+/// Hand every document of `input` to `each`; returns what had to be skipped.
+pub(crate) fn read(input: &Input, each: &mut dyn FnMut(Document<'_>)) -> Vec<Skip> {
+    let name = input.name();
+    let bytes = match input {
+        Input::Stdin => read_stdin(),
+        Input::File(path) => fs::read(path),
+        Input::Warc(path) => return warc::read(path, &name, each),
+    };
+    match bytes {
+        Ok(html) => {
+            each(Document {
+                input: &name,
+                offset: None,
+                url: None,
+                html: &html,
+            });
+            Vec::new()
+        }
+        Err(e) => vec![Skip::new(&name, None, e)],
+    }
+}
+
+fn read_stdin() -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    io::stdin().lock().read_to_end(&mut bytes)?;
+    Ok(bytes)
+}

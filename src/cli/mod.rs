@@ -1,0 +1,289 @@
+//! The crawler commands, `links`, `text` and `stats`: each reads its inputs (files,
+//! directories, standard input, WARC archives; see [`inputs`]) in parallel with rayon, tokenizes
+//! every HTML document once, and writes its results in input order: JSON lines by default, plain
+//! text with `--plain`. A progress bar (on a terminal) and a summary go to stderr, as does a line
+//! for everything skipped.
+//!
+//! Exit status: 0 when every input was read, 3 when something was skipped (an unreadable file, a
+//! broken gzip member, a malformed WARC record), 1 when the output could not be written, 2 for
+//! bad arguments.
+
+pub(crate) mod inputs;
+pub(crate) mod links;
+pub(crate) mod stats;
+pub(crate) mod text;
+mod warc;
+
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::iter::{ParallelBridge, ParallelIterator};
+use serde::Serialize;
+use tagstream::{Options, Tokenizer};
+
+use inputs::{Document, Input, Skip};
+
+/// Exit status when the run finished but skipped something.
+const EXIT_SKIPPED: u8 = 3;
+
+/// The arguments every crawler command takes.
+#[derive(Args, Debug)]
+pub(crate) struct InputArgs {
+    /// Files, directories (their .html, .htm, .xhtml, .warc and .warc.gz files, recursively) or
+    /// `-` for standard input. Files named *.warc or *.warc.gz are read as WARC archives: their
+    /// HTML `response` records, decoded with their HTTP charset.
+    #[arg(value_name = "PATH", default_value = "-")]
+    paths: Vec<PathBuf>,
+
+    /// Print plain text instead of JSON lines.
+    #[arg(long)]
+    plain: bool,
+
+    /// How many inputs to process at once [default: the number of CPUs].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+
+    /// No progress bar and no summary (what is skipped is still reported).
+    #[arg(short, long)]
+    quiet: bool,
+
+    /// Tokenize as a browser with scripting on: `<noscript>` contents are raw text.
+    #[arg(long)]
+    scripting: bool,
+}
+
+/// What a crawler command does with each document.
+pub(crate) trait Command: Sync {
+    /// What the command adds up over all documents (for a closing line).
+    type Totals: Default + Send;
+
+    /// The tokenizer options it needs.
+    fn options(&self) -> Options;
+
+    /// Tokenize `document` and write its results to `out`.
+    fn document(
+        &self,
+        tokenizer: &mut Tokenizer,
+        document: &Document<'_>,
+        totals: &mut Self::Totals,
+        out: &mut Vec<u8>,
+    );
+
+    /// Add one input's totals into the run's.
+    fn merge(&self, _into: &mut Self::Totals, _from: Self::Totals) {}
+
+    /// Write what comes after the last document.
+    fn finish(&self, _totals: &Self::Totals, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Where a document comes from, first in every JSON line.
+#[derive(Serialize)]
+pub(crate) struct Origin<'a> {
+    input: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+    /// The page URL (a WARC record's), beside the link's own `url`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    page: Option<&'a str>,
+}
+
+impl<'a> Origin<'a> {
+    pub(crate) fn of(document: &Document<'a>) -> Origin<'a> {
+        Origin {
+            input: document.input,
+            offset: document.offset,
+            page: document.url,
+        }
+    }
+}
+
+/// Write `value` as one JSON line.
+pub(crate) fn json_line(out: &mut Vec<u8>, value: &impl Serialize) {
+    serde_json::to_writer(&mut *out, value).expect("serializing to memory cannot fail");
+    out.push(b'\n');
+}
+
+/// What one input gave.
+struct Outcome<T> {
+    out: Vec<u8>,
+    documents: u64,
+    bytes: u64,
+    skips: Vec<Skip>,
+    totals: T,
+}
+
+/// Run `command` over the inputs and write its output in input order.
+pub(crate) fn run<C: Command>(args: &InputArgs, command: &C) -> ExitCode {
+    let started = Instant::now();
+    let (inputs, skips) = inputs::expand(&args.paths);
+    let progress = progress_bar(inputs.len(), args.quiet);
+    let mut run = Run {
+        progress,
+        skipped: 0,
+        documents: 0,
+        bytes: 0,
+    };
+    skips.iter().for_each(|skip| run.report(skip));
+    let written = match pool(args.jobs) {
+        Ok(pool) => run.process_all(&pool, &inputs, command),
+        Err(e) => Err(io::Error::other(e)),
+    };
+    run.progress.finish_and_clear();
+    if !args.quiet {
+        run.summary(inputs.len(), started.elapsed());
+    }
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("tagstream: cannot write output: {e}");
+            ExitCode::FAILURE
+        }
+        _ if run.skipped > 0 => ExitCode::from(EXIT_SKIPPED),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+fn pool(jobs: Option<u16>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    let threads = jobs.map_or(0, usize::from);
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build()
+}
+
+/// A progress bar on stderr when it is a terminal (and not `--quiet`), counting inputs.
+fn progress_bar(inputs: usize, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} inputs, {msg} [{elapsed}]")
+        .expect("a valid template");
+    ProgressBar::new(inputs as u64).with_style(style)
+}
+
+/// The state of one run on the writing side.
+struct Run {
+    progress: ProgressBar,
+    skipped: u64,
+    documents: u64,
+    bytes: u64,
+}
+
+impl Run {
+    /// Process the inputs in parallel on `pool`, writing each input's output on this thread as
+    /// soon as every input before it is written. Inputs are taken in order (`par_bridge`), so
+    /// few outcomes wait for an earlier one.
+    fn process_all<C: Command>(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        inputs: &[Input],
+        command: &C,
+    ) -> io::Result<()> {
+        let (sender, receiver) = mpsc::channel();
+        let stop = AtomicBool::new(false);
+        let mut out = BufWriter::new(io::stdout().lock());
+        let mut totals = C::Totals::default();
+        let written = std::thread::scope(|scope| {
+            let stop = &stop;
+            scope.spawn(move || {
+                let init = || (sender.clone(), Tokenizer::new(command.options()));
+                pool.install(|| {
+                    let work = inputs.iter().enumerate().par_bridge();
+                    work.for_each_init(init, |(sender, tokenizer), (i, input)| {
+                        if !stop.load(Ordering::Relaxed) {
+                            let _ = sender.send((i, process(command, tokenizer, input)));
+                        }
+                    });
+                });
+            });
+            let written = self.write_in_order(receiver, command, &mut totals, &mut out);
+            if written.is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            written
+        });
+        written?;
+        command.finish(&totals, &mut out)?;
+        out.flush()
+    }
+
+    /// Write outcomes in input order as they arrive.
+    fn write_in_order<C: Command>(
+        &mut self,
+        receiver: mpsc::Receiver<(usize, Outcome<C::Totals>)>,
+        command: &C,
+        totals: &mut C::Totals,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let mut waiting = BTreeMap::new();
+        let mut next = 0;
+        for (i, outcome) in receiver {
+            waiting.insert(i, outcome);
+            while let Some(outcome) = waiting.remove(&next) {
+                next += 1;
+                out.write_all(&outcome.out)?;
+                self.account(&outcome);
+                command.merge(totals, outcome.totals);
+            }
+        }
+        Ok(())
+    }
+
+    fn account<T>(&mut self, outcome: &Outcome<T>) {
+        self.documents += outcome.documents;
+        self.bytes += outcome.bytes;
+        outcome.skips.iter().for_each(|skip| self.report(skip));
+        self.progress.inc(1);
+        self.progress
+            .set_message(format!("{:.1} MB", mb(self.bytes)));
+    }
+
+    fn report(&mut self, skip: &Skip) {
+        self.skipped += 1;
+        self.progress
+            .suspend(|| eprintln!("tagstream: skipped {skip}"));
+    }
+
+    fn summary(&self, inputs: usize, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        eprintln!(
+            "tagstream: {inputs} inputs, {} documents, {:.2} MB in {seconds:.3} s ({:.1} MB/s), {} skipped",
+            self.documents,
+            mb(self.bytes),
+            mb(self.bytes) / seconds.max(1e-9),
+            self.skipped,
+        );
+    }
+}
+
+/// Megabytes (10^6 bytes).
+pub(crate) fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+/// Every document of one input through `command`.
+fn process<C: Command>(
+    command: &C,
+    tokenizer: &mut Tokenizer,
+    input: &Input,
+) -> Outcome<C::Totals> {
+    let mut outcome = Outcome {
+        out: Vec::new(),
+        documents: 0,
+        bytes: 0,
+        skips: Vec::new(),
+        totals: C::Totals::default(),
+    };
+    let mut each = |document: Document<'_>| {
+        outcome.documents += 1;
+        outcome.bytes += document.html.len() as u64;
+        command.document(tokenizer, &document, &mut outcome.totals, &mut outcome.out);
+    };
+    outcome.skips = inputs::read(input, &mut each);
+    outcome
+}

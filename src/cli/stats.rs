@@ -1,0 +1,220 @@
+//! `tagstream stats`: per page, the tokens by kind, the bytes and the parse errors by code; at
+//! the end, the totals and the tokenizer's throughput.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde::Serialize;
+use tagstream::{Options, Token, Tokenizer};
+
+use super::inputs::Document;
+use super::{Command, InputArgs, Origin, json_line, mb};
+
+/// Arguments of `tagstream stats`.
+#[derive(Args, Debug)]
+pub(crate) struct StatsArgs {
+    #[command(flatten)]
+    pub(crate) inputs: InputArgs,
+}
+
+/// Tokens by kind.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+struct TokenCounts {
+    doctype: u64,
+    start_tag: u64,
+    end_tag: u64,
+    text: u64,
+    comment: u64,
+    processing_instruction: u64,
+}
+
+impl TokenCounts {
+    fn count(&mut self, token: &Token<'_>) {
+        let counter = match token {
+            Token::Doctype(_) => &mut self.doctype,
+            Token::StartTag(_) => &mut self.start_tag,
+            Token::EndTag(_) => &mut self.end_tag,
+            Token::Text(_) => &mut self.text,
+            Token::Comment(_) => &mut self.comment,
+            Token::ProcessingInstruction(_) => &mut self.processing_instruction,
+        };
+        *counter += 1;
+    }
+
+    fn add(&mut self, other: &TokenCounts) {
+        self.doctype += other.doctype;
+        self.start_tag += other.start_tag;
+        self.end_tag += other.end_tag;
+        self.text += other.text;
+        self.comment += other.comment;
+        self.processing_instruction += other.processing_instruction;
+    }
+
+    fn sum(&self) -> u64 {
+        self.doctype
+            + self.start_tag
+            + self.end_tag
+            + self.text
+            + self.comment
+            + self.processing_instruction
+    }
+}
+
+/// Parse errors by code.
+type ErrorCounts = BTreeMap<&'static str, u64>;
+
+/// What the statistics of some documents add up to.
+#[derive(Debug, Default)]
+pub(crate) struct Totals {
+    documents: u64,
+    bytes: u64,
+    tokens: TokenCounts,
+    errors: ErrorCounts,
+    /// Time spent tokenizing, summed over the threads.
+    tokenizing: Duration,
+}
+
+impl Totals {
+    fn add(&mut self, other: &Totals) {
+        self.documents += other.documents;
+        self.bytes += other.bytes;
+        self.tokens.add(&other.tokens);
+        for (code, n) in &other.errors {
+            *self.errors.entry(code).or_default() += n;
+        }
+        self.tokenizing += other.tokenizing;
+    }
+
+    /// Megabytes per second of tokenizing, per thread.
+    fn mb_per_s(&self) -> f64 {
+        mb(self.bytes) / self.tokenizing.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One page's statistics as a JSON line.
+#[derive(Serialize)]
+struct StatsLine<'a> {
+    #[serde(flatten)]
+    origin: Origin<'a>,
+    bytes: u64,
+    tokens: TokenCounts,
+    errors: &'a ErrorCounts,
+}
+
+/// The closing JSON line.
+#[derive(Serialize)]
+struct TotalLine<'a> {
+    total: TotalFields<'a>,
+}
+
+#[derive(Serialize)]
+struct TotalFields<'a> {
+    documents: u64,
+    bytes: u64,
+    tokens: TokenCounts,
+    errors: &'a ErrorCounts,
+    /// Tokenizer throughput per thread; the only field that changes from run to run.
+    mb_per_s: f64,
+}
+
+/// The `stats` command.
+pub(crate) struct Stats<'a> {
+    args: &'a StatsArgs,
+}
+
+impl<'a> Stats<'a> {
+    pub(crate) fn new(args: &'a StatsArgs) -> Stats<'a> {
+        Stats { args }
+    }
+
+    /// Tokenize `html` and count.
+    fn measure(tokenizer: &mut Tokenizer, html: &[u8]) -> Totals {
+        let started = Instant::now();
+        let mut tokens = TokenCounts::default();
+        tokenizer
+            .tokenize(html)
+            .for_each(|token| tokens.count(&token));
+        let tokenizing = started.elapsed();
+        let mut errors = ErrorCounts::new();
+        for error in tokenizer.errors() {
+            *errors.entry(error.code.as_str()).or_default() += 1;
+        }
+        Totals {
+            documents: 1,
+            bytes: html.len() as u64,
+            tokens,
+            errors,
+            tokenizing,
+        }
+    }
+}
+
+impl Command for Stats<'_> {
+    type Totals = Totals;
+
+    fn options(&self) -> Options {
+        Options::new()
+            .errors(true)
+            .scripting(self.args.inputs.scripting)
+    }
+
+    fn document(
+        &self,
+        tokenizer: &mut Tokenizer,
+        document: &Document<'_>,
+        totals: &mut Totals,
+        out: &mut Vec<u8>,
+    ) {
+        let page = Stats::measure(tokenizer, document.html);
+        if self.args.inputs.plain {
+            let at = document.offset.map(|o| format!("@{o}")).unwrap_or_default();
+            let errors: u64 = page.errors.values().sum();
+            let line = format!(
+                "{}{at}\t{} bytes\t{} tokens\t{errors} errors\n",
+                document.input,
+                page.bytes,
+                page.tokens.sum()
+            );
+            out.extend_from_slice(line.as_bytes());
+        } else {
+            let line = StatsLine {
+                origin: Origin::of(document),
+                bytes: page.bytes,
+                tokens: page.tokens,
+                errors: &page.errors,
+            };
+            json_line(out, &line);
+        }
+        totals.add(&page);
+    }
+
+    fn merge(&self, into: &mut Totals, from: Totals) {
+        into.add(&from);
+    }
+
+    fn finish(&self, totals: &Totals, out: &mut dyn Write) -> io::Result<()> {
+        if self.args.inputs.plain {
+            let errors: u64 = totals.errors.values().sum();
+            return writeln!(
+                out,
+                "total\t{} documents\t{} bytes\t{} tokens\t{errors} errors\t{:.1} MB/s",
+                totals.documents,
+                totals.bytes,
+                totals.tokens.sum(),
+                totals.mb_per_s()
+            );
+        }
+        let mut line = Vec::new();
+        let total = TotalFields {
+            documents: totals.documents,
+            bytes: totals.bytes,
+            tokens: totals.tokens,
+            errors: &totals.errors,
+            mb_per_s: (totals.mb_per_s() * 10.0).round() / 10.0,
+        };
+        json_line(&mut line, &TotalLine { total });
+        out.write_all(&line)
+    }
+}

@@ -1,0 +1,305 @@
+//! Links: every URL a page references, with where it is written.
+//!
+//! [`tag_links`] finds the URLs of one start tag without copying them; [`LinkExtractor`] takes
+//! every token of a document (whole or chunk by chunk), keeps track of `<base href>` and
+//! `<template>`, and resolves each URL with the [`url`] crate.
+
+use std::vec::Drain;
+
+use url::Url;
+
+use super::scope::Scope;
+use super::syntax::{parse_refresh, parse_srcset, trim_html_space};
+use crate::{Attribute, Span, StartTag, Token, Tokenizer};
+
+/// The elements that reference URLs, with their URL attributes. `srcset` holds image candidates;
+/// `content` counts only on `<meta http-equiv=refresh>`.
+const LINK_ATTRIBUTES: &[(&str, &[&str])] = &[
+    ("a", &["href"]),
+    ("area", &["href"]),
+    ("audio", &["src"]),
+    ("base", &["href"]),
+    ("embed", &["src"]),
+    ("form", &["action"]),
+    ("iframe", &["src"]),
+    ("img", &["src", "srcset"]),
+    ("link", &["href"]),
+    ("meta", &["content"]),
+    ("object", &["data"]),
+    ("script", &["src"]),
+    ("source", &["src", "srcset"]),
+    ("track", &["src"]),
+    ("video", &["src"]),
+];
+
+/// One URL as written in a start tag, borrowed from the tokenizer's input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawLink<'a> {
+    /// The element name (`"a"`, `"img"`, …).
+    pub element: &'static str,
+    /// The attribute name (`"href"`, `"srcset"`, …).
+    pub attribute: &'static str,
+    /// The URL with character references resolved and surrounding ASCII whitespace removed; for
+    /// `srcset` one candidate's URL, for a refresh the URL part of `content`.
+    pub url: &'a str,
+    /// Where the URL is in the input: exactly its bytes when the attribute value contains no
+    /// character reference (nothing had to be decoded), otherwise the whole attribute value.
+    pub span: Span,
+}
+
+/// Call `found` for every URL `tag` references, in attribute order (see the crate README for the
+/// list of elements and attributes). Nothing is copied: the URLs borrow the tokenizer's input.
+///
+/// ```
+/// use tagstream::extract::tag_links;
+/// use tagstream::{Token, Tokenizer};
+///
+/// let html = br#"<img src="a.png" srcset="b.png 2x, c,d.png 3x">"#;
+/// let mut tokenizer = Tokenizer::default();
+/// let Some(Token::StartTag(img)) = tokenizer.tokenize(html).next() else { panic!() };
+/// let mut urls = Vec::new();
+/// tag_links(&img, |link| urls.push((link.attribute, link.url, &html[link.span.range()])));
+/// assert_eq!(urls, [
+///     ("src", "a.png", &b"a.png"[..]),
+///     ("srcset", "b.png", b"b.png"),
+///     ("srcset", "c,d.png", b"c,d.png"),
+/// ]);
+/// ```
+pub fn tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
+    let name = tag.name();
+    let Some(&(element, attributes)) = LINK_ATTRIBUTES.iter().find(|(e, _)| *e == name) else {
+        return;
+    };
+    if element == "meta" && !is_refresh(tag) {
+        return;
+    }
+    for attribute in tag.attributes() {
+        let attribute_name = attribute.name();
+        let Some(&static_name) = attributes.iter().find(|a| **a == attribute_name) else {
+            continue;
+        };
+        let link = |url: &'a str| RawLink {
+            element,
+            attribute: static_name,
+            url,
+            span: span_of(&attribute, url),
+        };
+        let value = attribute.value();
+        match static_name {
+            "srcset" => parse_srcset(value).iter().for_each(|c| found(link(c.url))),
+            "content" => {
+                if let Some(url) = parse_refresh(value).and_then(|r| r.url) {
+                    found(link(url));
+                }
+            }
+            _ => found(link(trim_html_space(value))),
+        }
+    }
+}
+
+/// Whether a `<meta>` has `http-equiv=refresh` (ASCII case-insensitive).
+fn is_refresh(meta: &StartTag<'_>) -> bool {
+    meta.attribute("http-equiv")
+        .is_some_and(|a| a.value().eq_ignore_ascii_case("refresh"))
+}
+
+/// The span of `part`, a slice of `attribute.value()`: exact when the value is the raw bytes
+/// themselves, the whole value's span when decoding changed it.
+fn span_of(attribute: &Attribute<'_>, part: &str) -> Span {
+    let raw = attribute.raw_value();
+    let whole = attribute.value_span();
+    let raw_range = raw.as_ptr().addr()..raw.as_ptr().addr() + raw.len();
+    let decoded = attribute.value();
+    let same_bytes = decoded.as_ptr().addr() == raw_range.start && decoded.len() == raw.len();
+    if !same_bytes || !raw_range.contains(&part.as_ptr().addr()) {
+        return whole;
+    }
+    let start = whole.start + (part.as_ptr().addr() - raw_range.start);
+    Span {
+        start,
+        end: start + part.len(),
+    }
+}
+
+/// A URL a page references, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    /// The element name (`"a"`, `"img"`, …).
+    pub element: &'static str,
+    /// The attribute name (`"href"`, `"srcset"`, …).
+    pub attribute: &'static str,
+    /// The URL as the document gives it (character references resolved, whitespace trimmed).
+    pub url: String,
+    /// The URL resolved against the document's base URL (for `<base>` itself: against the page
+    /// URL); `None` when it does not parse, or when it is relative and no base is known.
+    pub resolved: Option<Url>,
+    /// Where the URL is written; see [`RawLink::span`].
+    pub span: Span,
+    /// Inside `<template>` contents: inert markup that scripts may clone into the page. Browsers
+    /// neither render nor fetch it, so a crawler that only follows what a browser loads skips
+    /// these; one that discovers URLs keeps them.
+    pub in_template: bool,
+}
+
+/// Collects the links of one document from its tokens, whole or fed chunk by chunk.
+///
+/// The document's base URL is, as the HTML Standard says, the first `<base href>` of the
+/// document (outside `<template>` and SVG/MathML), resolved against the page URL, and it applies
+/// to every link, also to those before it (as `a.href` reports them in browsers). While
+/// streaming, the extractor therefore holds links back until it knows the base: once a
+/// `<base href>` has been seen, [`drain_ready`](Self::drain_ready) hands out every link as soon
+/// as it is found; without one, the links come out of [`finish`](Self::finish), resolved against
+/// the page URL. (Browsers fetch an `<img>` or `<script>` before a later `<base>` against the page
+/// URL; such pages are rare and their links are reported as the document resolves them.)
+///
+/// ```
+/// use tagstream::extract::{LinkExtractor, Url};
+/// use tagstream::Tokenizer;
+///
+/// let page = Url::parse("https://example.com/a/b.html").unwrap();
+/// let mut extractor = LinkExtractor::new(Some(page));
+/// let mut tokenizer = Tokenizer::default();
+/// for chunk in [&b"<a href=../x>x</a><ba"[..], b"se href=/docs/><img src=i.png>"] {
+///     for token in tokenizer.feed(chunk) {
+///         extractor.push(&token);
+///     }
+/// }
+/// tokenizer.finish().for_each(|token| extractor.push(&token));
+/// let resolved: Vec<String> = extractor
+///     .finish()
+///     .iter()
+///     .map(|link| link.resolved.as_ref().unwrap().to_string())
+///     .collect();
+/// assert_eq!(resolved, [
+///     "https://example.com/x",              // `..` from /docs/
+///     "https://example.com/docs/",          // the base itself, against the page URL
+///     "https://example.com/docs/i.png",
+/// ]);
+/// ```
+#[derive(Debug, Default)]
+pub struct LinkExtractor {
+    page: Option<Url>,
+    /// The document base URL, once the first `<base href>` has decided it.
+    base: Option<Option<Url>>,
+    scope: Scope,
+    links: Vec<Link>,
+    /// `links[..resolved]` are resolved.
+    resolved: usize,
+}
+
+impl LinkExtractor {
+    /// An extractor for a page at `page` (`None`: only absolute URLs, or those under an absolute
+    /// `<base href>`, resolve).
+    pub fn new(page: Option<Url>) -> LinkExtractor {
+        LinkExtractor {
+            page,
+            ..LinkExtractor::default()
+        }
+    }
+
+    /// Take the next token of the document (every token, in order: tags outside links matter
+    /// for `<template>` and SVG).
+    pub fn push(&mut self, token: &Token<'_>) {
+        self.scope.update(token);
+        let Token::StartTag(tag) = token else {
+            return;
+        };
+        let in_template = self.scope.in_template();
+        let found_from = self.links.len();
+        tag_links(tag, |raw| {
+            self.links.push(Link {
+                element: raw.element,
+                attribute: raw.attribute,
+                url: raw.url.to_owned(),
+                resolved: None,
+                span: raw.span,
+                in_template,
+            });
+        });
+        let may_set_base = self.base.is_none() && !in_template && !self.scope.in_foreign();
+        if may_set_base
+            && self
+                .links
+                .get(found_from)
+                .is_some_and(|l| l.element == "base")
+        {
+            self.base = Some(self.frozen_base_url(found_from));
+        }
+        if let Some(base) = &self.base {
+            resolve_all(
+                &mut self.links[self.resolved..],
+                base.as_ref(),
+                self.page.as_ref(),
+            );
+            self.resolved = self.links.len();
+        }
+    }
+
+    /// The base URL from the `<base href>` starting at `links[at]`: the href resolved against the
+    /// page URL, or the page URL when that fails or gives a `data:` or `javascript:` URL.
+    fn frozen_base_url(&self, at: usize) -> Option<Url> {
+        let href = resolve(&self.links[at].url, self.page.as_ref());
+        match href {
+            Some(url) if !matches!(url.scheme(), "data" | "javascript") => Some(url),
+            _ => self.page.clone(),
+        }
+    }
+
+    /// The links whose resolution is final, taken out: all found so far once a `<base href>` has
+    /// been seen, none before.
+    pub fn drain_ready(&mut self) -> Drain<'_, Link> {
+        let ready = self.resolved;
+        self.resolved = 0;
+        self.links.drain(..ready)
+    }
+
+    /// The end of the document: the links not drained yet, all resolved (against the page URL
+    /// when the document had no `<base href>`).
+    pub fn finish(mut self) -> Vec<Link> {
+        let base = self.base.take().unwrap_or_else(|| self.page.clone());
+        resolve_all(
+            &mut self.links[self.resolved..],
+            base.as_ref(),
+            self.page.as_ref(),
+        );
+        self.links
+    }
+}
+
+/// Resolve `links` against the document base URL (`<base>` itself against the page URL).
+fn resolve_all(links: &mut [Link], base: Option<&Url>, page: Option<&Url>) {
+    for link in links {
+        let against = if link.element == "base" { page } else { base };
+        link.resolved = resolve(&link.url, against);
+    }
+}
+
+/// `url` parsed relative to `base` (or alone, when there is no base).
+fn resolve(url: &str, base: Option<&Url>) -> Option<Url> {
+    match base {
+        Some(base) => base.join(url).ok(),
+        None => Url::parse(url).ok(),
+    }
+}
+
+/// Every link of a whole document, resolved against `page` and the document's `<base href>`.
+///
+/// ```
+/// use tagstream::extract::{links, Url};
+///
+/// let html = br#"<script>var s = "<a href=/not-a-link>";</script>
+///                <!-- <a href=/nor-this> --><a href="/?a=1&amp;b=2">ok</a>"#;
+/// let page = Url::parse("https://example.com/").unwrap();
+/// let found = links(html, Some(&page));
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].url, "/?a=1&b=2");
+/// assert_eq!(found[0].resolved.as_ref().unwrap().as_str(), "https://example.com/?a=1&b=2");
+/// ```
+pub fn links(html: &[u8], page: Option<&Url>) -> Vec<Link> {
+    let mut extractor = LinkExtractor::new(page.cloned());
+    let mut tokenizer = Tokenizer::default();
+    for token in tokenizer.tokenize(html) {
+        extractor.push(&token);
+    }
+    extractor.finish()
+}

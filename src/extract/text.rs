@@ -1,0 +1,300 @@
+//! Visible text: what a reader sees of a page, in document order, whitespace collapsed, plus its
+//! title and meta description.
+
+use super::scope::Scope;
+use crate::{Options, StartTag, TextKind, Token, Tokenizer};
+
+/// What the text extractor should do.
+///
+/// ```
+/// use tagstream::extract::TextOptions;
+/// let options = TextOptions::new().blocks(true).scripting(true);
+/// # let _ = options;
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    blocks: bool,
+    scripting: bool,
+}
+
+impl TextOptions {
+    /// The defaults: block boundaries as spaces, scripting off.
+    pub fn new() -> TextOptions {
+        TextOptions::default()
+    }
+
+    /// Separate blocks (paragraphs, headings, list items, table rows, `<br>`, …) by a newline
+    /// instead of a space.
+    pub fn blocks(mut self, on: bool) -> TextOptions {
+        self.blocks = on;
+        self
+    }
+
+    /// Read the page as a browser with scripting on does: `<noscript>` contents are then raw
+    /// text, not shown. Off (the default), they are markup and their text is shown.
+    pub fn scripting(mut self, on: bool) -> TextOptions {
+        self.scripting = on;
+        self
+    }
+
+    /// The tokenizer options that go with these (the simulator on, with this scripting flag).
+    pub fn tokenizer_options(&self) -> Options {
+        Options::new().scripting(self.scripting)
+    }
+}
+
+/// The text of a page.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageText {
+    /// The first `<title>`'s text, whitespace stripped and collapsed (as `document.title`);
+    /// `None` without a title element.
+    pub title: Option<String>,
+    /// The first `<meta name=description>`'s content, whitespace stripped and collapsed.
+    pub description: Option<String>,
+    /// The visible text not yet taken with [`TextExtractor::take_text`].
+    pub text: String,
+}
+
+/// The separator owed before the next word.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum Gap {
+    #[default]
+    None,
+    Space,
+    Line,
+}
+
+/// Who owns the RCDATA or RAWTEXT text that follows a start tag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum RawOwner {
+    /// `<textarea>`, `<xmp>`: shown.
+    Shown,
+    /// The first `<title>`.
+    Title,
+    /// `<style>`, `<iframe>`, `<noembed>`, `<noframes>`, `<noscript>` with scripting, later
+    /// titles: not shown.
+    #[default]
+    Hidden,
+}
+
+/// Collects the visible text of one document from its tokens, whole or fed chunk by chunk.
+///
+/// Text is shown unless it is inside `script`, `style`, `template`, `iframe`, `noembed`,
+/// `noframes`, `noscript` (with scripting on), `title` (reported apart), or SVG/MathML `script`,
+/// `style`, `title` and `desc`; comments are never text. Runs of ASCII whitespace become one space (or one
+/// newline at a block boundary with [`TextOptions::blocks`]); there is none at the start or end.
+/// `&nbsp;` stays U+00A0, as in CSS.
+///
+/// ```
+/// use tagstream::extract::{TextExtractor, TextOptions};
+/// use tagstream::Tokenizer;
+///
+/// let options = TextOptions::new().blocks(true);
+/// let mut extractor = TextExtractor::new(options);
+/// let mut tokenizer = Tokenizer::new(options.tokenizer_options());
+/// let html = b"<title> A  page </title><h1>Fish &amp;\n chips</h1><script>x()</script><p>Daily";
+/// for chunk in html.chunks(5) {
+///     tokenizer.feed(chunk).for_each(|token| extractor.push(&token));
+/// }
+/// tokenizer.finish().for_each(|token| extractor.push(&token));
+/// let page = extractor.finish();
+/// assert_eq!(page.title.as_deref(), Some("A page"));
+/// assert_eq!(page.text, "Fish & chips\nDaily");
+/// ```
+#[derive(Debug, Default)]
+pub struct TextExtractor {
+    blocks: bool,
+    scope: Scope,
+    raw_owner: RawOwner,
+    /// Depth of the elements open inside SVG or MathML whose text is not shown.
+    foreign_hidden: u32,
+    text: String,
+    /// Something was written (and maybe taken) already: separators go between words only.
+    started: bool,
+    gap: Gap,
+    /// The first title's raw text while it is open, then its final form.
+    title: Option<String>,
+    title_open: bool,
+    description: Option<String>,
+}
+
+impl TextExtractor {
+    /// An extractor with these options.
+    pub fn new(options: TextOptions) -> TextExtractor {
+        TextExtractor {
+            blocks: options.blocks,
+            ..TextExtractor::default()
+        }
+    }
+
+    /// Take the next token of the document (every token, in order).
+    pub fn push(&mut self, token: &Token<'_>) {
+        self.scope.update(token);
+        match token {
+            Token::Text(text) => self.push_text(text.kind(), text.text()),
+            Token::StartTag(tag) => self.start_tag(tag),
+            Token::EndTag(tag) => self.end_tag(tag.name()),
+            Token::Doctype(_) | Token::Comment(_) | Token::ProcessingInstruction(_) => {}
+        }
+    }
+
+    fn start_tag(&mut self, tag: &StartTag<'_>) {
+        let name = tag.name();
+        self.raw_owner = match name {
+            "textarea" | "xmp" => RawOwner::Shown,
+            "title" if self.title.is_none() && !self.scope.in_foreign() => {
+                self.title = Some(String::new());
+                self.title_open = true;
+                RawOwner::Title
+            }
+            _ => RawOwner::Hidden,
+        };
+        if self.scope.in_foreign() && hidden_in_foreign(name) && !tag.self_closing() {
+            self.foreign_hidden += 1;
+        }
+        if name == "meta" && self.description.is_none() && !self.scope.in_template() {
+            self.description = meta_description(tag);
+        }
+        self.boundary(name);
+    }
+
+    fn end_tag(&mut self, name: &str) {
+        match name {
+            "title" if self.title_open => {
+                self.title_open = false;
+                self.title = self.title.as_deref().map(collapse);
+            }
+            _ if self.foreign_hidden > 0 && hidden_in_foreign(name) => self.foreign_hidden -= 1,
+            _ => {}
+        }
+        self.boundary(name);
+    }
+
+    /// A block element starts or ends: words on either side are separated.
+    fn boundary(&mut self, name: &str) {
+        if let Some(gap) = block_gap(name) {
+            let gap = if self.blocks { gap } else { Gap::Space };
+            self.gap = self.gap.max(gap);
+        }
+    }
+
+    fn push_text(&mut self, kind: TextKind, text: &str) {
+        if self.scope.in_template() || self.foreign_hidden > 0 {
+            return;
+        }
+        let shown = match kind {
+            TextKind::Data | TextKind::Plaintext | TextKind::Cdata => true,
+            TextKind::Rcdata | TextKind::Rawtext => self.raw_owner == RawOwner::Shown,
+            TextKind::ScriptData => false,
+        };
+        if shown {
+            self.push_words(text);
+        } else if kind == TextKind::Rcdata && self.title_open {
+            self.title.get_or_insert_default().push_str(text);
+        }
+    }
+
+    /// Append `text` with its whitespace runs collapsed into the pending gap.
+    fn push_words(&mut self, text: &str) {
+        for (i, word) in text.split(|c: char| c.is_ascii_whitespace()).enumerate() {
+            if i > 0 {
+                self.gap = self.gap.max(Gap::Space);
+            }
+            if word.is_empty() {
+                continue;
+            }
+            match self.gap {
+                _ if !self.started => {}
+                Gap::None => {}
+                Gap::Space => self.text.push(' '),
+                Gap::Line => self.text.push('\n'),
+            }
+            self.gap = Gap::None;
+            self.started = true;
+            self.text.push_str(word);
+        }
+    }
+
+    /// The visible text collected so far (not yet taken).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Take the visible text collected so far, to write it out while the document streams in.
+    /// The separator before the next word (if any) is kept for the next piece.
+    pub fn take_text(&mut self) -> String {
+        std::mem::take(&mut self.text)
+    }
+
+    /// The end of the document: the title, description and the text not taken yet.
+    pub fn finish(self) -> PageText {
+        let title = match self.title {
+            Some(raw) if self.title_open => Some(collapse(&raw)),
+            title => title,
+        };
+        PageText {
+            title,
+            description: self.description,
+            text: self.text,
+        }
+    }
+}
+
+/// SVG and MathML elements whose text is not shown: scripts, style sheets, and the `title` and
+/// `desc` of SVG (tooltips and descriptions for assistive technology).
+fn hidden_in_foreign(name: &str) -> bool {
+    matches!(name, "script" | "style" | "title" | "desc")
+}
+
+/// The content of `<meta name=description content=…>`, collapsed.
+fn meta_description(meta: &StartTag<'_>) -> Option<String> {
+    let name = meta.attribute("name")?;
+    if !name.value().eq_ignore_ascii_case("description") {
+        return None;
+    }
+    meta.attribute("content").map(|c| collapse(c.value()))
+}
+
+/// Strip and collapse ASCII whitespace.
+fn collapse(text: &str) -> String {
+    text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The separator a block element's start or end tag puts between words, from the HTML
+/// Standard's rendering section (elements displayed as blocks, list items, table parts).
+/// Table cells separate words on one line.
+fn block_gap(name: &str) -> Option<Gap> {
+    match name {
+        "td" | "th" => Some(Gap::Space),
+        "address" | "article" | "aside" | "blockquote" | "body" | "br" | "caption" | "center"
+        | "dd" | "details" | "dialog" | "dir" | "div" | "dl" | "dt" | "fieldset" | "figcaption"
+        | "figure" | "footer" | "form" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "header"
+        | "hgroup" | "hr" | "html" | "legend" | "li" | "listing" | "main" | "menu" | "nav"
+        | "ol" | "optgroup" | "option" | "p" | "plaintext" | "pre" | "search" | "section"
+        | "summary" | "table" | "tbody" | "tfoot" | "thead" | "tr" | "ul" | "xmp" => {
+            Some(Gap::Line)
+        }
+        _ => None,
+    }
+}
+
+/// The text of a whole document.
+///
+/// ```
+/// use tagstream::extract::{text, TextOptions};
+///
+/// let html = b"<meta name=Description content=' Fresh  fish '><p>Hello<!-- x --> <b>world</b></p>\
+///              <template><p>later</p></template><style>p{}</style><p>Bye";
+/// let page = text(html, TextOptions::new());
+/// assert_eq!(page.description.as_deref(), Some("Fresh fish"));
+/// assert_eq!(page.title, None);
+/// assert_eq!(page.text, "Hello world Bye");
+/// ```
+pub fn text(html: &[u8], options: TextOptions) -> PageText {
+    let mut extractor = TextExtractor::new(options);
+    let mut tokenizer = Tokenizer::new(options.tokenizer_options());
+    for token in tokenizer.tokenize(html) {
+        extractor.push(&token);
+    }
+    extractor.finish()
+}

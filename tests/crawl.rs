@@ -1,0 +1,420 @@
+//! The crawler commands (`links`, `text`, `stats`) run as a user would: files, directories,
+//! stdin and WARC archives the test writes itself, output order, skips and exit codes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde_json::{Value, json};
+
+const LINKS: &str = "datasets/samples/links.html";
+const TEXT: &str = "datasets/samples/text.html";
+
+fn tagstream(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tagstream"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tagstream");
+    let mut pipe = child.stdin.take().expect("stdin pipe");
+    let _ = pipe.write_all(stdin);
+    drop(pipe);
+    child.wait_with_output().expect("run tagstream")
+}
+
+fn stdout_ok(args: &[&str], stdin: &[u8]) -> String {
+    let out = tagstream(args, stdin);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// A fresh directory under the target directory for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn links_of_the_sample_with_a_base_url() {
+    let stdout = stdout_ok(
+        &[
+            "links",
+            "-q",
+            "--base",
+            "https://example.com/site/page.html",
+            LINKS,
+        ],
+        b"",
+    );
+    let lines = json_lines(&stdout);
+    assert_eq!(lines.len(), 24);
+    assert_eq!(
+        lines[4],
+        json!({
+            "input": LINKS, "element": "a", "attribute": "href",
+            "url": "/search?q=fish&chips&copy=2",
+            "resolved": "https://cdn.example/search?q=fish&chips&copy=2",
+            "span": [502, 533], "in_template": false,
+        })
+    );
+    let urls: Vec<&str> = lines.iter().map(|l| l["url"].as_str().unwrap()).collect();
+    for not_a_link in [
+        "/in-script",
+        "/in-script.png",
+        "/in-style",
+        "/in-comment",
+        "/in-iframe",
+        "/in-cdata",
+        "/in-textarea",
+    ] {
+        assert!(!urls.contains(&not_a_link), "{not_a_link} reported");
+    }
+    let plain = stdout_ok(
+        &[
+            "links",
+            "-q",
+            "--plain",
+            "--base",
+            "https://example.com/site/page.html",
+            LINKS,
+        ],
+        b"",
+    );
+    let resolved: Vec<&str> = lines
+        .iter()
+        .map(|l| l["resolved"].as_str().unwrap())
+        .collect();
+    assert_eq!(plain.lines().collect::<Vec<_>>(), resolved);
+}
+
+#[test]
+fn links_from_stdin_without_a_base_keep_relative_urls_unresolved() {
+    let stdout = stdout_ok(
+        &["links", "-q", "--plain"],
+        b"<a href=x.html>x</a><img srcset='https://a.example/i,1.png 2x'>",
+    );
+    assert_eq!(stdout, "x.html\nhttps://a.example/i,1.png\n");
+    let line = &json_lines(&stdout_ok(&["links", "-q", "-"], b"<a href=x.html>x</a>"))[0];
+    assert_eq!(
+        (&line["input"], &line["resolved"]),
+        (&json!("-"), &Value::Null)
+    );
+}
+
+#[test]
+fn text_of_the_sample() {
+    let lines = json_lines(&stdout_ok(&["text", "-q", TEXT], b""));
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["title"], "Fish & Chips");
+    assert_eq!(lines[0]["description"], "The best fish in town.");
+    assert_eq!(
+        lines[0]["text"],
+        "Menu Cod & chips, £8. Haddock on\u{a0}Fridays. Salt Vinegar Enable JavaScript Mon Closed \
+         Tue 12–22 Fish & <chips> Your order keep this"
+    );
+    let blocks = stdout_ok(
+        &["text", "-q", "--plain", "--blocks", "--scripting", TEXT],
+        b"",
+    );
+    assert_eq!(
+        blocks,
+        "Menu\nCod & chips, £8.\nHaddock on\u{a0}Fridays.\nSalt\nVinegar\nMon Closed\nTue 12–22\n\
+         Fish & <chips> Your order\nkeep this\n\n"
+    );
+}
+
+#[test]
+fn stats_counts_tokens_and_errors() {
+    let lines = json_lines(&stdout_ok(
+        &["stats", "-q", "-"],
+        b"<!DOCTYPE html><p a=1 a=2>x<!--c--></p>&amp",
+    ));
+    assert_eq!(
+        lines[0],
+        json!({
+            "input": "-", "bytes": 43,
+            "tokens": {"doctype": 1, "start_tag": 1, "end_tag": 1, "text": 2, "comment": 1, "processing_instruction": 0},
+            "errors": {"duplicate-attribute": 1, "missing-semicolon-after-character-reference": 1},
+        })
+    );
+    let total = &lines[1]["total"];
+    assert_eq!(
+        (&total["documents"], &total["bytes"]),
+        (&json!(1), &json!(43))
+    );
+    assert!(total["mb_per_s"].as_f64().unwrap() > 0.0, "{total}");
+}
+
+#[test]
+fn directories_are_read_recursively_in_name_order_and_output_keeps_input_order() {
+    let dir = scratch("directories");
+    std::fs::create_dir_all(dir.join("b/c")).unwrap();
+    let pages = [
+        ("a.html", "<a href=1>"),
+        ("b/c/d.htm", "<a href=2>"),
+        ("b/e.html", "<a href=3>"),
+        ("z.html", "<a href=4>"),
+    ];
+    for (name, html) in pages {
+        std::fs::write(dir.join(name), html).unwrap();
+    }
+    std::fs::write(dir.join("notes.txt"), "<a href=no>").unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    for jobs in ["1", "2", "4"] {
+        let stdout = stdout_ok(
+            &[
+                "links", "-q", "--plain", "-j", jobs, dir_arg, LINKS, dir_arg,
+            ],
+            b"",
+        );
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines[..4], ["1", "2", "3", "4"], "-j {jobs}");
+        assert_eq!(lines[lines.len() - 4..], ["1", "2", "3", "4"], "-j {jobs}");
+        assert_eq!(lines.len(), 8 + 24);
+    }
+}
+
+#[test]
+fn unreadable_inputs_are_skipped_with_exit_code_3() {
+    let out = tagstream(&["links", "--plain", "no/such.html", "-"], b"<a href=ok>");
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ok\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("tagstream: skipped no/such.html: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 inputs, 1 documents"), "{stderr}");
+    assert!(stderr.contains("1 skipped"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn help_lists_the_crawler_commands_and_their_options() {
+    let help = stdout_ok(&["--help"], b"");
+    for command in ["links", "text", "stats"] {
+        assert!(help.contains(command), "{command} missing from {help}");
+        let help = stdout_ok(&[command, "--help"], b"");
+        for option in ["--plain", "--jobs", "--quiet", "--scripting"] {
+            assert!(
+                help.contains(option),
+                "{option} missing from {command} --help"
+            );
+        }
+    }
+    assert!(stdout_ok(&["links", "--help"], b"").contains("--base"));
+    assert!(stdout_ok(&["text", "--help"], b"").contains("--blocks"));
+}
+
+#[test]
+fn jobs_must_be_positive() {
+    let out = tagstream(&["links", "-j", "0", LINKS], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+// ---- WARC archives ---------------------------------------------------------------------------
+
+/// A WARC record with these headers and block.
+fn warc_record(warc_type: &str, uri: &str, content_type: &str, block: &[u8]) -> Vec<u8> {
+    let mut record = format!(
+        "WARC/1.1\r\nWARC-Type: {warc_type}\r\nWARC-Target-URI: {uri}\r\n\
+         WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000000>\r\n\
+         Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    record.extend_from_slice(block);
+    record.extend_from_slice(b"\r\n\r\n");
+    record
+}
+
+fn http_response(content_type: &str, body: &[u8]) -> Vec<u8> {
+    let mut block =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nServer: test\r\n\r\n")
+            .into_bytes();
+    block.extend_from_slice(body);
+    block
+}
+
+const HTTP_RESPONSE: &str = "application/http; msgtype=response";
+
+/// The records of the test archive, in order; the fourth is malformed (no Content-Length).
+fn archive_records() -> Vec<Vec<u8>> {
+    let latin1 = http_response(
+        "text/html; charset=ISO-8859-1",
+        b"<title>Caf\xe9</title><a href='../menu.html'>Men\xfc</a>",
+    );
+    let utf8 = http_response("text/html", "<p>Grüße <img src=/i.png>".as_bytes());
+    vec![
+        warc_record("warcinfo", "", "application/warc-fields", b"software: test\r\n"),
+        warc_record("request", "https://a.example/x/", "application/http; msgtype=request", b"GET /x/ HTTP/1.1\r\n\r\n"),
+        warc_record("response", "https://a.example/x/page.html", HTTP_RESPONSE, &latin1),
+        b"WARC/1.1\r\nWARC-Type: response\r\nContent-Type: application/http\r\n\r\n<a href=/lost>\r\n\r\n".to_vec(),
+        warc_record("response", "https://b.example/data.json", HTTP_RESPONSE, &http_response("application/json", b"{\"a\":\"<a href=/no>\"}")),
+        warc_record("response", "<https://c.example/>", HTTP_RESPONSE, &utf8),
+    ]
+}
+
+/// Each record gzipped as its own member, as Common Crawl writes them.
+fn gzip_member(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// Start offsets of `parts` laid end to end.
+fn offsets(parts: &[Vec<u8>]) -> Vec<u64> {
+    parts
+        .iter()
+        .scan(0, |at, part| {
+            let start = *at;
+            *at += part.len() as u64;
+            Some(start)
+        })
+        .collect()
+}
+
+/// `(offset, page, link as written, resolved)` of each `links` line.
+fn link_rows(stdout: &str) -> Vec<(u64, String, String, String)> {
+    json_lines(stdout)
+        .iter()
+        .map(|l| {
+            let field = |name: &str| l[name].as_str().unwrap().to_owned();
+            (
+                l["offset"].as_u64().unwrap(),
+                field("page"),
+                field("url"),
+                field("resolved"),
+            )
+        })
+        .collect()
+}
+
+fn row(offset: u64, page: &str, url: &str, resolved: &str) -> (u64, String, String, String) {
+    (offset, page.to_owned(), url.to_owned(), resolved.to_owned())
+}
+
+#[test]
+fn warc_archive_end_to_end() {
+    let records = archive_records();
+    let at = offsets(&records);
+    let path = scratch("warc").join("crawl.warc");
+    std::fs::write(&path, records.concat()).unwrap();
+    let path = path.to_str().unwrap();
+    let out = tagstream(&["links", path], b"");
+    assert_eq!(out.status.code(), Some(3), "a record was skipped");
+    assert_eq!(
+        link_rows(&String::from_utf8(out.stdout).unwrap()),
+        [
+            row(
+                at[2],
+                "https://a.example/x/page.html",
+                "../menu.html",
+                "https://a.example/menu.html"
+            ),
+            row(
+                at[5],
+                "https://c.example/",
+                "/i.png",
+                "https://c.example/i.png"
+            ),
+        ]
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let skip = format!(
+        "tagstream: skipped {path} at offset {}: malformed WARC record: missing or invalid Content-Length\n",
+        at[3]
+    );
+    assert!(stderr.starts_with(&skip), "{stderr}");
+    assert!(stderr.contains("1 inputs, 2 documents"), "{stderr}");
+
+    let text =
+        json_lines(&String::from_utf8(tagstream(&["text", "-q", path], b"").stdout).unwrap());
+    assert_eq!(
+        (&text[0]["title"], &text[0]["text"]),
+        (&json!("Café"), &json!("Menü")),
+        "ISO-8859-1 decoded"
+    );
+    assert_eq!(text[1]["text"], "Grüße");
+}
+
+#[test]
+fn warc_gz_with_a_member_per_record_a_broken_and_a_truncated_member() {
+    let records = archive_records();
+    let mut members: Vec<Vec<u8>> = records.iter().map(|r| gzip_member(r)).collect();
+    let lost = warc_record(
+        "response",
+        "https://d.example/",
+        HTTP_RESPONSE,
+        &http_response("text/html", b"<a href=/lost>"),
+    );
+    let mut broken = gzip_member(&lost);
+    let middle = broken.len() / 2;
+    broken[middle - 4..middle + 4]
+        .iter_mut()
+        .for_each(|b| *b ^= 0x5a);
+    members.insert(4, broken);
+    let truncated = gzip_member(&lost);
+    members.push(truncated[..truncated.len() - 12].to_vec());
+    let at = offsets(&members);
+    let path = scratch("warc-gz").join("crawl.warc.gz");
+    std::fs::write(&path, members.concat()).unwrap();
+    let path = path.to_str().unwrap();
+
+    let out = tagstream(&["links", path], b"");
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        link_rows(&String::from_utf8(out.stdout).unwrap()),
+        [
+            row(
+                at[2],
+                "https://a.example/x/page.html",
+                "../menu.html",
+                "https://a.example/menu.html"
+            ),
+            row(
+                at[6],
+                "https://c.example/",
+                "/i.png",
+                "https://c.example/i.png"
+            ),
+        ]
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let skips: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("tagstream: skipped"))
+        .collect();
+    assert_eq!(skips.len(), 3, "{stderr}");
+    let expected = [
+        (
+            at[3],
+            "malformed WARC record at byte 0 of the gzip member: missing or invalid Content-Length",
+        ),
+        (at[4], "broken gzip member"),
+        (at[7], "broken gzip member"),
+    ];
+    for (line, (offset, why)) in skips.iter().zip(expected) {
+        let start = format!("tagstream: skipped {path} at offset {offset}: {why}");
+        assert!(line.starts_with(&start), "{line} should start with {start}");
+    }
+}

@@ -1,0 +1,535 @@
+//! `tagstream::extract` on the committed samples: the exact links and text, whole and streamed.
+#![cfg(feature = "extract")]
+
+use std::path::Path;
+
+use tagstream::extract::{
+    self, Link, LinkExtractor, PageText, TextExtractor, TextOptions, Url, parse_refresh,
+    parse_srcset,
+};
+use tagstream::{Span, Tokenizer};
+
+const PAGE_URL: &str = "https://example.com/site/page.html";
+
+fn sample(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("datasets/samples")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn page_url() -> Url {
+    Url::parse(PAGE_URL).unwrap()
+}
+
+/// The links of `datasets/samples/links.html` at PAGE_URL: (element, attribute, url as written,
+/// resolved, in template). The `<base href>` near the end applies to every link before it too.
+const EXPECTED_LINKS: &[(&str, &str, &str, &str, bool)] = &[
+    (
+        "meta",
+        "content",
+        "../refresh/target.html",
+        "https://cdn.example/base/refresh/target.html",
+        false,
+    ),
+    (
+        "link",
+        "href",
+        "css/site.css",
+        "https://cdn.example/base/dir/css/site.css",
+        false,
+    ),
+    (
+        "script",
+        "src",
+        "/js/app.js",
+        "https://cdn.example/js/app.js",
+        false,
+    ),
+    (
+        "a",
+        "href",
+        "../up/one.html",
+        "https://cdn.example/base/up/one.html",
+        false,
+    ),
+    (
+        "a",
+        "href",
+        "/search?q=fish&chips&copy=2",
+        "https://cdn.example/search?q=fish&chips&copy=2",
+        false,
+    ),
+    (
+        "a",
+        "href",
+        "https://other.example/x",
+        "https://other.example/x",
+        false,
+    ),
+    (
+        "img",
+        "src",
+        "img/a.png",
+        "https://cdn.example/base/dir/img/a.png",
+        false,
+    ),
+    (
+        "img",
+        "srcset",
+        "img/a,small.png",
+        "https://cdn.example/base/dir/img/a,small.png",
+        false,
+    ),
+    (
+        "img",
+        "srcset",
+        "img/a,large.png",
+        "https://cdn.example/base/dir/img/a,large.png",
+        false,
+    ),
+    (
+        "img",
+        "srcset",
+        "/w.png",
+        "https://cdn.example/w.png",
+        false,
+    ),
+    (
+        "source",
+        "srcset",
+        "img/hero.webp",
+        "https://cdn.example/base/dir/img/hero.webp",
+        false,
+    ),
+    (
+        "source",
+        "srcset",
+        "img/hero@2x.webp",
+        "https://cdn.example/base/dir/img/hero@2x.webp",
+        false,
+    ),
+    (
+        "form",
+        "action",
+        "submit.php",
+        "https://cdn.example/base/dir/submit.php",
+        false,
+    ),
+    (
+        "object",
+        "data",
+        "movie.swf",
+        "https://cdn.example/base/dir/movie.swf",
+        false,
+    ),
+    (
+        "iframe",
+        "src",
+        "frame.html",
+        "https://cdn.example/base/dir/frame.html",
+        false,
+    ),
+    (
+        "a",
+        "href",
+        "svg-link.html",
+        "https://cdn.example/base/dir/svg-link.html",
+        false,
+    ),
+    (
+        "a",
+        "href",
+        "tpl/inert.html",
+        "https://cdn.example/base/dir/tpl/inert.html",
+        true,
+    ),
+    (
+        "base",
+        "href",
+        "/in-template-base/",
+        "https://example.com/in-template-base/",
+        true,
+    ),
+    (
+        "a",
+        "href",
+        "noscript.html",
+        "https://cdn.example/base/dir/noscript.html",
+        false,
+    ),
+    (
+        "video",
+        "src",
+        "media/clip.mp4",
+        "https://cdn.example/base/dir/media/clip.mp4",
+        false,
+    ),
+    (
+        "track",
+        "src",
+        "media/subs.vtt",
+        "https://cdn.example/base/dir/media/subs.vtt",
+        false,
+    ),
+    (
+        "base",
+        "href",
+        "https://cdn.example/base/dir/",
+        "https://cdn.example/base/dir/",
+        false,
+    ),
+    (
+        "a",
+        "href",
+        "after-base.html",
+        "https://cdn.example/base/dir/after-base.html",
+        false,
+    ),
+    (
+        "base",
+        "href",
+        "/second-base/",
+        "https://example.com/second-base/",
+        false,
+    ),
+];
+
+fn link_rows(links: &[Link]) -> Vec<(&str, &str, &str, &str, bool)> {
+    links
+        .iter()
+        .map(|l| {
+            let resolved = l.resolved.as_ref().map_or("(none)", Url::as_str);
+            (
+                l.element,
+                l.attribute,
+                l.url.as_str(),
+                resolved,
+                l.in_template,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn links_of_the_sample_page() {
+    let found = extract::links(&sample("links.html"), Some(&page_url()));
+    assert_eq!(link_rows(&found), EXPECTED_LINKS);
+}
+
+#[test]
+fn link_spans_are_the_urls_bytes_or_the_decoded_value() {
+    let html = sample("links.html");
+    let found = extract::links(&html, Some(&page_url()));
+    let source = |span: Span| String::from_utf8_lossy(&html[span.range()]).into_owned();
+    for link in &found {
+        let written = source(link.span);
+        if link.url.contains("&copy") {
+            // The value had a character reference: the span is the whole raw value.
+            assert_eq!(written, "/search?q=fish&amp;chips&copy=2");
+        } else {
+            assert_eq!(written, link.url, "{link:?}");
+        }
+    }
+}
+
+#[test]
+fn links_without_a_page_url_resolve_only_under_the_base() {
+    let html = b"<a href=rel.html>a</a><a href=https://a.example/abs>b</a>";
+    let found = extract::links(html, None);
+    let resolved: Vec<Option<&str>> = found
+        .iter()
+        .map(|l| l.resolved.as_ref().map(Url::as_str))
+        .collect();
+    assert_eq!(resolved, [None, Some("https://a.example/abs")]);
+    let with_base = extract::links(b"<a href=../x>a</a><base href=http://b.example/c/d/>", None);
+    assert_eq!(
+        with_base[0].resolved.as_ref().unwrap().as_str(),
+        "http://b.example/c/x"
+    );
+}
+
+#[test]
+fn a_base_that_does_not_parse_or_is_data_falls_back_to_the_page_url() {
+    for base in ["http://[bad", "data:text/html,x", "javascript:void(0)"] {
+        let html = format!("<base href='{base}'><a href=x.html>x</a>");
+        let found = extract::links(html.as_bytes(), Some(&page_url()));
+        assert_eq!(
+            found[1].resolved.as_ref().unwrap().as_str(),
+            "https://example.com/site/x.html",
+            "base {base}"
+        );
+    }
+}
+
+#[test]
+fn svg_base_and_template_base_do_not_set_the_base() {
+    let html = b"<svg><base href=http://svg.example/></base></svg><a href=x>x</a>";
+    let found = extract::links(html, Some(&page_url()));
+    assert_eq!(
+        found.last().unwrap().resolved.as_ref().unwrap().as_str(),
+        "https://example.com/site/x"
+    );
+}
+
+#[test]
+fn script_contents_and_comments_hold_no_links_scripting_on_hides_noscript() {
+    let html = br#"<script>document.write("<a href='/x'>")</script><!--<img src=y>-->
+        <noscript><img src=/pixel.gif></noscript><svg><script>"<a href=/svg-script>"</script></svg>"#;
+    let found = extract::links(html, Some(&page_url()));
+    // SVG <script> is not a raw-text element: its contents are markup, so that <a> is a tag.
+    assert_eq!(
+        link_rows(&found),
+        [
+            (
+                "img",
+                "src",
+                "/pixel.gif",
+                "https://example.com/pixel.gif",
+                false
+            ),
+            (
+                "a",
+                "href",
+                "/svg-script",
+                "https://example.com/svg-script",
+                false
+            ),
+        ]
+    );
+    let mut extractor = LinkExtractor::new(Some(page_url()));
+    let mut tokenizer = Tokenizer::new(tagstream::Options::new().scripting(true));
+    tokenizer.tokenize(html).for_each(|t| extractor.push(&t));
+    assert_eq!(
+        extractor.finish().len(),
+        1,
+        "noscript is raw text with scripting on"
+    );
+}
+
+#[test]
+fn drain_ready_hands_out_links_once_the_base_is_known() {
+    let mut extractor = LinkExtractor::new(Some(page_url()));
+    let mut tokenizer = Tokenizer::default();
+    for token in tokenizer.feed(b"<a href=a>1</a>") {
+        extractor.push(&token);
+    }
+    assert_eq!(
+        extractor.drain_ready().count(),
+        0,
+        "the base is not known yet"
+    );
+    for token in tokenizer.feed(b"<base href=/b/><a href=c>2</a>") {
+        extractor.push(&token);
+    }
+    let ready: Vec<String> = extractor
+        .drain_ready()
+        .map(|l| l.resolved.unwrap().to_string())
+        .collect();
+    assert_eq!(
+        ready,
+        [
+            "https://example.com/b/a",
+            "https://example.com/b/",
+            "https://example.com/b/c"
+        ]
+    );
+    tokenizer.finish().for_each(|t| extractor.push(&t));
+    assert!(extractor.finish().is_empty());
+}
+
+#[test]
+fn srcset_follows_the_standard() {
+    let urls = |s| parse_srcset(s).iter().map(|c| c.url).collect::<Vec<_>>();
+    assert_eq!(urls("a.png"), ["a.png"]);
+    // A comma inside a URL is part of it; only one that ends the URL separates.
+    assert_eq!(urls(" a.png,b.png , c.png 2x"), ["a.png,b.png", "c.png"]);
+    assert_eq!(
+        urls("data:image/png;base64,iVBO= 1x, b.png 2x"),
+        ["data:image/png;base64,iVBO=", "b.png"]
+    );
+    assert_eq!(urls("a,,, b"), ["a", "b"], "trailing commas end a URL");
+    assert_eq!(
+        urls("a.png 100w 50h, b.png 50h, c.png 1x 100w, d.png 1.5x"),
+        ["a.png", "d.png"]
+    );
+    assert_eq!(
+        urls("a.png foo(1, 2) 1x, b.png"),
+        ["b.png"],
+        "commas inside parens stay in the descriptor"
+    );
+    assert_eq!(
+        urls("a.png .5x, b.png 1.x, c.png 1e2x, d.png +1x, e.png -1x"),
+        ["a.png", "c.png"]
+    );
+    assert_eq!(urls("a.png 0w, b.png 01w"), ["b.png"]);
+    assert!(parse_srcset(" , ").is_empty());
+}
+
+#[test]
+fn srcset_and_refresh_take_any_text_and_return_slices_of_it() {
+    let inputs = [
+        "a.png 1é, b 2ü",
+        "é 1x,ü",
+        "x 1ü",
+        "0;url='é",
+        "5é; url=ü",
+        "1 u\u{0301}rl=x",
+    ];
+    for input in inputs {
+        for (end, _) in input.char_indices().chain([(input.len(), ' ')]) {
+            let prefix = &input[..end];
+            for candidate in parse_srcset(prefix) {
+                assert!(prefix.contains(candidate.url), "{prefix:?}: {candidate:?}");
+            }
+            if let Some(url) = parse_refresh(prefix).and_then(|r| r.url) {
+                assert!(prefix.contains(url), "{prefix:?}: {url:?}");
+            }
+        }
+    }
+    assert_eq!(
+        parse_srcset("a.png 1é, b.png")[0].url,
+        "b.png",
+        "a non-ASCII unit is invalid"
+    );
+}
+
+#[test]
+fn refresh_follows_the_standard() {
+    let url = |s| parse_refresh(s).map(|r| r.url);
+    assert_eq!(url("0; url=/a"), Some(Some("/a")));
+    assert_eq!(url("0;URL = \"/b\" trailing\"x"), Some(Some("/b")));
+    assert_eq!(url("3,/c"), Some(Some("/c")));
+    assert_eq!(url("1.5 /d"), Some(Some("/d")));
+    assert_eq!(url(".5; /e"), Some(Some("/e")));
+    assert_eq!(
+        url("0; urn:x"),
+        Some(Some("urn:x")),
+        "`u` without `rl` is part of the URL"
+    );
+    assert_eq!(
+        url("0; url /f"),
+        Some(Some("url /f")),
+        "`url` without `=` too"
+    );
+    assert_eq!(url("5"), Some(None));
+    assert_eq!(url("5x; /g"), None);
+    assert_eq!(url("; /h"), None);
+}
+
+const EXPECTED_TEXT: &str = "Menu Cod & chips, £8. Haddock on\u{a0}Fridays. Salt Vinegar Enable JavaScript \
+     Mon Closed Tue 12–22 Fish & <chips> Your order keep this";
+
+const EXPECTED_BLOCKS: &str = "Menu\nCod & chips, £8.\nHaddock on\u{a0}Fridays.\nSalt\nVinegar\n\
+     Enable JavaScript\nMon Closed\nTue 12–22\nFish & <chips> Your order\nkeep this";
+
+#[test]
+fn text_of_the_sample_page() {
+    let page = extract::text(&sample("text.html"), TextOptions::new());
+    assert_eq!(page.title.as_deref(), Some("Fish & Chips"));
+    assert_eq!(page.description.as_deref(), Some("The best fish in town."));
+    assert_eq!(page.text, EXPECTED_TEXT);
+}
+
+#[test]
+fn text_with_blocks_and_scripting() {
+    let html = sample("text.html");
+    assert_eq!(
+        extract::text(&html, TextOptions::new().blocks(true)).text,
+        EXPECTED_BLOCKS
+    );
+    let scripted = extract::text(&html, TextOptions::new().scripting(true)).text;
+    assert_eq!(scripted, EXPECTED_TEXT.replace("Enable JavaScript ", ""));
+}
+
+#[test]
+fn text_of_pages_without_title_and_with_an_unclosed_one() {
+    assert_eq!(extract::text(b"<p>x", TextOptions::new()).title, None);
+    assert_eq!(
+        extract::text(b"<title>a\n b", TextOptions::new())
+            .title
+            .as_deref(),
+        Some("a b")
+    );
+    let page = extract::text(b"<title>one</title><title>two</title>z", TextOptions::new());
+    assert_eq!(
+        (page.title.as_deref(), page.text.as_str()),
+        (Some("one"), "z")
+    );
+    let xmp = extract::text(
+        b"<xmp><b>shown</b></xmp><iframe><p>hidden</iframe>",
+        TextOptions::new(),
+    );
+    assert_eq!(xmp.text, "<b>shown</b>");
+}
+
+#[test]
+fn take_text_streams_without_losing_separators() {
+    let mut extractor = TextExtractor::new(TextOptions::new());
+    let mut tokenizer = Tokenizer::default();
+    let mut streamed = String::new();
+    for chunk in [&b"<p>one "[..], b"two</p>", b"<p>three"] {
+        tokenizer.feed(chunk).for_each(|t| extractor.push(&t));
+        streamed.push_str(&extractor.take_text());
+    }
+    tokenizer.finish().for_each(|t| extractor.push(&t));
+    streamed.push_str(&extractor.finish().text);
+    assert_eq!(streamed, "one two three");
+}
+
+/// Links and text of `html` fed in chunks of `size` bytes, or whole with `None`.
+fn extract_all(html: &[u8], size: Option<usize>, options: TextOptions) -> (Vec<Link>, PageText) {
+    let mut links = LinkExtractor::new(Some(page_url()));
+    let mut text = TextExtractor::new(options);
+    let mut tokenizer = Tokenizer::new(options.tokenizer_options());
+    let mut found = Vec::new();
+    let Some(size) = size else {
+        for token in tokenizer.tokenize(html) {
+            links.push(&token);
+            text.push(&token);
+        }
+        return (links.finish(), text.finish());
+    };
+    for chunk in html.chunks(size) {
+        for token in tokenizer.feed(chunk) {
+            links.push(&token);
+            text.push(&token);
+        }
+        found.extend(links.drain_ready());
+    }
+    for token in tokenizer.finish() {
+        links.push(&token);
+        text.push(&token);
+    }
+    found.extend(links.finish());
+    (found, text.finish())
+}
+
+#[test]
+fn extraction_in_1_and_7_byte_chunks_equals_the_whole_document() {
+    let names = [
+        "links.html",
+        "text.html",
+        "article.html",
+        "edge.html",
+        "forms.html",
+        "scripts.html",
+    ];
+    for name in names {
+        let html = sample(name);
+        for options in [
+            TextOptions::new(),
+            TextOptions::new().blocks(true).scripting(true),
+        ] {
+            let whole = extract_all(&html, None, options);
+            assert!(!whole.1.text.is_empty(), "{name}");
+            for size in [1, 7] {
+                assert_eq!(
+                    extract_all(&html, Some(size), options),
+                    whole,
+                    "{name} in {size}-byte chunks"
+                );
+            }
+        }
+    }
+}
