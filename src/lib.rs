@@ -36,6 +36,8 @@
 //! tree-builder feedback that is on by default, and [`html5lib`] for the html5lib-tests token
 //! shapes.
 
+#[cfg(feature = "encoding")]
+pub mod encoding;
 mod error;
 pub mod html5lib;
 mod input;
