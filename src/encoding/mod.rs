@@ -7,8 +7,8 @@
 //!   [`Tokenizer::feed`](crate::Tokenizer::feed) untouched, minus a BOM: no copy, no transcoding,
 //!   only the tokenizer's own UTF-8 validation.
 //! - **Anything else**: [encoding_rs](https://docs.rs/encoding_rs) decodes each chunk into a
-//!   buffer the `Transcoder` owns, and that buffer is fed; spans then count bytes of the decoded
-//!   UTF-8, and `Transcoder::map_offsets` maps them back to the original bytes on request.
+//!   buffer the [`Transcoder`] owns, and that buffer is fed; spans then count bytes of the decoded
+//!   UTF-8, and [`Transcoder::map_offsets`] maps them back to the original bytes on request.
 //!
 //! Which encoding: [`sniff`] runs the standard's *encoding sniffing algorithm*
 //! (<https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm>): a BOM,
@@ -17,18 +17,42 @@
 //! the standard's table for most locales). Labels resolve through the Encoding Standard's table
 //! (encoding_rs's [`Encoding::for_label`]). When the encoding came from the prescan or the
 //! default, it is only *tentative*: a `<meta>` the tokenizer meets later may declare another one,
-//! and the `Transcoder` reports that as an `EncodingChange`, as a browser does before it
+//! and the [`Transcoder`] reports that as an [`EncodingChange`], as a browser does before it
 //! reparses. [`decode_document`] is the one-call form for documents already in memory.
 //!
+//! ```
+//! use tagstream::encoding::{SniffSource, Transcoder};
+//! use tagstream::{Options, Token};
+//!
+//! // "café" in windows-1252, arriving in two chunks: too short to sniff before the end.
+//! let mut transcoder = Transcoder::new(Options::default());
+//! let mut text = String::new();
+//! let mut collect = |token: Token<'_>| {
+//!     if let Token::Text(t) = token {
+//!         text.push_str(t.text());
+//!     }
+//! };
+//! for chunk in [&b"<p>caf"[..], b"\xE9</p>"] {
+//!     transcoder.feed(chunk).for_each(&mut collect);
+//! }
+//! transcoder.finish().for_each(&mut collect);
+//! assert_eq!(text, "café");
+//! let sniffed = transcoder.sniffed().unwrap();
+//! assert_eq!((sniffed.encoding.name(), sniffed.source), ("windows-1252", SniffSource::Default));
+//! ```
 
+mod offsets;
 mod prescan;
+mod transcoder;
 
 use std::borrow::Cow;
 
 pub use encoding_rs::Encoding;
 pub use prescan::prescan;
+pub use transcoder::{DecodedTokens, EncodingChange, Transcoder};
 
-/// How many bytes the prescan reads, as the standard encourages.
+/// How many bytes the prescan reads, as the standard encourages, and how many a streaming
+/// [`Transcoder`] waits for before it decides.
 pub const PRESCAN_LEN: usize = 1024;
 
 /// How sure the choice of encoding is (the standard's *confidence*).
@@ -120,7 +144,7 @@ fn sniff_with(
 ///
 /// Borrowed when the document is UTF-8 (its bytes as they are: the tokenizer deals with invalid
 /// sequences) or when it is ASCII in an ASCII-compatible encoding. This does not tokenize, so it
-/// cannot see a `<meta>` beyond the first 1024 bytes.
+/// cannot see a `<meta>` beyond the first 1024 bytes; the [`Transcoder`] reports those.
 ///
 /// ```
 /// use std::borrow::Cow;
