@@ -489,15 +489,16 @@ impl<'t> Iterator for DecodedTokens<'t> {
 
     #[inline]
     fn next(&mut self) -> Option<Token<'t>> {
-        let token = self.tokens.next()?;
+        // The token goes back as it came (no unwrapping and rewrapping: no copy).
+        let next = self.tokens.next();
         self.change = None;
         if self.watch.confidence == Confidence::Tentative
-            && let Token::StartTag(tag) = &token
+            && let Some(Token::StartTag(tag)) = &next
             && tag.raw_name().eq_ignore_ascii_case(b"meta")
         {
             self.change = self.watch.meta(tag, self.offsets);
         }
-        Some(token)
+        next
     }
 }
 
