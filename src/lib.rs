@@ -37,6 +37,8 @@
 //! shapes. With the `extract` feature (on by default), [`extract`] finds the links and the
 //! visible text of pages.
 
+#[cfg(feature = "encoding")]
+pub mod encoding;
 mod error;
 #[cfg(feature = "extract")]
 pub mod extract;

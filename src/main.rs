@@ -1,8 +1,10 @@
 //! `tagstream`, the command-line front end of the tagstream HTML tokenizer.
 //!
-//! `tagstream tokens [FILE|-]` streams a document through [`Tokenizer::feed`] in fixed-size chunks and
-//! prints one JSON object per token (and, with `--errors`, per parse error) per line, with the
-//! tree-builder simulator on (`--no-simulate` turns it off).
+//! `tagstream tokens [FILE|-]` streams a document through [`Transcoder::feed`] in fixed-size chunks
+//! and prints one JSON object per token (and, with `--errors`, per parse error) per line, with the
+//! tree-builder simulator on (`--no-simulate` turns it off). The input's encoding is sniffed as the
+//! HTML Standard says (BOM, `<meta>` prescan, windows-1252 by default) unless `--encoding` names it;
+//! spans are byte offsets in the input whatever the encoding.
 //! `tagstream tokens --html5lib` prints the whole run in the html5lib-tests token shapes instead,
 //! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer
 //! (alone, unless `--simulate`).
@@ -22,10 +24,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
+use tagstream::encoding::{DecodedTokens, Encoding, EncodingChange, Transcoder};
 use tagstream::html5lib::{self, Html5libToken};
-use tagstream::{
-    Ambiguity, Attribute, Options, ParseError, Span, TextKind, Token, Tokenizer, Tokens,
-};
+use tagstream::{Ambiguity, Attribute, Options, ParseError, Span, TextKind, Token};
 
 /// The state names `--state` accepts (html5lib-tests' `initialStates`).
 const STATE_NAMES: &[&str] = &[
@@ -117,6 +118,24 @@ struct TokensArgs {
     /// Bytes fed to the tokenizer at a time [default: 65536; with --html5lib, the whole input].
     #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
     chunk_size: Option<usize>,
+
+    /// The input's encoding, as a WHATWG Encoding Standard label (utf-8, shift_jis, gbk,
+    /// windows-1251, utf-16le, ...): certain, as an HTTP charset would be (a BOM still wins).
+    /// Without it, the encoding is sniffed: BOM, then a <meta> in the first 1024 bytes, then
+    /// --default-encoding; a later <meta> that declares another encoding is printed as
+    /// {"type":"encoding_changed","from","to","span"} (decoding goes on with the first one).
+    #[arg(long, value_name = "LABEL", value_parser = parse_encoding, conflicts_with = "html5lib")]
+    encoding: Option<&'static Encoding>,
+
+    /// The encoding when sniffing finds none (the HTML Standard's default for most locales).
+    #[arg(
+        long,
+        value_name = "LABEL",
+        value_parser = parse_encoding,
+        default_value = "windows-1252",
+        conflicts_with = "html5lib"
+    )]
+    default_encoding: &'static Encoding,
 }
 
 /// Why the CLI failed.
@@ -167,6 +186,15 @@ fn parse_state(name: &str) -> Result<TextKind, String> {
     html5lib::state_from_name(name).ok_or_else(|| {
         let valid: Vec<String> = STATE_NAMES.iter().map(|s| format!("\"{s}\"")).collect();
         format!("unknown state; expected one of {}", valid.join(", "))
+    })
+}
+
+/// `--encoding`, `--default-encoding`: a label of the Encoding Standard.
+fn parse_encoding(label: &str) -> Result<&'static Encoding, String> {
+    Encoding::for_label_no_replacement(label.as_bytes()).ok_or_else(|| {
+        "not an encoding label of the WHATWG Encoding Standard \
+         (https://encoding.spec.whatwg.org/#names-and-labels)"
+            .to_owned()
     })
 }
 
@@ -250,7 +278,13 @@ fn stream_tokens(
     chunk_size: usize,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut tokenizer = Tokenizer::new(options(args, args.errors, !args.no_simulate));
+    let options = options(args, args.errors, !args.no_simulate);
+    let mut tokenizer = Transcoder::new(options)
+        .default_encoding(args.default_encoding)
+        .map_offsets(true);
+    if let Some(encoding) = args.encoding {
+        tokenizer = tokenizer.known_encoding(encoding);
+    }
     let mut buf = vec![0; chunk_size];
     loop {
         let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
@@ -266,21 +300,49 @@ fn stream_tokens(
     Ok(())
 }
 
-/// Print every token of one feed, each followed by the parse errors reported while producing it.
-fn print_tokens(mut tokens: Tokens<'_>, out: &mut impl Write) -> io::Result<()> {
+/// Print every token of one feed, each followed by the parse errors reported while producing it
+/// and the encoding change it caused; spans and offsets in bytes of the input.
+fn print_tokens(mut tokens: DecodedTokens<'_>, out: &mut impl Write) -> io::Result<()> {
     while let Some(token) = tokens.next() {
-        writeln!(out, "{}", token_json(&token, tokens.ambiguity()))?;
-        print_errors(&tokens.take_errors(), out)?;
+        let original = |span: Span| tokens.original_span(span).unwrap_or(span);
+        writeln!(out, "{}", token_json(&token, tokens.ambiguity(), &original))?;
+        if let Some(change) = tokens.encoding_change() {
+            writeln!(out, "{}", encoding_change_json(&change))?;
+        }
+        let errors = tokens.take_errors();
+        print_errors(&errors, &tokens, out)?;
     }
-    print_errors(&tokens.take_errors(), out)
+    let errors = tokens.take_errors();
+    print_errors(&errors, &tokens, out)
 }
 
-fn print_errors(errors: &[ParseError], out: &mut impl Write) -> io::Result<()> {
+fn encoding_change_json(change: &EncodingChange) -> String {
+    Object::new()
+        .field("type", "encoding_changed")
+        .field("from", change.from.name())
+        .field("to", change.to.name())
+        .field(
+            "span",
+            span_json(change.original_span.unwrap_or(change.span)),
+        )
+        .finish()
+}
+
+fn print_errors(
+    errors: &[ParseError],
+    tokens: &DecodedTokens<'_>,
+    out: &mut impl Write,
+) -> io::Result<()> {
     for e in errors {
+        let at = Span {
+            start: e.offset,
+            end: e.offset,
+        };
+        let offset = tokens.original_span(at).map_or(e.offset, |s| s.start);
         let line = Object::new()
             .field("type", "error")
             .field("code", e.code.as_str())
-            .field("offset", e.offset)
+            .field("offset", offset)
             .field("line", e.position.line)
             .field("col", e.position.col)
             .finish();
@@ -326,8 +388,13 @@ fn span_json(span: Span) -> Value {
     json!([span.start, span.end])
 }
 
-/// One token in the `tokens` line format; "ambiguity" when the simulator was unsure about it.
-fn token_json(token: &Token<'_>, ambiguity: Option<Ambiguity>) -> String {
+/// One token in the `tokens` line format, spans through `original`; "ambiguity" when the simulator
+/// was unsure about it.
+fn token_json(
+    token: &Token<'_>,
+    ambiguity: Option<Ambiguity>,
+    original: &dyn Fn(Span) -> Span,
+) -> String {
     let object = match token {
         Token::Doctype(d) => Object::new()
             .field("type", "doctype")
@@ -338,7 +405,10 @@ fn token_json(token: &Token<'_>, ambiguity: Option<Ambiguity>) -> String {
         Token::StartTag(tag) => Object::new()
             .field("type", "start_tag")
             .field("name", tag.name())
-            .raw("attributes", &array(tag.attributes().map(attribute_json)))
+            .raw(
+                "attributes",
+                &array(tag.attributes().map(|a| attribute_json(a, original))),
+            )
             .field("self_closing", tag.self_closing()),
         Token::EndTag(tag) => Object::new()
             .field("type", "end_tag")
@@ -355,19 +425,19 @@ fn token_json(token: &Token<'_>, ambiguity: Option<Ambiguity>) -> String {
             .field("target", pi.target())
             .field("data", pi.data()),
     };
-    let object = object.field("span", span_json(token.span()));
+    let object = object.field("span", span_json(original(token.span())));
     match ambiguity {
         Some(why) => object.field("ambiguity", format!("{why:?}")).finish(),
         None => object.finish(),
     }
 }
 
-fn attribute_json(attribute: Attribute<'_>) -> String {
+fn attribute_json(attribute: Attribute<'_>, original: &dyn Fn(Span) -> Span) -> String {
     Object::new()
         .field("name", attribute.name())
         .field("value", attribute.value())
         .field("raw", String::from_utf8_lossy(attribute.raw()).as_ref())
-        .field("span", span_json(attribute.span()))
+        .field("span", span_json(original(attribute.span())))
         .finish()
 }
 

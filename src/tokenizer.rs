@@ -418,6 +418,20 @@ impl Tokenizer {
         self.start(&[], true)
     }
 
+    /// Feed the last chunk and end the stream in one go ([`feed`](Tokenizer::feed) then
+    /// [`finish`](Tokenizer::finish), as one iterator).
+    #[cfg(feature = "encoding")]
+    pub(crate) fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+        self.start(chunk, true)
+    }
+
+    /// The first stream offset the tokenizer still holds (what it carries into the next feed):
+    /// no token of a later feed starts before it.
+    #[cfg(feature = "encoding")]
+    pub(crate) fn retained_from(&self) -> usize {
+        self.carry_base
+    }
+
     /// The parse errors reported so far (when [`Options::errors`] is on), in stream order.
     pub fn errors(&self) -> &[ParseError] {
         &self.side.errors

@@ -347,3 +347,66 @@ fn simulate_and_no_simulate_conflict() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot be used with"), "{stderr}");
 }
+
+#[test]
+fn tokens_decode_a_named_encoding_with_spans_in_input_bytes() {
+    // Shift_JIS "<p title=日本>本</p>": 日 = 93 FA, 本 = 96 7B.
+    let input = b"<p title=\x93\xFA\x96\x7B>\x96\x7B</p>";
+    let stdout = stdout_ok(
+        &["tokens", "--encoding", "Shift_JIS", "--chunk-size", "1"],
+        input,
+    );
+    let expected = [
+        r#"{"type":"start_tag","name":"p","attributes":[{"name":"title","value":"日本","raw":"title=日本","span":[3,13]}],"self_closing":false,"span":[0,14]}"#,
+        r#"{"type":"text","kind":"data","text":"本","span":[14,16]}"#,
+        r#"{"type":"end_tag","name":"p","span":[16,20]}"#,
+    ];
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn tokens_sniff_a_meta_and_default_to_windows_1252() {
+    let meta = stdout_ok(&["tokens"], b"<meta charset=windows-1251><p>\xCF\xF0\xE8");
+    assert_eq!(json_lines(&meta)[2]["text"], "При");
+    let plain = json_lines(&stdout_ok(&["tokens"], b"<p>caf\xE9"));
+    assert_eq!(
+        (&plain[1]["text"], &plain[1]["span"]),
+        (&json!("café"), &json!([3, 7]))
+    );
+    let utf8 = stdout_ok(
+        &["tokens", "--default-encoding", "utf-8"],
+        "<p>café".as_bytes(),
+    );
+    assert_eq!(json_lines(&utf8)[1]["text"], "café");
+}
+
+#[test]
+fn tokens_report_a_late_meta_as_an_encoding_change() {
+    let mut input = format!("<!--{}-->", "x".repeat(1100)).into_bytes();
+    let meta_at = input.len();
+    input.extend_from_slice(b"<meta charset=koi8-r><p>\xF0");
+    let lines = json_lines(&stdout_ok(&["tokens"], &input));
+    let change = json!({
+        "type": "encoding_changed",
+        "from": "windows-1252",
+        "to": "KOI8-R",
+        "span": [meta_at, meta_at + 21],
+    });
+    assert_eq!(lines[2], change, "right after the <meta>");
+    assert_eq!(lines[4]["text"], "ð", "decoding goes on with windows-1252");
+    let certain = stdout_ok(&["tokens", "--encoding", "koi8-r"], &input);
+    assert!(!certain.contains("encoding_changed"));
+    assert_eq!(json_lines(&certain)[3]["text"], "П");
+}
+
+#[test]
+fn tokens_reject_an_unknown_encoding_label() {
+    let out = tagstream(&["tokens", "--encoding", "latin-9000"], b"<p>");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("latin-9000") && stderr.contains("Encoding Standard"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}

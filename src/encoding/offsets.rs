@@ -1,0 +1,186 @@
+//! From offsets in the decoded UTF-8 back to offsets in the original bytes.
+//!
+//! UTF-8 input is fed as it is, so the two differ only by the BOM ([`Offsets::Shift`]). Decoded
+//! input is recorded as it is decoded ([`Offsets::Runs`]): a run is `count` groups in a row that
+//! each took the same number of original bytes and gave the same number of UTF-8 bytes (ASCII is
+//! 1→1, a Shift_JIS kanji 2→3, a windows-1252 `é` 1→2), so ordinary text needs few runs. A group is
+//! what one call of the decoder turned out: one character for well-formed input, which makes the
+//! map exact at every character boundary. Malformed input can make one call emit U+FFFD for the
+//! bytes before and then a character for the byte just read: two groups. Where one call emits
+//! several characters otherwise, offsets inside the group map to its start.
+//!
+//! Runs the tokenizer can no longer hand out are forgotten at each feed, so the map stays as
+//! small as the tokenizer's own buffers.
+
+use std::collections::VecDeque;
+
+/// U+FFFD in UTF-8.
+const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
+/// How decoded offsets relate to original ones.
+pub(crate) enum Offsets {
+    /// Not tracked (decoded input, mapping not asked for).
+    Off,
+    /// Original = decoded + this (UTF-8 fed as it is: the BOM's length).
+    Shift(usize),
+    Runs(Runs),
+}
+
+/// `count` groups from decoded offset `decoded` and original offset `original`, each of
+/// `original_width` original bytes and `decoded_width` UTF-8 bytes.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    decoded: usize,
+    original: usize,
+    decoded_width: usize,
+    original_width: usize,
+    count: usize,
+}
+
+impl Run {
+    fn decoded_end(&self) -> usize {
+        self.decoded + self.decoded_width * self.count
+    }
+}
+
+/// The recorded runs, and the ends of what was recorded.
+#[derive(Debug)]
+pub(crate) struct Runs {
+    runs: VecDeque<Run>,
+    decoded_end: usize,
+    original_end: usize,
+    /// Original bytes the decoder took without output yet (the start of a character).
+    pending: usize,
+}
+
+impl Runs {
+    /// An empty map whose first decoded byte comes from original offset `original` (after a BOM).
+    pub(crate) fn new(original: usize) -> Runs {
+        Runs {
+            runs: VecDeque::new(),
+            decoded_end: 0,
+            original_end: original,
+            pending: 0,
+        }
+    }
+
+    /// One decoder call turned the original bytes `piece` into the UTF-8 bytes `out`.
+    pub(crate) fn record(&mut self, piece: &[u8], out: &[u8]) {
+        if out.is_empty() {
+            self.pending += piece.len();
+        } else if self.pending == 0 && out == piece && piece.is_ascii() {
+            self.push(1, 1, piece.len());
+        } else if let Some(rest) = self.after_replacement(out) {
+            // An error for the pending bytes, then `piece` read afresh (the decoders' "prepend").
+            let pending = std::mem::take(&mut self.pending);
+            self.push(pending, REPLACEMENT.len(), 1);
+            self.push(piece.len(), rest.len(), 1);
+        } else {
+            let original = std::mem::take(&mut self.pending) + piece.len();
+            self.push(original, out.len(), 1);
+        }
+    }
+
+    /// What follows a leading U+FFFD in `out`, when pending bytes can have caused it.
+    fn after_replacement<'o>(&self, out: &'o [u8]) -> Option<&'o [u8]> {
+        let rest = out.strip_prefix(REPLACEMENT)?;
+        (self.pending > 0 && !rest.is_empty()).then_some(rest)
+    }
+
+    fn push(&mut self, original_width: usize, decoded_width: usize, count: usize) {
+        match self.runs.back_mut() {
+            Some(last)
+                if last.original_width == original_width && last.decoded_width == decoded_width =>
+            {
+                last.count += count;
+            }
+            _ => self.runs.push_back(Run {
+                decoded: self.decoded_end,
+                original: self.original_end,
+                decoded_width,
+                original_width,
+                count,
+            }),
+        }
+        self.decoded_end += decoded_width * count;
+        self.original_end += original_width * count;
+    }
+
+    /// Forget the runs that end at or before decoded offset `offset`.
+    pub(crate) fn forget_before(&mut self, offset: usize) {
+        while self.runs.front().is_some_and(|r| r.decoded_end() <= offset) {
+            self.runs.pop_front();
+        }
+    }
+
+    /// The original offset of the start of the group holding decoded offset `offset`, or the
+    /// end of everything recorded for the offset one past it.
+    fn original(&self, offset: usize) -> Option<usize> {
+        if offset == self.decoded_end {
+            return Some(self.original_end);
+        }
+        let i = self.runs.partition_point(|r| r.decoded_end() <= offset);
+        let run = self.runs.get(i).filter(|r| r.decoded <= offset)?;
+        let k = (offset - run.decoded) / run.decoded_width;
+        Some(run.original + k * run.original_width)
+    }
+}
+
+impl Offsets {
+    /// The original offset of decoded offset `offset`: exact at every group boundary (every
+    /// character boundary of well-formed input); inside a group, the group's start, so that
+    /// mapped spans stay ordered.
+    pub(crate) fn original(&self, offset: usize) -> Option<usize> {
+        match self {
+            Offsets::Off => None,
+            Offsets::Shift(shift) => Some(offset + shift),
+            Offsets::Runs(runs) => runs.original(offset),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_merge_and_map() {
+        let mut runs = Runs::new(3);
+        runs.record(b"<p>a", b"<p>a"); // original 3..7, decoded 0..4
+        runs.record(b"\x93", b""); // a Shift_JIS lead byte
+        runs.record(b"\xFA", "日".as_bytes());
+        runs.record(b"\x96", b"");
+        runs.record(b"\x7B", "本".as_bytes());
+        runs.record(b"<", b"<");
+        assert_eq!(runs.runs.len(), 3);
+        let map = Offsets::Runs(runs);
+        assert_eq!(map.original(0), Some(3));
+        assert_eq!(map.original(4), Some(7));
+        assert_eq!(map.original(7), Some(9));
+        assert_eq!(map.original(8), Some(9), "inside a character: its start");
+        assert_eq!(map.original(10), Some(11));
+        assert_eq!(map.original(11), Some(12), "the end of what was recorded");
+        assert_eq!(map.original(12), None);
+    }
+
+    #[test]
+    fn an_error_and_the_byte_read_afresh_are_two_groups() {
+        let mut runs = Runs::new(0);
+        runs.record(b"\x86", b"");
+        runs.record(b"<", "\u{FFFD}<".as_bytes());
+        let map = Offsets::Runs(runs);
+        assert_eq!(map.original(3), Some(1));
+    }
+
+    #[test]
+    fn forgotten_offsets_are_unknown() {
+        let mut runs = Runs::new(0);
+        runs.record(&[b'a'; 10], &[b'a'; 10]);
+        runs.record(b"\xE9", "é".as_bytes());
+        runs.record(&[b'a'; 10], &[b'a'; 10]);
+        runs.forget_before(12);
+        let map = Offsets::Runs(runs);
+        assert_eq!(map.original(5), None);
+        assert_eq!(map.original(12), Some(11));
+    }
+}

@@ -1,0 +1,517 @@
+//! The streaming layer between bytes in any encoding and the [`Tokenizer`]: it holds back the
+//! first bytes until it can sniff (1024 bytes, a BOM, a transport label or the end of input),
+//! then passes UTF-8 through and decodes everything else chunk by chunk, and watches the
+//! tokenizer's `<meta>` start tags while the encoding is tentative.
+
+use std::ops::{Deref, DerefMut};
+
+use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+
+use super::offsets::{Offsets, Runs};
+use super::prescan::{declared_by_meta, extract_from_content};
+use super::{Confidence, PRESCAN_LEN, Sniffed, sniff_with};
+use crate::token::{Span, StartTag, Token};
+use crate::tokenizer::{Options, Tokenizer, Tokens};
+
+/// A `<meta>` declared another encoding while the current one was tentative: the standard's
+/// "change the encoding", which makes a browser start over with `to` (with confidence certain).
+///
+/// The [`Transcoder`] goes on decoding with `from`, so the tokens after the event are still those
+/// of the old encoding; a caller that wants the browser's result starts again with
+/// [`Transcoder::known_encoding`]`(to)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodingChange {
+    /// The encoding the document was being decoded with.
+    pub from: &'static Encoding,
+    /// The encoding the `<meta>` declares (UTF-16 read as UTF-8, x-user-defined as windows-1252).
+    pub to: &'static Encoding,
+    /// The `<meta>` start tag, in decoded offsets.
+    pub span: Span,
+    /// The `<meta>` start tag in the original bytes, when offsets are known there (see
+    /// [`DecodedTokens::original_span`]).
+    pub original_span: Option<Span>,
+}
+
+/// The encoding in use, and how sure it is; while it is tentative, `<meta>` tags may change it.
+struct Watch {
+    sniffed: Option<Sniffed>,
+    confidence: Confidence,
+    change: Option<EncodingChange>,
+}
+
+impl Watch {
+    /// The standard's rules for a `<meta>` start tag in the tree builder's "in head" mode (also
+    /// reached from "in body"), then "change the encoding"
+    /// (<https://html.spec.whatwg.org/multipage/parsing.html#changing-the-encoding-while-parsing>).
+    fn meta(&mut self, tag: &StartTag<'_>, offsets: &Offsets) -> Option<EncodingChange> {
+        let current = self.sniffed?.encoding;
+        let declared = declared_encoding(tag)?;
+        self.confidence = Confidence::Certain;
+        if current == UTF_16BE || current == UTF_16LE {
+            return None;
+        }
+        let to = declared_by_meta(declared);
+        if to == current {
+            return None;
+        }
+        let change = EncodingChange {
+            from: current,
+            to,
+            span: tag.span(),
+            original_span: original_span(offsets, tag.span()),
+        };
+        self.change = Some(change);
+        Some(change)
+    }
+}
+
+/// The encoding a `<meta>` declares: its `charset`, else an `http-equiv="Content-Type"` with a
+/// `content` that names one.
+fn declared_encoding(tag: &StartTag<'_>) -> Option<&'static Encoding> {
+    let from_charset = tag
+        .attribute("charset")
+        .and_then(|a| Encoding::for_label(a.value().as_bytes()));
+    from_charset.or_else(|| {
+        let pragma = tag.attribute("http-equiv")?;
+        if !pragma.value().eq_ignore_ascii_case("content-type") {
+            return None;
+        }
+        extract_from_content(tag.attribute("content")?.value().as_bytes())
+    })
+}
+
+/// How the next chunk reaches the tokenizer.
+enum Route {
+    /// Still sniffing: nothing to feed yet.
+    Held,
+    /// UTF-8: the chunk itself, from this offset (past a BOM).
+    Chunk(usize),
+    /// The decoded (or, once, the held-back plus new) bytes in `Transcoder::out`.
+    Buffer,
+}
+
+/// A growable output buffer; `bytes[..used]` is this feed's.
+#[derive(Default)]
+struct Output {
+    bytes: Vec<u8>,
+    used: usize,
+}
+
+impl Output {
+    /// Room for `room` more bytes after the used ones.
+    fn spare(&mut self, room: usize) -> &mut [u8] {
+        let needed = self.used + room.max(16);
+        if self.bytes.len() < needed {
+            self.bytes.resize(needed, 0);
+        }
+        &mut self.bytes[self.used..]
+    }
+}
+
+/// A [`Tokenizer`] for bytes in any encoding, fed in chunks: sniffs, then passes UTF-8 through
+/// and decodes everything else with encoding_rs; reports a `<meta>` that changes a tentative
+/// encoding ([`EncodingChange`]).
+///
+/// Tokens borrow the decoded bytes (or, for UTF-8, the chunk) until the next feed, exactly as
+/// with [`Tokenizer::feed`]; their spans count bytes of the UTF-8 the tokenizer read, which
+/// [`DecodedTokens::original_span`] maps back to the input when [`map_offsets`] is on (always, for
+/// UTF-8). Until the encoding is decided (the first 1024 bytes, unless a BOM or a transport
+/// encoding decides earlier), the bytes are held back and feeds yield nothing; they are copied once
+/// into the first buffer fed.
+///
+/// ```
+/// use tagstream::encoding::{Confidence, Transcoder};
+/// use tagstream::{Options, Token};
+///
+/// // Shift_JIS from the HTTP header: "<p title=…>日本</p>", split inside a character.
+/// let bytes = b"<p title=\x93\xFA>\x93\xFA\x96\x7B</p>";
+/// let mut transcoder = Transcoder::new(Options::default())
+///     .transport_label("shift_jis")
+///     .map_offsets(true);
+/// let mut seen = Vec::new();
+/// for chunk in [&bytes[..14], &bytes[14..]] {
+///     let mut tokens = transcoder.feed(chunk);
+///     while let Some(token) = tokens.next() {
+///         if let Token::Text(text) = &token {
+///             let original = tokens.original_span(text.span()).unwrap();
+///             seen.push((text.text().to_owned(), original.start, original.end));
+///         }
+///     }
+/// }
+/// transcoder.finish().for_each(drop);
+/// assert_eq!(seen, [("日".to_owned(), 12, 14), ("本".to_owned(), 14, 16)]);
+/// assert_eq!(transcoder.sniffed().unwrap().confidence, Confidence::Certain);
+/// ```
+///
+/// [`map_offsets`]: Transcoder::map_offsets
+pub struct Transcoder {
+    tokenizer: Tokenizer,
+    transport: Option<&'static Encoding>,
+    default: &'static Encoding,
+    map_offsets: bool,
+    /// Bytes held back until the encoding is decided.
+    head: Vec<u8>,
+    /// BOM bytes still to drop from the input.
+    skip: usize,
+    /// `None` while sniffing or for UTF-8.
+    decoder: Option<Decoder>,
+    /// The last byte given to the decoder was ASCII (offset mapping decodes ASCII runs at once).
+    after_ascii: bool,
+    out: Output,
+    offsets: Offsets,
+    watch: Watch,
+    /// `finish` was called: the decoder is done, later feeds only resume a pause.
+    finished: bool,
+}
+
+impl Transcoder {
+    /// Sniffs with no transport label and windows-1252 as the default; see the builder methods.
+    pub fn new(options: Options) -> Transcoder {
+        Transcoder {
+            tokenizer: Tokenizer::new(options),
+            transport: None,
+            default: WINDOWS_1252,
+            map_offsets: false,
+            head: Vec::new(),
+            skip: 0,
+            decoder: None,
+            after_ascii: true,
+            out: Output::default(),
+            offsets: Offsets::Off,
+            watch: Watch {
+                sniffed: None,
+                confidence: Confidence::Tentative,
+                change: None,
+            },
+            finished: false,
+        }
+    }
+
+    /// The transport layer's charset label (say, from `Content-Type`): when the Encoding Standard
+    /// knows it, it decides with confidence certain (after a BOM); otherwise it is ignored.
+    pub fn transport_label(self, label: &str) -> Transcoder {
+        let encoding = Encoding::for_label(label.as_bytes());
+        Transcoder {
+            transport: encoding.or(self.transport),
+            ..self
+        }
+    }
+
+    /// An encoding known for certain, as from the transport layer (a BOM still wins): for example
+    /// the [`EncodingChange::to`] of a first pass.
+    pub fn known_encoding(self, encoding: &'static Encoding) -> Transcoder {
+        Transcoder {
+            transport: Some(encoding),
+            ..self
+        }
+    }
+
+    /// The encoding when neither BOM, transport nor prescan decides (default: windows-1252).
+    pub fn default_encoding(self, encoding: &'static Encoding) -> Transcoder {
+        Transcoder {
+            default: encoding,
+            ..self
+        }
+    }
+
+    /// Record how decoded offsets map back to the original bytes (off by default: it costs a
+    /// decoder call per non-ASCII byte). UTF-8 input maps for free either way.
+    pub fn map_offsets(self, on: bool) -> Transcoder {
+        Transcoder {
+            map_offsets: on,
+            ..self
+        }
+    }
+
+    /// Start over with a new document, keeping the configuration and allocations.
+    pub fn reset(&mut self) {
+        self.tokenizer.reset();
+        self.head.clear();
+        self.skip = 0;
+        self.decoder = None;
+        self.after_ascii = true;
+        self.offsets = Offsets::Off;
+        self.watch = Watch {
+            sniffed: None,
+            confidence: Confidence::Tentative,
+            change: None,
+        };
+        self.finished = false;
+    }
+
+    /// Feed the next chunk of the document; the iterator yields the tokens it completes.
+    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> DecodedTokens<'t> {
+        self.start(chunk, false)
+    }
+
+    /// The document is over: decides the encoding if that is still open, and yields the tokens
+    /// still pending.
+    pub fn finish(&mut self) -> DecodedTokens<'_> {
+        self.start(&[], true)
+    }
+
+    /// What the sniffing decided (`None` until it has: the first 1024 bytes, a BOM or a transport
+    /// encoding, or the end of input).
+    pub fn sniffed(&self) -> Option<Sniffed> {
+        self.watch.sniffed.map(|sniffed| Sniffed {
+            confidence: self.watch.confidence,
+            ..sniffed
+        })
+    }
+
+    /// The `<meta>` that changed the tentative encoding, if one did.
+    pub fn encoding_change(&self) -> Option<EncodingChange> {
+        self.watch.change
+    }
+
+    /// The tokenizer (for its errors and state between feeds).
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// A decoded span in original byte offsets; see [`DecodedTokens::original_span`].
+    pub fn original_span(&self, span: Span) -> Option<Span> {
+        original_span(&self.offsets, span)
+    }
+
+    fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> DecodedTokens<'t> {
+        if let Offsets::Runs(runs) = &mut self.offsets {
+            runs.forget_before(self.tokenizer.retained_from());
+        }
+        let bytes: &'t [u8] = match self.route(chunk, eof) {
+            Route::Held => &[],
+            Route::Chunk(from) => &chunk[from..],
+            Route::Buffer => &self.out.bytes[..self.out.used],
+        };
+        let tokens = if eof {
+            self.tokenizer.feed_last(bytes)
+        } else {
+            self.tokenizer.feed(bytes)
+        };
+        DecodedTokens {
+            tokens,
+            watch: &mut self.watch,
+            offsets: &self.offsets,
+            change: None,
+        }
+    }
+
+    /// Decide the encoding when possible, then decode or pass through.
+    fn route(&mut self, chunk: &[u8], eof: bool) -> Route {
+        if self.finished {
+            return Route::Held;
+        }
+        self.finished = eof;
+        if self.watch.sniffed.is_none() {
+            if !eof && !self.can_decide(chunk) {
+                self.head.extend_from_slice(chunk);
+                return Route::Held;
+            }
+            self.decide(chunk);
+        }
+        if self.decoder.is_some() {
+            self.decode(chunk, eof);
+            return Route::Buffer;
+        }
+        let from_chunk = self.skip.min(chunk.len());
+        self.skip -= from_chunk;
+        if self.head.is_empty() {
+            return Route::Chunk(from_chunk);
+        }
+        // The held-back bytes and this chunk, once, in one buffer.
+        self.out.used = 0;
+        let total = self.head.len() + chunk.len() - from_chunk;
+        self.out.spare(total)[..self.head.len()].copy_from_slice(&self.head);
+        self.out.bytes[self.head.len()..total].copy_from_slice(&chunk[from_chunk..]);
+        self.out.used = total;
+        self.head.clear();
+        Route::Buffer
+    }
+
+    /// Enough is known to sniff: 1024 bytes, a BOM, or a transport encoding and bytes enough to
+    /// rule a BOM out.
+    fn can_decide(&self, chunk: &[u8]) -> bool {
+        if self.head.len() + chunk.len() >= PRESCAN_LEN {
+            return true;
+        }
+        let start = self.first_bytes(chunk, 3);
+        Encoding::for_bom(&start).is_some() || (self.transport.is_some() && !may_start_bom(&start))
+    }
+
+    /// The first `n` bytes of the held-back bytes followed by `chunk`.
+    fn first_bytes(&self, chunk: &[u8], n: usize) -> Vec<u8> {
+        self.head.iter().chain(chunk).take(n).copied().collect()
+    }
+
+    /// Sniff over the first 1024 bytes of the held-back bytes and `chunk`.
+    fn decide(&mut self, chunk: &[u8]) {
+        let prefix = if self.head.is_empty() {
+            std::borrow::Cow::Borrowed(&chunk[..chunk.len().min(PRESCAN_LEN)])
+        } else {
+            std::borrow::Cow::Owned(self.first_bytes(chunk, PRESCAN_LEN))
+        };
+        let sniffed = sniff_with(&prefix, self.transport, self.default);
+        self.watch.sniffed = Some(sniffed);
+        self.watch.confidence = sniffed.confidence;
+        let from_head = sniffed.bom_len.min(self.head.len());
+        self.head.drain(..from_head);
+        self.skip = sniffed.bom_len - from_head;
+        if sniffed.encoding == UTF_8 {
+            self.offsets = Offsets::Shift(sniffed.bom_len);
+        } else {
+            self.decoder = Some(sniffed.encoding.new_decoder_without_bom_handling());
+            if self.map_offsets {
+                self.offsets = Offsets::Runs(Runs::new(sniffed.bom_len));
+            }
+        }
+    }
+
+    /// Decode the held-back bytes and `chunk` into `out` (ending the decoder at `eof`).
+    fn decode(&mut self, chunk: &[u8], eof: bool) {
+        self.out.used = 0;
+        let head = std::mem::take(&mut self.head);
+        self.decode_part(&head);
+        self.head = head;
+        self.head.clear();
+        let from_chunk = self.skip.min(chunk.len());
+        self.skip -= from_chunk;
+        self.decode_part(&chunk[from_chunk..]);
+        if eof {
+            let before = self.out.used;
+            self.decode_call(&[], true);
+            if let Offsets::Runs(runs) = &mut self.offsets {
+                runs.record(&[], &self.out.bytes[before..self.out.used]);
+            }
+        }
+    }
+
+    fn decode_part(&mut self, bytes: &[u8]) {
+        if matches!(self.offsets, Offsets::Runs(_)) {
+            self.decode_mapped(bytes);
+        } else {
+            self.decode_call(bytes, false);
+        }
+    }
+
+    /// Decode piece by piece, recording each piece's widths: one byte at a time, except runs of
+    /// ASCII after an ASCII byte in an ASCII-compatible encoding, which go at once.
+    fn decode_mapped(&mut self, bytes: &[u8]) {
+        let ascii_compatible = self
+            .decoder
+            .as_ref()
+            .is_some_and(|d| d.encoding().is_ascii_compatible());
+        let mut i = 0;
+        while i < bytes.len() {
+            let run = if ascii_compatible && self.after_ascii {
+                bytes[i..]
+                    .iter()
+                    .take_while(|b| b.is_ascii())
+                    .count()
+                    .max(1)
+            } else {
+                1
+            };
+            let piece = &bytes[i..i + run];
+            let before = self.out.used;
+            self.decode_call(piece, false);
+            if let Offsets::Runs(runs) = &mut self.offsets {
+                runs.record(piece, &self.out.bytes[before..self.out.used]);
+            }
+            self.after_ascii = piece[run - 1].is_ascii();
+            i += run;
+        }
+    }
+
+    /// One decoder call over all of `bytes` (growing `out` as needed).
+    fn decode_call(&mut self, bytes: &[u8], last: bool) {
+        let Some(decoder) = self.decoder.as_mut() else {
+            return;
+        };
+        let mut read = 0;
+        loop {
+            let rest = &bytes[read..];
+            let room = decoder
+                .max_utf8_buffer_length(rest.len())
+                .unwrap_or(rest.len());
+            let (result, r, w, _) = decoder.decode_to_utf8(rest, self.out.spare(room), last);
+            read += r;
+            self.out.used += w;
+            if result == CoderResult::InputEmpty {
+                return;
+            }
+        }
+    }
+}
+
+/// Whether `start` (at most 3 bytes) may be the beginning of a BOM still.
+fn may_start_bom(start: &[u8]) -> bool {
+    start.len() < 3
+        && [&b"\xEF\xBB\xBF"[..], b"\xFE\xFF", b"\xFF\xFE"]
+            .iter()
+            .any(|bom| bom.starts_with(start))
+}
+
+/// A decoded span in original byte offsets, when they are known.
+fn original_span(offsets: &Offsets, span: Span) -> Option<Span> {
+    Some(Span {
+        start: offsets.original(span.start)?,
+        end: offsets.original(span.end)?,
+    })
+}
+
+/// The tokens of one fed chunk: a [`Tokens`] (reachable through `Deref`, for errors, positions
+/// and tree-builder feedback) that also watches `<meta>` start tags and maps spans back to the
+/// original bytes.
+pub struct DecodedTokens<'t> {
+    tokens: Tokens<'t>,
+    watch: &'t mut Watch,
+    offsets: &'t Offsets,
+    change: Option<EncodingChange>,
+}
+
+impl DecodedTokens<'_> {
+    /// The encoding change the token just handed out caused, if it did (a `<meta>` declaring
+    /// another encoding while the current one was tentative).
+    pub fn encoding_change(&self) -> Option<EncodingChange> {
+        self.change
+    }
+
+    /// `span` (decoded offsets, as tokens report them) in offsets of the original input: always
+    /// for UTF-8, and with [`Transcoder::map_offsets`] for other encodings. `None` otherwise, and
+    /// for offsets before what the tokenizer still holds.
+    pub fn original_span(&self, span: Span) -> Option<Span> {
+        original_span(self.offsets, span)
+    }
+}
+
+impl<'t> Iterator for DecodedTokens<'t> {
+    type Item = Token<'t>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Token<'t>> {
+        // The token goes back as it came (no unwrapping and rewrapping: no copy).
+        let next = self.tokens.next();
+        self.change = None;
+        if self.watch.confidence == Confidence::Tentative
+            && let Some(Token::StartTag(tag)) = &next
+            && tag.raw_name().eq_ignore_ascii_case(b"meta")
+        {
+            self.change = self.watch.meta(tag, self.offsets);
+        }
+        next
+    }
+}
+
+impl<'t> Deref for DecodedTokens<'t> {
+    type Target = Tokens<'t>;
+
+    fn deref(&self) -> &Tokens<'t> {
+        &self.tokens
+    }
+}
+
+impl<'t> DerefMut for DecodedTokens<'t> {
+    fn deref_mut(&mut self) -> &mut Tokens<'t> {
+        &mut self.tokens
+    }
+}
