@@ -514,6 +514,7 @@ impl Tokenizer {
             phase: if done { Phase::Done } else { phase },
             limits: self.options.limits,
             limit_error: &mut self.limit_error,
+            forget: None,
             sim: &mut self.simulator,
         }
     }
@@ -619,6 +620,8 @@ pub struct Tokens<'t> {
     limits: Limits,
     /// Where the stream stopped at a memory limit (the tokenizer's).
     limit_error: &'t mut Option<LimitError>,
+    /// Positions to let go of at the next call (see [`Tokens::forget_later`]).
+    forget: Option<(&'t Source<'t>, usize)>,
     /// The tree-builder simulator (src/simulator.rs).
     pub(crate) sim: &'t mut Simulator,
 }
@@ -721,14 +724,11 @@ impl<'t> Tokens<'t> {
             self.held.copied = self.held.chunk.len();
             self.phase = Phase::Frozen;
         } else {
-            let b = self.held.window(self.phase);
-            let b = Buf {
-                bytes: b.bytes,
-                base: b.base,
-                eof: false,
-            };
-            self.machine.resolve_last_start_tag(&b);
-            self.side.forget_before(&b, retention);
+            let src = self.frozen_source();
+            self.machine.resolve_last_start_tag(&src.window());
+            // The token about to be handed out lies before `retention`: its positions are let go
+            // of only when the next token is asked for.
+            self.forget_later(src, retention);
             self.phase = Phase::Chunk;
         }
     }
@@ -761,9 +761,12 @@ impl<'t> Tokens<'t> {
         let record = self.machine.flush_text_at_seam(&b);
         let retention = self.machine.retention();
         self.machine.resolve_last_start_tag(&b);
-        self.side.forget_before(&b, retention);
+        if record.is_none() {
+            self.side.forget_before(&b, retention);
+        }
         if self.over_carry_limit(b.end() - retention, retention) {
             let src = self.frozen_source();
+            self.forget_later(src, retention);
             return record.map(|r| self.token(r, src));
         }
         let Some(record) = record else {
@@ -776,8 +779,25 @@ impl<'t> Tokens<'t> {
             return None;
         };
         let src = self.frozen_source();
+        self.forget_later(src, retention);
         self.keep(retention);
         Some(self.token(record, src))
+    }
+
+    /// Let go of the positions before `from` in `src` once the token being handed out is done with
+    /// (at the next call or when the iterator is dropped), so that [`Tokens::position`] still
+    /// answers for it.
+    fn forget_later(&mut self, src: &'t Source<'t>, from: usize) {
+        self.forget = Some((src, from));
+    }
+
+    /// Do what [`Tokens::forget_later`] put off.
+    #[cold]
+    #[inline(never)]
+    fn forget_now(&mut self) {
+        if let Some((src, from)) = self.forget.take() {
+            self.side.forget_before(&src.window(), from);
+        }
     }
 
     /// Keep the stream bytes from `from` on for the next feed.
@@ -788,6 +808,9 @@ impl<'t> Tokens<'t> {
 
     #[inline]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
+        if self.forget.is_some() {
+            self.forget_now();
+        }
         let src = match self.phase {
             Phase::Chunk => self.chunk_src,
             _ => self.frozen_source(),
@@ -888,7 +911,7 @@ impl<'t> Tokens<'t> {
         let record = self.machine.flush_text_at_seam(b);
         let retention = self.machine.retention();
         self.machine.resolve_last_start_tag(b);
-        self.side.forget_before(b, retention);
+        self.forget_later(src, retention);
         self.carry.clear();
         if !self.over_carry_limit(b.end() - retention, retention) {
             self.carry.extend_from_slice(b.rest(retention));
@@ -1025,6 +1048,7 @@ impl FusedIterator for Tokens<'_> {}
 impl Drop for Tokens<'_> {
     /// Pause: keep every byte the machine has not finished with for the next feed.
     fn drop(&mut self) {
+        self.forget_now();
         match self.phase {
             Phase::Done => {}
             Phase::Extending => {

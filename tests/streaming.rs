@@ -677,3 +677,45 @@ fn hundred_thousand_same_name_attributes_keep_the_first() {
         }
     }
 }
+
+/// Every token's first and last byte have a line and column while streaming, the same as for the
+/// whole document — also for tokens finished in the carried bytes and the text let out at a seam.
+#[test]
+fn positions_of_every_token_are_known_while_streaming() {
+    let doc = "<p>one\ntwo</p>\n<a\nhref=x>three\r\nfour</a><!--\nc-->😀\n<b>five</b>".as_bytes();
+    let mut whole = Tokenizer::new(Options::new().track_positions(true));
+    let mut expected = Vec::new();
+    let mut tokens = whole.tokenize(doc);
+    while let Some(token) = tokens.next() {
+        let span = token.span();
+        for offset in span.start..span.end {
+            expected.push((offset, tokens.position(offset)));
+        }
+    }
+    for size in 1..=doc.len() {
+        let mut tokenizer = Tokenizer::new(Options::new().track_positions(true));
+        let mut seen = Vec::new();
+        for chunk in doc.chunks(size).map(Some).chain([None]) {
+            let mut tokens = match chunk {
+                Some(chunk) => tokenizer.feed(chunk),
+                None => tokenizer.finish(),
+            };
+            while let Some(token) = tokens.next() {
+                let span = token.span();
+                for offset in [span.start, span.end - 1] {
+                    seen.push((offset, tokens.position(offset)));
+                }
+            }
+        }
+        for (offset, position) in seen {
+            assert!(
+                position.is_some(),
+                "chunks of {size}: offset {offset} has no position"
+            );
+            assert!(
+                expected.contains(&(offset, position)),
+                "chunks of {size}: offset {offset} at {position:?}"
+            );
+        }
+    }
+}

@@ -8,23 +8,6 @@ use std::fmt;
 
 use tagstream::{Position, Span, TextKind, Token};
 
-/// A known tagstream bug the checks let pass while it is open (turn it off once fixed): with
-/// errors off, two attributes whose names differ only in invalid UTF-8 bytes (each sequence
-/// decoding to U+FFFD) are both kept, though after decoding they have the same name and the second
-/// must be dropped as a duplicate: `<a \x80 \x81>` gives two attributes named "\u{FFFD}" (with
-/// errors on, one). While on, `check_token` accepts such a pair and [`dedupe_attributes`] drops the
-/// second from the html5lib-shaped tokens before runs are compared.
-pub const TOLERATE_INVALID_UTF8_DUPLICATE_ATTRIBUTES: bool = false;
-
-/// Drop repeated attribute names from a start tag (first wins), for
-/// [`TOLERATE_INVALID_UTF8_DUPLICATE_ATTRIBUTES`].
-pub fn dedupe_attributes(token: &mut tagstream::html5lib::Html5libToken) {
-    if let tagstream::html5lib::Html5libToken::StartTag { attributes, .. } = token {
-        let mut seen = std::collections::HashSet::new();
-        attributes.retain(|(name, _)| seen.insert(name.clone()));
-    }
-}
-
 /// Bytes printed as an escaped byte string (for reproducing a failure by hand).
 #[derive(PartialEq, Eq)]
 pub struct Bytes<'a>(pub &'a [u8]);
@@ -195,11 +178,7 @@ pub fn check_token(token: &Token<'_>, input: &[u8], prev_end: usize) {
                 let name = a.name();
                 assert_eq!(name, name_oracle(a.raw_name()), "attribute name");
                 if let Some(first) = seen.insert(name, a.raw_name()) {
-                    let known = TOLERATE_INVALID_UTF8_DUPLICATE_ATTRIBUTES
-                        && (std::str::from_utf8(first).is_err()
-                            || std::str::from_utf8(a.raw_name()).is_err());
-                    assert!(
-                        known,
+                    panic!(
                         "duplicate attribute {name:?} kept ({:?} after {:?})",
                         Bytes(a.raw_name()),
                         Bytes(first)
@@ -224,13 +203,9 @@ pub fn check_token(token: &Token<'_>, input: &[u8], prev_end: usize) {
             // Lookup by name finds each attribute (names are unique, so it finds that one).
             for a in tag.attributes() {
                 let found = tag.attribute(a.name()).map(|f| f.name_span());
-                let tolerated = TOLERATE_INVALID_UTF8_DUPLICATE_ATTRIBUTES
-                    && found.is_some_and(|f| f.start < a.name_span().start);
-                if !tolerated {
-                    assert_eq!(found, Some(a.name_span()), "attribute({:?})", a.name());
-                }
+                assert_eq!(found, Some(a.name_span()), "attribute({:?})", a.name());
             }
-            assert!(seen.len() == count || TOLERATE_INVALID_UTF8_DUPLICATE_ATTRIBUTES);
+            assert_eq!(seen.len(), count);
         }
         Token::EndTag(tag) => {
             let name_span = tag.name_span();

@@ -5,10 +5,7 @@ use tagstream::html5lib::{Html5libToken, push};
 use tagstream::{ParseError, Position, Span, TextKind, Token, Tokenizer, Tokens};
 
 use crate::case::{Case, Config, Switch};
-use crate::check::{
-    TOLERATE_INVALID_UTF8_DUPLICATE_ATTRIBUTES, check_token, dedupe_attributes, kind_name,
-    positions,
-};
+use crate::check::{check_token, kind_name, positions};
 
 /// What a run produced, in the chunking-independent view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,14 +32,6 @@ pub fn text_state_after(name: &str) -> Option<TextKind> {
         _ => return None,
     })
 }
-
-/// Whether, while streaming with positions tracked, `Tokens::position` must know the offsets of the
-/// token just handed out. Off for now: tagstream lets go of a token's bytes before handing it out
-/// when the token is text flushed at the end of a feed (chunks `"ab"`, `"c<b>"`: `position(0)` of
-/// text `"ab"` is `None`) or a token finished in the carried bytes (chunks `"<a"`, `">"`:
-/// `position(0)` of `<a>` is `None`), since `Tokens::leave_extending` and `end_of_window` move the
-/// floor (`Side::forget_before`) before the token is returned. Turn this on once that is fixed.
-pub const STRICT_STREAMING_POSITIONS: bool = false;
 
 struct Run<'a> {
     input: &'a [u8],
@@ -109,10 +98,6 @@ impl<'a> Run<'a> {
             _ => self.out.spans.push((kind, span)),
         }
         push(&mut self.out.tokens, *token);
-        if TOLERATE_INVALID_UTF8_DUPLICATE_ATTRIBUTES && let Some(last) = self.out.tokens.last_mut()
-        {
-            dedupe_attributes(last);
-        }
         if tokens.ambiguity().is_some() {
             self.ambiguities += 1;
         }
@@ -131,14 +116,10 @@ impl<'a> Run<'a> {
         }
         let span = token.span();
         let positions = self.positions;
-        // Whole documents: every offset has its position. Streaming: see
-        // STRICT_STREAMING_POSITIONS; a position given must always be right.
-        let may_be_gone = self.streaming && !STRICT_STREAMING_POSITIONS;
+        // Whole or streamed: the first and last byte of the token just handed out have their
+        // positions.
         for offset in [span.start, span.end - 1] {
             let got = tokens.position(offset);
-            if got.is_none() && may_be_gone {
-                continue;
-            }
             assert_eq!(
                 got,
                 Some(positions[offset]),

@@ -112,6 +112,15 @@ impl<'a> Source<'a> {
         &self.bytes[span.start - self.base..span.end - self.base]
     }
 
+    /// The buffer as the machine's window (not at the end of input).
+    pub(crate) fn window(&self) -> crate::machine::Buf<'a> {
+        crate::machine::Buf {
+            bytes: self.bytes,
+            base: self.base,
+            eof: false,
+        }
+    }
+
     fn decode(&self, span: Span, rules: Rules) -> &'a str {
         decode(self.raw(span), rules, self.arena)
     }
