@@ -149,7 +149,8 @@ fn sniff_with(
 
 /// Whether `bytes` (the start of a document) look like UTF-8: valid UTF-8 with at least one
 /// non-ASCII byte. A sequence cut short by the end of `bytes` counts as valid, since the window
-/// may end inside a character.
+/// may end inside a character (the [`Transcoder`], when it decides at the end of the document,
+/// counts it as invalid).
 ///
 /// This is the *autodetection* step the HTML Standard leaves to the user agent, between the
 /// prescan and the default: conservative, because text in a legacy encoding is rarely valid UTF-8
@@ -175,10 +176,16 @@ fn sniff_with(
 /// assert_eq!(encoding, UTF_8);
 /// ```
 pub fn detect_utf8(bytes: &[u8]) -> bool {
+    looks_like_utf8(bytes, false)
+}
+
+/// [`detect_utf8`]; when `whole` (`bytes` is the whole document), a sequence cut by its end is
+/// invalid.
+fn looks_like_utf8(bytes: &[u8], whole: bool) -> bool {
     match simdutf8::compat::from_utf8(bytes) {
         Ok(text) => !text.is_ascii(),
         // No error length: the bytes end inside a sequence, whose lead byte is not ASCII.
-        Err(e) => e.error_len().is_none(),
+        Err(e) => !whole && e.error_len().is_none(),
     }
 }
 

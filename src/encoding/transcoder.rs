@@ -9,7 +9,7 @@ use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE, WIN
 
 use super::offsets::{Offsets, Runs};
 use super::prescan::{declared_by_meta, extract_from_content};
-use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, detect_utf8, sniff_with};
+use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8, sniff_with};
 use crate::token::{Span, StartTag, Token};
 use crate::tokenizer::{Options, Tokenizer, Tokens};
 
@@ -221,7 +221,9 @@ impl Transcoder {
     /// Before falling back to the default encoding, take the document for UTF-8 when its bytes
     /// available at that point (the held-back ones and the whole chunk that let the encoding be
     /// decided: at least the first 1024 bytes, or the whole document with
-    /// [`tokenize`](Transcoder::tokenize)) are valid UTF-8 with some non-ASCII ([`detect_utf8`]).
+    /// [`feed_last`](Transcoder::feed_last) or [`tokenize`](Transcoder::tokenize)) are valid
+    /// UTF-8 with some non-ASCII ([`detect_utf8`](super::detect_utf8); a sequence cut by the end
+    /// of those bytes counts as valid unless they are the whole document).
     /// Off by default, which is the standard's algorithm without the autodetection it allows; the
     /// result is tentative, reported as [`SniffSource::Detected`].
     ///
@@ -290,7 +292,14 @@ impl Transcoder {
     /// ```
     pub fn tokenize<'t>(&'t mut self, document: &'t [u8]) -> DecodedTokens<'t> {
         self.reset();
-        self.start(document, true)
+        self.feed_last(document)
+    }
+
+    /// Feed the last chunk and end the document in one go ([`feed`](Transcoder::feed) then
+    /// [`finish`](Transcoder::finish) as one iterator), so that an encoding still open is decided
+    /// knowing that the document ends with `chunk`.
+    pub fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> DecodedTokens<'t> {
+        self.start(chunk, true)
     }
 
     /// Feed the next chunk of the document; the iterator yields the tokens it completes.
@@ -361,7 +370,7 @@ impl Transcoder {
                 self.head.extend_from_slice(chunk);
                 return Route::Held;
             }
-            self.decide(chunk);
+            self.decide(chunk, eof);
         }
         if self.decoder.is_some() {
             self.decode(chunk, eof);
@@ -397,15 +406,17 @@ impl Transcoder {
         self.head.iter().chain(chunk).take(n).copied().collect()
     }
 
-    /// Sniff over the first 1024 bytes of the held-back bytes and `chunk`.
-    fn decide(&mut self, chunk: &[u8]) {
+    /// Sniff over the first 1024 bytes of the held-back bytes and `chunk` (the last one at `eof`).
+    fn decide(&mut self, chunk: &[u8], eof: bool) {
         let prefix = if self.head.is_empty() {
             std::borrow::Cow::Borrowed(&chunk[..chunk.len().min(PRESCAN_LEN)])
         } else {
             std::borrow::Cow::Owned(self.first_bytes(chunk, PRESCAN_LEN))
         };
         let mut sniffed = sniff_with(&prefix, self.transport, self.default);
-        if self.detect_utf8 && sniffed.source == SniffSource::Default && self.looks_like_utf8(chunk)
+        if self.detect_utf8
+            && sniffed.source == SniffSource::Default
+            && self.looks_like_utf8(chunk, eof)
         {
             sniffed.encoding = UTF_8;
             sniffed.source = SniffSource::Detected;
@@ -425,15 +436,15 @@ impl Transcoder {
         }
     }
 
-    /// [`detect_utf8`] over the held-back bytes and all of `chunk`.
-    fn looks_like_utf8(&self, chunk: &[u8]) -> bool {
+    /// UTF-8 detection over the held-back bytes and all of `chunk` (the document's end at `eof`).
+    fn looks_like_utf8(&self, chunk: &[u8], eof: bool) -> bool {
         if self.head.is_empty() {
-            return detect_utf8(chunk);
+            return looks_like_utf8(chunk, eof);
         }
         let mut window = Vec::with_capacity(self.head.len() + chunk.len());
         window.extend_from_slice(&self.head);
         window.extend_from_slice(chunk);
-        detect_utf8(&window)
+        looks_like_utf8(&window, eof)
     }
 
     /// Decode the held-back bytes and `chunk` into `out` (ending the decoder at `eof`).
