@@ -1,8 +1,9 @@
 //! `tagstream`, the command-line front end of the tagstream HTML tokenizer.
 //!
-//! `tagstream tokens [FILE|-]` streams a document through [`Transcoder::feed`] in fixed-size chunks
-//! and prints one JSON object per token (and, with `--errors`, per parse error) per line, with the
-//! tree-builder simulator on (`--no-simulate` turns it off). The input's encoding is sniffed as the
+//! `tagstream tokens [FILE|-]` streams a document through
+//! [`Transcoder::feed`](tagstream::encoding::Transcoder::feed) in fixed-size chunks and prints one
+//! JSON object per token (and, with `--errors`, per parse error) per line, with the tree-builder
+//! simulator on (`--no-simulate` turns it off). The input's encoding is sniffed as the
 //! HTML Standard says (BOM, `<meta>` prescan, then UTF-8 if the first chunk is valid UTF-8 with
 //! some non-ASCII, else windows-1252) unless `--encoding` names it (see `cli::encoding`); spans are
 //! byte offsets in the input whatever the encoding.

@@ -1,9 +1,9 @@
 //! The crawler commands, `links`, `text` and `stats`: each reads its inputs (files,
 //! directories, standard input, WARC archives; see [`inputs`]) in parallel with rayon, decodes and
-//! tokenizes every HTML document (see [`encoding`]: sniffed, UTF-8 detected, read again once when a
-//! `<meta>` changes the encoding), and writes its results in input order: JSON lines by default, plain
-//! text with `--plain`. A progress bar (on a terminal) and a summary go to stderr, as does a line
-//! for everything skipped.
+//! tokenizes every HTML document (see [`encoding`]: sniffed, UTF-8 detected, read again once
+//! when a `<meta>` changes the encoding), and writes its results in input order: JSON lines by
+//! default, plain text with `--plain`. A progress bar (on a terminal) and a summary go to
+//! stderr, as does a line for everything skipped.
 //!
 //! Exit status: 0 when every input was read, 3 when something was skipped (an unreadable file, a
 //! broken gzip member, a malformed WARC record), 1 when the output could not be written, 2 for
@@ -28,7 +28,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use serde::Serialize;
-use tagstream::Options;
+use tagstream::{Options, Token};
 
 use encoding::EncodingArgs;
 use inputs::{Document, Input, Skip};
@@ -73,11 +73,10 @@ impl InputArgs {
         options: &Options,
         document: &Document<'_>,
         start: impl Fn() -> P,
-        push: impl FnMut(&mut P, &tagstream::Token<'_>),
+        push: impl FnMut(&mut P, &Token<'_>),
     ) -> encoding::Read<P> {
-        let charset = document.charset;
-        self.encoding
-            .read(options, document.html, charset, start, push)
+        let (html, charset) = (document.html, document.charset);
+        self.encoding.read(options, html, charset, start, push)
     }
 }
 
