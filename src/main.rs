@@ -1,10 +1,12 @@
 //! `tagstream`, the command-line front end of the tagstream HTML tokenizer.
 //!
-//! `tagstream tokens [FILE|-]` streams a document through [`Transcoder::feed`] in fixed-size chunks
-//! and prints one JSON object per token (and, with `--errors`, per parse error) per line, with the
-//! tree-builder simulator on (`--no-simulate` turns it off). The input's encoding is sniffed as the
-//! HTML Standard says (BOM, `<meta>` prescan, windows-1252 by default) unless `--encoding` names it;
-//! spans are byte offsets in the input whatever the encoding.
+//! `tagstream tokens [FILE|-]` streams a document through
+//! [`Transcoder::feed`](tagstream::encoding::Transcoder::feed) in fixed-size chunks and prints one
+//! JSON object per token (and, with `--errors`, per parse error) per line, with the tree-builder
+//! simulator on (`--no-simulate` turns it off). The input's encoding is sniffed as the
+//! HTML Standard says (BOM, `<meta>` prescan, then UTF-8 if the first chunk is valid UTF-8 with
+//! some non-ASCII, else windows-1252) unless `--encoding` names it (see `cli::encoding`); spans are
+//! byte offsets in the input whatever the encoding.
 //! `tagstream tokens --html5lib` prints the whole run in the html5lib-tests token shapes instead,
 //! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer
 //! (alone, unless `--simulate`).
@@ -23,8 +25,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use cli::encoding::EncodingArgs;
 use serde_json::{Value, json};
-use tagstream::encoding::{DecodedTokens, Encoding, EncodingChange, Transcoder};
+use tagstream::encoding::{DecodedTokens, EncodingChange};
 use tagstream::html5lib::{self, Html5libToken};
 use tagstream::{Ambiguity, Attribute, Options, ParseError, Span, TextKind, Token};
 
@@ -79,8 +82,9 @@ struct TokensArgs {
     errors: bool,
 
     /// Print one html5lib-tests object {"output": [...], "errors": [...]} for the whole input
-    /// (adjacent text merged, parse errors always on) instead of one line per token.
-    #[arg(long)]
+    /// (adjacent text merged, parse errors always on) instead of one line per token. The input is
+    /// read as UTF-8.
+    #[arg(long, conflicts_with_all = ["encoding", "default_encoding"])]
     html5lib: bool,
 
     /// Turn the tree-builder simulator off: the tokenizer alone, which leaves the data state only
@@ -119,23 +123,8 @@ struct TokensArgs {
     #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
     chunk_size: Option<usize>,
 
-    /// The input's encoding, as a WHATWG Encoding Standard label (utf-8, shift_jis, gbk,
-    /// windows-1251, utf-16le, ...): certain, as an HTTP charset would be (a BOM still wins).
-    /// Without it, the encoding is sniffed: BOM, then a <meta> in the first 1024 bytes, then
-    /// --default-encoding; a later <meta> that declares another encoding is printed as
-    /// {"type":"encoding_changed","from","to","span"} (decoding goes on with the first one).
-    #[arg(long, value_name = "LABEL", value_parser = parse_encoding, conflicts_with = "html5lib")]
-    encoding: Option<&'static Encoding>,
-
-    /// The encoding when sniffing finds none (the HTML Standard's default for most locales).
-    #[arg(
-        long,
-        value_name = "LABEL",
-        value_parser = parse_encoding,
-        default_value = "windows-1252",
-        conflicts_with = "html5lib"
-    )]
-    default_encoding: &'static Encoding,
+    #[command(flatten)]
+    encoding: EncodingArgs,
 }
 
 /// Why the CLI failed.
@@ -186,15 +175,6 @@ fn parse_state(name: &str) -> Result<TextKind, String> {
     html5lib::state_from_name(name).ok_or_else(|| {
         let valid: Vec<String> = STATE_NAMES.iter().map(|s| format!("\"{s}\"")).collect();
         format!("unknown state; expected one of {}", valid.join(", "))
-    })
-}
-
-/// `--encoding`, `--default-encoding`: a label of the Encoding Standard.
-fn parse_encoding(label: &str) -> Result<&'static Encoding, String> {
-    Encoding::for_label_no_replacement(label.as_bytes()).ok_or_else(|| {
-        "not an encoding label of the WHATWG Encoding Standard \
-         (https://encoding.spec.whatwg.org/#names-and-labels)"
-            .to_owned()
     })
 }
 
@@ -279,25 +259,19 @@ fn stream_tokens(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let options = options(args, args.errors, !args.no_simulate);
-    let mut tokenizer = Transcoder::new(options)
-        .default_encoding(args.default_encoding)
-        .map_offsets(true);
-    if let Some(encoding) = args.encoding {
-        tokenizer = tokenizer.known_encoding(encoding);
-    }
+    let mut tokenizer = args.encoding.transcoder(options, None);
     let mut buf = vec![0; chunk_size];
     loop {
         let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
             name: name.to_owned(),
             source,
         })?;
-        if n == 0 {
-            break;
+        if n < buf.len() {
+            // A short read is the end: sniffing, if still open, knows the input ends here.
+            return Ok(print_tokens(tokenizer.feed_last(&buf[..n]), out)?);
         }
-        print_tokens(tokenizer.feed(&buf[..n]), out)?;
+        print_tokens(tokenizer.feed(&buf), out)?;
     }
-    print_tokens(tokenizer.finish(), out)?;
-    Ok(())
 }
 
 /// Print every token of one feed, each followed by the parse errors reported while producing it

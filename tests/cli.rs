@@ -381,6 +381,47 @@ fn tokens_sniff_a_meta_and_default_to_windows_1252() {
 }
 
 #[test]
+fn tokens_detect_utf8_unless_a_default_is_forced() {
+    let utf8 = "<p>Grüße</p>".as_bytes();
+    for args in [&["tokens"][..], &["tokens", "--default-encoding", "auto"]] {
+        let lines = json_lines(&stdout_ok(args, utf8));
+        assert_eq!(
+            (&lines[1]["text"], &lines[1]["span"]),
+            (&json!("Grüße"), &json!([3, 10]))
+        );
+    }
+    let legacy = json_lines(&stdout_ok(&["tokens"], b"<p>Gr\xFC\xDFe</p>"));
+    assert_eq!(
+        (&legacy[1]["text"], &legacy[1]["span"]),
+        (&json!("Grüße"), &json!([3, 8])),
+        "invalid UTF-8 stays windows-1252"
+    );
+    let forced = stdout_ok(&["tokens", "--default-encoding", "windows-1252"], utf8);
+    assert_eq!(json_lines(&forced)[1]["text"], "GrÃ¼ÃŸe");
+    // What is read before deciding decides: all of it when it is held back for sniffing...
+    let chunked = stdout_ok(&["tokens", "--chunk-size", "1"], utf8);
+    assert_eq!(json_lines(&chunked)[1]["text"], "Grüße");
+    // ...but not what comes after the first 1024 bytes and the chunk that completes them.
+    let mut late = format!("<!--{}-->", "x".repeat(1100)).into_bytes();
+    late.extend_from_slice(utf8);
+    let lines = json_lines(&stdout_ok(&["tokens", "--chunk-size", "1024"], &late));
+    assert_eq!(lines[2]["text"], "GrÃ¼ÃŸe");
+    let lines = json_lines(&stdout_ok(&["tokens"], &late));
+    assert_eq!(lines[2]["text"], "Grüße", "in the first 64 KiB");
+}
+
+#[test]
+fn tokens_reject_an_unknown_default_encoding() {
+    let out = tagstream(&["tokens", "--default-encoding", "utf-9"], b"<p>");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("utf-9") && stderr.contains("auto"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn tokens_report_a_late_meta_as_an_encoding_change() {
     let mut input = format!("<!--{}-->", "x".repeat(1100)).into_bytes();
     let meta_at = input.len();

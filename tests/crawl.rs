@@ -214,7 +214,14 @@ fn help_lists_the_crawler_commands_and_their_options() {
     for command in ["links", "text", "stats"] {
         assert!(help.contains(command), "{command} missing from {help}");
         let help = stdout_ok(&[command, "--help"], b"");
-        for option in ["--plain", "--jobs", "--quiet", "--scripting"] {
+        for option in [
+            "--plain",
+            "--jobs",
+            "--quiet",
+            "--scripting",
+            "--encoding",
+            "--default-encoding",
+        ] {
             assert!(
                 help.contains(option),
                 "{option} missing from {command} --help"
@@ -229,6 +236,92 @@ fn help_lists_the_crawler_commands_and_their_options() {
 fn jobs_must_be_positive() {
     let out = tagstream(&["links", "-j", "0", LINKS], b"");
     assert_eq!(out.status.code(), Some(2));
+}
+
+// ---- Encodings -------------------------------------------------------------------------------
+
+/// The `text` of one document read from stdin with `args`.
+fn text_of(args: &[&str], html: &[u8]) -> Value {
+    let args = [&["text", "-q"][..], args, &["-"]].concat();
+    json_lines(&stdout_ok(&args, html))[0]["text"].clone()
+}
+
+#[test]
+fn crawler_commands_detect_utf8_and_keep_windows_1252_otherwise() {
+    let utf8 = "<p>Grüße, naïve café".as_bytes();
+    assert_eq!(text_of(&[], utf8), "Grüße, naïve café");
+    assert_eq!(
+        text_of(&[], b"<p>Gr\xFC\xDFe, na\xEFve caf\xE9"),
+        "Grüße, naïve café"
+    );
+    assert_eq!(
+        text_of(&["--default-encoding", "windows-1252"], utf8),
+        "GrÃ¼ÃŸe, naÃ¯ve cafÃ©"
+    );
+    assert_eq!(
+        text_of(&["--default-encoding", "koi8-r"], b"<p>\xF0\xD2\xC9"),
+        "При"
+    );
+    assert_eq!(
+        text_of(&["--encoding", "windows-1251"], b"<p>\xCF\xF0\xE8"),
+        "При"
+    );
+    // Non-ASCII far from the start still counts: the whole document is looked at.
+    let mut late = format!("<!--{}-->", "x".repeat(70_000)).into_bytes();
+    late.extend_from_slice(utf8);
+    assert_eq!(text_of(&[], &late), "Grüße, naïve café");
+}
+
+#[test]
+fn crawler_commands_reject_unknown_labels() {
+    for command in ["links", "text", "stats"] {
+        for option in ["--encoding", "--default-encoding"] {
+            let out = tagstream(&[command, option, "latin-9000", "-"], b"<p>");
+            assert_eq!(out.status.code(), Some(2), "{command} {option}");
+            assert!(out.stdout.is_empty());
+        }
+    }
+}
+
+#[test]
+fn link_spans_are_byte_offsets_in_the_input() {
+    let html =
+        b"<meta charset=shift_jis><p>\x93\xFA\x96\x7B</p><a href='/\x93\xFA'>x</a><img src=i.png>";
+    let lines = json_lines(&stdout_ok(&["links", "-q", "-"], html));
+    let written: Vec<&[u8]> = lines
+        .iter()
+        .map(|line| {
+            let span = &line["span"];
+            let (start, end) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
+            &html[start as usize..end as usize]
+        })
+        .collect();
+    assert_eq!(written, [&b"/\x93\xFA"[..], b"i.png"]);
+    assert_eq!(lines[0]["url"], "/日");
+}
+
+/// A windows-1251 page whose `<meta charset>` comes too late for the 1024-byte prescan.
+fn late_meta_page() -> Vec<u8> {
+    let mut page = format!("<!--{}-->", "-".repeat(1100)).into_bytes();
+    page.extend_from_slice(
+        b"<meta charset=windows-1251><p>\xCF\xF0\xE8\xE2\xE5\xF2 <a href=/x>\xEC\xE8\xF0</a>",
+    );
+    page
+}
+
+#[test]
+fn a_late_meta_makes_the_crawler_commands_read_the_page_again() {
+    let page = late_meta_page();
+    assert_eq!(text_of(&[], &page), "Привет мир");
+    let link = &json_lines(&stdout_ok(&["links", "-q", "-"], &page))[0];
+    let at = page.windows(3).position(|w| w == b"/x>").unwrap();
+    assert_eq!(link["span"], json!([at, at + 2]));
+    let stats = &json_lines(&stdout_ok(&["stats", "-q", "-"], &page))[0];
+    assert_eq!(stats["tokens"]["start_tag"], 3, "counted once: {stats}");
+    assert_eq!(stats["bytes"], page.len());
+    // With the encoding given, the <meta> is not looked at.
+    let given = text_of(&["--encoding", "windows-1252"], &page);
+    assert_eq!(given, "Ïðèâåò ìèð");
 }
 
 // ---- WARC archives ---------------------------------------------------------------------------
@@ -355,6 +448,33 @@ fn warc_archive_end_to_end() {
         "ISO-8859-1 decoded"
     );
     assert_eq!(text[1]["text"], "Grüße");
+}
+
+#[test]
+fn warc_records_are_sniffed_after_their_http_charset() {
+    let body = b"<meta charset=windows-1251><p>\xCF\xF0\xE8";
+    let records = [
+        ("text/html", "При"),                        // the <meta>
+        ("text/html; charset=koi8-r", "оПХ"),        // the HTTP charset wins
+        ("text/html; charset=no-such-label", "При"), // an unknown label is ignored
+    ];
+    let archive: Vec<u8> = records
+        .iter()
+        .flat_map(|(content_type, _)| {
+            warc_record(
+                "response",
+                "https://e.example/",
+                HTTP_RESPONSE,
+                &http_response(content_type, body),
+            )
+        })
+        .collect();
+    let path = scratch("warc-charset").join("crawl.warc");
+    std::fs::write(&path, archive).unwrap();
+    let lines = json_lines(&stdout_ok(&["text", "-q", path.to_str().unwrap()], b""));
+    let texts: Vec<&str> = lines.iter().map(|l| l["text"].as_str().unwrap()).collect();
+    let expected: Vec<&str> = records.iter().map(|(_, text)| *text).collect();
+    assert_eq!(texts, expected);
 }
 
 #[test]

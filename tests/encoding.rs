@@ -8,10 +8,11 @@ use encoding_rs::{
     WINDOWS_1251, WINDOWS_1252, X_USER_DEFINED,
 };
 use tagstream::encoding::{
-    Confidence, DecodedTokens, EncodingChange, SniffSource, Transcoder, decode_document, sniff,
+    Confidence, DecodedTokens, EncodingChange, SniffSource, Transcoder, decode_document,
+    detect_utf8, sniff,
 };
 use tagstream::html5lib::{Html5libToken, push};
-use tagstream::{Options, Span, Tokenizer};
+use tagstream::{Options, Span, Token, Tokenizer};
 
 /// A document that puts `t` in every place text can be: title, attribute values (quoted,
 /// unquoted), text with a character reference, comment, processing instruction, script.
@@ -360,6 +361,137 @@ fn decode_document_in_one_call() {
         decoded,
         document("日本語", "<meta charset=shift_jis>").as_bytes()
     );
+}
+
+#[test]
+fn detect_utf8_wants_valid_utf8_with_non_ascii() {
+    assert!(
+        detect_utf8("<p>naïve café</p>".as_bytes()),
+        "valid, non-ASCII"
+    );
+    assert!(
+        !detect_utf8(b"<p>na\xEFve caf\xE9</p>"),
+        "windows-1252: invalid"
+    );
+    assert!(
+        !detect_utf8(b"<p>naive cafe</p>"),
+        "ASCII: nothing to go by"
+    );
+    assert!(!detect_utf8(b""));
+    let cut = &"<p>日本".as_bytes()[..7];
+    assert!(detect_utf8(cut), "a sequence cut at the window's end");
+    assert!(
+        !detect_utf8(b"<p>\xE6\x97<"),
+        "a sequence cut before more bytes"
+    );
+}
+
+/// The encoding and sniffing source a transcoder chose after `chunks`, and the text it decoded.
+fn sniff_and_text(
+    mut transcoder: Transcoder,
+    chunks: &[&[u8]],
+) -> (&'static str, SniffSource, String) {
+    let mut text = String::new();
+    let mut collect = |token: Token<'_>| {
+        if let Token::Text(t) = token {
+            text.push_str(t.text());
+        }
+    };
+    for chunk in chunks {
+        transcoder.feed(chunk).for_each(&mut collect);
+    }
+    transcoder.finish().for_each(&mut collect);
+    let sniffed = transcoder.sniffed().expect("decided at the end");
+    (sniffed.encoding.name(), sniffed.source, text)
+}
+
+#[test]
+fn detection_takes_valid_utf8_for_utf8_and_leaves_the_rest_to_the_default() {
+    let detecting = || Transcoder::new(Options::default()).detect_utf8(true);
+    let utf8 = "<p>naïve café</p>".as_bytes();
+    let mut transcoder = detecting();
+    drop(transcoder.tokenize(utf8));
+    let sniffed = transcoder.sniffed().unwrap();
+    assert_eq!(
+        (sniffed.source, sniffed.confidence),
+        (SniffSource::Detected, Confidence::Tentative)
+    );
+    let found = sniff_and_text(detecting(), &[utf8]);
+    assert_eq!(
+        found,
+        ("UTF-8", SniffSource::Detected, "naïve café".to_owned())
+    );
+    let legacy = b"<p>na\xEFve caf\xE9</p>";
+    let found = sniff_and_text(detecting(), &[legacy]);
+    assert_eq!(
+        found,
+        (
+            "windows-1252",
+            SniffSource::Default,
+            "naïve café".to_owned()
+        )
+    );
+    let ascii = sniff_and_text(detecting(), &[b"<p>cafe</p>"]);
+    assert_eq!((ascii.0, ascii.1), ("windows-1252", SniffSource::Default));
+    // Off by default: the standard's algorithm.
+    let standard = sniff_and_text(Transcoder::new(Options::default()), &[utf8]);
+    assert_eq!(
+        (standard.0, standard.1),
+        ("windows-1252", SniffSource::Default)
+    );
+    assert_eq!(sniff(utf8, None, WINDOWS_1252).encoding, WINDOWS_1252);
+}
+
+#[test]
+fn detection_comes_after_bom_transport_and_meta() {
+    let detecting = || Transcoder::new(Options::default()).detect_utf8(true);
+    let meta = "<meta charset=windows-1251><p>é".as_bytes();
+    assert_eq!(sniff_and_text(detecting(), &[meta]).1, SniffSource::Meta);
+    let transport = detecting().transport_label("koi8-r");
+    let (encoding, source, _) = sniff_and_text(transport, &["<p>é".as_bytes()]);
+    assert_eq!((encoding, source), ("KOI8-R", SniffSource::Transport));
+}
+
+#[test]
+fn detection_sees_the_whole_deciding_chunk_and_a_cut_at_its_end() {
+    let detecting = || Transcoder::new(Options::default()).detect_utf8(true);
+    // Non-ASCII only after the first 1024 bytes, in the chunk that decides.
+    let mut late = format!("<!--{}-->", "x".repeat(1100)).into_bytes();
+    late.extend_from_slice("<p>日本</p>".as_bytes());
+    let (encoding, _, text) = sniff_and_text(detecting(), &[&late[..10], &late[10..]]);
+    assert_eq!((encoding, text.as_str()), ("UTF-8", "日本"));
+    // The deciding chunk ends inside "日": still UTF-8.
+    let mut cut = b"<p>".to_vec();
+    cut.resize(1022, b'a');
+    cut.extend_from_slice("日本</p>".as_bytes());
+    let found = sniff_and_text(detecting(), &[&cut[..1024], &cut[1024..]]);
+    assert_eq!((found.0, found.1), ("UTF-8", SniffSource::Detected));
+    assert!(found.2.ends_with("a日本"), "{}", found.2);
+}
+
+#[test]
+fn tokenize_a_whole_document_and_map_spans_afterwards() {
+    let original = encode(&document("日本語", ""), SHIFT_JIS);
+    let mut transcoder = Transcoder::new(Options::default())
+        .transport_label("shift_jis")
+        .map_offsets(true);
+    let tokens: Vec<(Span, Vec<u8>)> = transcoder
+        .tokenize(&original)
+        .map(|token| (token.span(), token.raw().to_vec()))
+        .collect();
+    assert!(tokens.len() > 10);
+    for (span, raw) in tokens {
+        let at = transcoder
+            .original_span(span)
+            .expect("mapped after the iterator");
+        let decoded = SHIFT_JIS
+            .decode_without_bom_handling(&original[at.start..at.end])
+            .0;
+        assert_eq!(decoded.as_bytes(), raw);
+    }
+    // Again from the start, for another document.
+    let again: Vec<_> = transcoder.tokenize(b"<p>x").map(|t| t.span()).collect();
+    assert_eq!(again.len(), 2);
 }
 
 /// A small deterministic generator (xorshift64*).

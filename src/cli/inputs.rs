@@ -36,8 +36,10 @@ pub(crate) struct Document<'a> {
     pub(crate) offset: Option<u64>,
     /// For a WARC record: its `WARC-Target-URI`.
     pub(crate) url: Option<&'a str>,
-    /// The document, as UTF-8 when a WARC record's charset said otherwise.
+    /// The document's bytes as read, in whatever encoding.
     pub(crate) html: &'a [u8],
+    /// For a WARC record: the `charset` of its HTTP `Content-Type`, if any.
+    pub(crate) charset: Option<&'a str>,
 }
 
 /// Something that was not read, and why; the run goes on without it.
@@ -136,6 +138,7 @@ pub(crate) fn read(input: &Input, each: &mut dyn FnMut(Document<'_>)) -> Vec<Ski
                 offset: None,
                 url: None,
                 html: &html,
+                charset: None,
             });
             Vec::new()
         }

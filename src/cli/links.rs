@@ -1,9 +1,10 @@
-//! `tagstream links`: every URL each page references (see [`tagstream::extract::LinkExtractor`]).
+//! `tagstream links`: every URL each page references (see [`tagstream::extract::LinkExtractor`]),
+//! with its span in the page's bytes as read, whatever their encoding.
 
 use clap::Args;
 use serde::Serialize;
 use tagstream::extract::{Link, LinkExtractor, Url};
-use tagstream::{Options, Tokenizer};
+use tagstream::{Options, Span};
 
 use super::inputs::Document;
 use super::{Command, InputArgs, Origin, json_line};
@@ -29,7 +30,8 @@ struct LinkLine<'a> {
     attribute: &'a str,
     url: &'a str,
     resolved: Option<&'a str>,
-    span: [usize; 2],
+    /// Byte offsets in the document as read (before decoding).
+    span: Option<[usize; 2]>,
     in_template: bool,
 }
 
@@ -43,7 +45,8 @@ impl<'a> Links<'a> {
         Links { args }
     }
 
-    fn write(&self, document: &Document<'_>, link: &Link, out: &mut Vec<u8>) {
+    /// Write `link`, found at `span` in the document's bytes.
+    fn write(&self, document: &Document<'_>, link: &Link, span: Option<Span>, out: &mut Vec<u8>) {
         let resolved = link.resolved.as_ref().map(Url::as_str);
         if self.args.inputs.plain {
             out.extend_from_slice(resolved.unwrap_or(&link.url).as_bytes());
@@ -56,7 +59,7 @@ impl<'a> Links<'a> {
             attribute: link.attribute,
             url: &link.url,
             resolved,
-            span: [link.span.start, link.span.end],
+            span: span.map(|span| [span.start, span.end]),
             in_template: link.in_template,
         };
         json_line(out, &line);
@@ -70,20 +73,19 @@ impl Command for Links<'_> {
         Options::new().scripting(self.args.inputs.scripting)
     }
 
-    fn document(
-        &self,
-        tokenizer: &mut Tokenizer,
-        document: &Document<'_>,
-        _: &mut (),
-        out: &mut Vec<u8>,
-    ) {
+    fn document(&self, document: &Document<'_>, _: &mut (), out: &mut Vec<u8>) {
         let record_url = document.url.and_then(|url| Url::parse(url).ok());
-        let mut extractor = LinkExtractor::new(record_url.or_else(|| self.args.base.clone()));
-        for token in tokenizer.tokenize(document.html) {
-            extractor.push(&token);
-        }
-        for link in extractor.finish() {
-            self.write(document, &link, out);
+        let page_url = record_url.or_else(|| self.args.base.clone());
+        let read = self.args.inputs.read(
+            &self.options(),
+            document,
+            || LinkExtractor::new(page_url.clone()),
+            LinkExtractor::push,
+        );
+        for link in read.page.finish() {
+            // The link's span counts bytes of the decoded text: back to the document's bytes.
+            let span = read.transcoder.original_span(link.span);
+            self.write(document, &link, span, out);
         }
     }
 }

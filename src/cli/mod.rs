@@ -1,13 +1,15 @@
 //! The crawler commands, `links`, `text` and `stats`: each reads its inputs (files,
-//! directories, standard input, WARC archives; see [`inputs`]) in parallel with rayon, tokenizes
-//! every HTML document once, and writes its results in input order: JSON lines by default, plain
-//! text with `--plain`. A progress bar (on a terminal) and a summary go to stderr, as does a line
-//! for everything skipped.
+//! directories, standard input, WARC archives; see [`inputs`]) in parallel with rayon, decodes and
+//! tokenizes every HTML document (see [`encoding`]: sniffed, UTF-8 detected, read again once
+//! when a `<meta>` changes the encoding), and writes its results in input order: JSON lines by
+//! default, plain text with `--plain`. A progress bar (on a terminal) and a summary go to
+//! stderr, as does a line for everything skipped.
 //!
 //! Exit status: 0 when every input was read, 3 when something was skipped (an unreadable file, a
 //! broken gzip member, a malformed WARC record), 1 when the output could not be written, 2 for
 //! bad arguments.
 
+pub(crate) mod encoding;
 pub(crate) mod inputs;
 pub(crate) mod links;
 pub(crate) mod stats;
@@ -26,8 +28,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use serde::Serialize;
-use tagstream::{Options, Tokenizer};
+use tagstream::{Options, Token};
 
+use encoding::EncodingArgs;
 use inputs::{Document, Input, Skip};
 
 /// Exit status when the run finished but skipped something.
@@ -38,7 +41,7 @@ const EXIT_SKIPPED: u8 = 3;
 pub(crate) struct InputArgs {
     /// Files, directories (their .html, .htm, .xhtml, .warc and .warc.gz files, recursively) or
     /// `-` for standard input. Files named *.warc or *.warc.gz are read as WARC archives: their
-    /// HTML `response` records, decoded with their HTTP charset.
+    /// HTML `response` records, with their HTTP charset as the transport encoding.
     #[arg(value_name = "PATH", default_value = "-")]
     paths: Vec<PathBuf>,
 
@@ -57,6 +60,24 @@ pub(crate) struct InputArgs {
     /// Tokenize as a browser with scripting on: `<noscript>` contents are raw text.
     #[arg(long)]
     scripting: bool,
+
+    #[command(flatten)]
+    encoding: EncodingArgs,
+}
+
+impl InputArgs {
+    /// Decode and tokenize `document` with `options` as the encoding options say, pushing its
+    /// tokens into a page made by `start` (see [`EncodingArgs::read`]).
+    pub(crate) fn read<P>(
+        &self,
+        options: &Options,
+        document: &Document<'_>,
+        start: impl Fn() -> P,
+        push: impl FnMut(&mut P, &Token<'_>),
+    ) -> encoding::Read<P> {
+        let (html, charset) = (document.html, document.charset);
+        self.encoding.read(options, html, charset, start, push)
+    }
 }
 
 /// What a crawler command does with each document.
@@ -67,14 +88,8 @@ pub(crate) trait Command: Sync {
     /// The tokenizer options it needs.
     fn options(&self) -> Options;
 
-    /// Tokenize `document` and write its results to `out`.
-    fn document(
-        &self,
-        tokenizer: &mut Tokenizer,
-        document: &Document<'_>,
-        totals: &mut Self::Totals,
-        out: &mut Vec<u8>,
-    );
+    /// Read `document` (with [`InputArgs::read`]) and write its results to `out`.
+    fn document(&self, document: &Document<'_>, totals: &mut Self::Totals, out: &mut Vec<u8>);
 
     /// Add one input's totals into the run's.
     fn merge(&self, _into: &mut Self::Totals, _from: Self::Totals) {}
@@ -191,12 +206,11 @@ impl Run {
         let written = std::thread::scope(|scope| {
             let stop = &stop;
             scope.spawn(move || {
-                let init = || (sender.clone(), Tokenizer::new(command.options()));
                 pool.install(|| {
                     let work = inputs.iter().enumerate().par_bridge();
-                    work.for_each_init(init, |(sender, tokenizer), (i, input)| {
+                    work.for_each_with(sender, |sender, (i, input)| {
                         if !stop.load(Ordering::Relaxed) {
-                            let _ = sender.send((i, process(command, tokenizer, input)));
+                            let _ = sender.send((i, process(command, input)));
                         }
                     });
                 });
@@ -267,11 +281,7 @@ pub(crate) fn mb(bytes: u64) -> f64 {
 }
 
 /// Every document of one input through `command`.
-fn process<C: Command>(
-    command: &C,
-    tokenizer: &mut Tokenizer,
-    input: &Input,
-) -> Outcome<C::Totals> {
+fn process<C: Command>(command: &C, input: &Input) -> Outcome<C::Totals> {
     let mut outcome = Outcome {
         out: Vec::new(),
         documents: 0,
@@ -282,7 +292,7 @@ fn process<C: Command>(
     let mut each = |document: Document<'_>| {
         outcome.documents += 1;
         outcome.bytes += document.html.len() as u64;
-        command.document(tokenizer, &document, &mut outcome.totals, &mut outcome.out);
+        command.document(&document, &mut outcome.totals, &mut outcome.out);
     };
     outcome.skips = inputs::read(input, &mut each);
     outcome

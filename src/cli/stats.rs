@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde::Serialize;
-use tagstream::{Options, Token, Tokenizer};
+use tagstream::{Options, Token};
 
 use super::inputs::Document;
 use super::{Command, InputArgs, Origin, json_line, mb};
@@ -72,7 +72,7 @@ pub(crate) struct Totals {
     bytes: u64,
     tokens: TokenCounts,
     errors: ErrorCounts,
-    /// Time spent tokenizing, summed over the threads.
+    /// Time spent decoding and tokenizing, summed over the threads.
     tokenizing: Duration,
 }
 
@@ -87,7 +87,7 @@ impl Totals {
         self.tokenizing += other.tokenizing;
     }
 
-    /// Megabytes per second of tokenizing, per thread.
+    /// Megabytes per second of decoding and tokenizing, per thread.
     fn mb_per_s(&self) -> f64 {
         mb(self.bytes) / self.tokenizing.as_secs_f64().max(1e-9)
     }
@@ -115,7 +115,7 @@ struct TotalFields<'a> {
     bytes: u64,
     tokens: TokenCounts,
     errors: &'a ErrorCounts,
-    /// Tokenizer throughput per thread; the only field that changes from run to run.
+    /// Decoding and tokenizer throughput per thread; the only field that changes from run to run.
     mb_per_s: f64,
 }
 
@@ -129,22 +129,24 @@ impl<'a> Stats<'a> {
         Stats { args }
     }
 
-    /// Tokenize `html` and count.
-    fn measure(tokenizer: &mut Tokenizer, html: &[u8]) -> Totals {
+    /// Read `document` and count.
+    fn measure(&self, document: &Document<'_>) -> Totals {
         let started = Instant::now();
-        let mut tokens = TokenCounts::default();
-        tokenizer
-            .tokenize(html)
-            .for_each(|token| tokens.count(&token));
+        let read = self.args.inputs.read(
+            &self.options(),
+            document,
+            TokenCounts::default,
+            TokenCounts::count,
+        );
         let tokenizing = started.elapsed();
         let mut errors = ErrorCounts::new();
-        for error in tokenizer.errors() {
+        for error in read.transcoder.tokenizer().errors() {
             *errors.entry(error.code.as_str()).or_default() += 1;
         }
         Totals {
             documents: 1,
-            bytes: html.len() as u64,
-            tokens,
+            bytes: document.html.len() as u64,
+            tokens: read.page,
             errors,
             tokenizing,
         }
@@ -160,14 +162,8 @@ impl Command for Stats<'_> {
             .scripting(self.args.inputs.scripting)
     }
 
-    fn document(
-        &self,
-        tokenizer: &mut Tokenizer,
-        document: &Document<'_>,
-        totals: &mut Totals,
-        out: &mut Vec<u8>,
-    ) {
-        let page = Stats::measure(tokenizer, document.html);
+    fn document(&self, document: &Document<'_>, totals: &mut Totals, out: &mut Vec<u8>) {
+        let page = self.measure(document);
         if self.args.inputs.plain {
             let at = document.offset.map(|o| format!("@{o}")).unwrap_or_default();
             let errors: u64 = page.errors.values().sum();

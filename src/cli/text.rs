@@ -3,8 +3,8 @@
 
 use clap::Args;
 use serde::Serialize;
+use tagstream::Options;
 use tagstream::extract::{TextExtractor, TextOptions};
-use tagstream::{Options, Tokenizer};
 
 use super::inputs::Document;
 use super::{Command, InputArgs, Origin, json_line};
@@ -55,18 +55,14 @@ impl Command for Text<'_> {
         self.text_options().tokenizer_options()
     }
 
-    fn document(
-        &self,
-        tokenizer: &mut Tokenizer,
-        document: &Document<'_>,
-        _: &mut (),
-        out: &mut Vec<u8>,
-    ) {
-        let mut extractor = TextExtractor::new(self.text_options());
-        for token in tokenizer.tokenize(document.html) {
-            extractor.push(&token);
-        }
-        let page = extractor.finish();
+    fn document(&self, document: &Document<'_>, _: &mut (), out: &mut Vec<u8>) {
+        let read = self.args.inputs.read(
+            &self.options(),
+            document,
+            || TextExtractor::new(self.text_options()),
+            TextExtractor::push,
+        );
+        let page = read.page.finish();
         if self.args.inputs.plain {
             // The text, then an empty line: documents stay apart even with --blocks.
             out.extend_from_slice(page.text.as_bytes());

@@ -1,6 +1,7 @@
 //! WARC archives (ISO 28500): `.warc`, and `.warc.gz` with one gzip member per record as Common
 //! Crawl writes them. Only `response` records whose HTTP `Content-Type` is HTML become documents,
-//! decoded to UTF-8 with their HTTP charset.
+//! their bodies as they are, with the `charset` of that `Content-Type` for the commands to decode
+//! with (see `super::encoding`).
 //!
 //! The reader is our own (flate2 for the gzip members) rather than the `warc` crate: we need the
 //! file offset of every record and gzip member to report what is skipped, and to go on after a
@@ -8,12 +9,10 @@
 //! record is skipped up to the next member (`.warc.gz`) or the next line starting with `WARC/`
 //! (`.warc`); a broken gzip member up to the next gzip header in the file.
 
-use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use encoding_rs::{Encoding, UTF_8};
 use flate2::bufread::GzDecoder;
 
 use super::inputs::{Document, Skip};
@@ -165,12 +164,12 @@ impl Archive<'_> {
         if !is_html(response.content_type) {
             return;
         }
-        let html = decode_body(response.body, charset(response.content_type));
         (self.each)(Document {
             input: self.name,
             offset: Some(offset),
             url: record.uri.as_deref(),
-            html: &html,
+            html: response.body,
+            charset: charset(response.content_type),
         });
     }
 }
@@ -364,22 +363,4 @@ fn charset(content_type: &str) -> Option<&str> {
             .eq_ignore_ascii_case("charset")
             .then(|| value.trim().trim_matches('"'))
     })
-}
-
-/// The body as UTF-8: a byte order mark decides first, then the HTTP charset (an encoding label
-/// of the Encoding Standard); otherwise the bytes are taken as UTF-8, as for files (invalid
-/// sequences become U+FFFD in the tokenizer). A `<meta charset>` is not looked at: the whole
-/// sniffing algorithm comes with `tagstream::encoding`, which should replace this function.
-fn decode_body<'a>(body: &'a [u8], http_charset: Option<&str>) -> Cow<'a, [u8]> {
-    let from_label = http_charset.and_then(|label| Encoding::for_label(label.as_bytes()));
-    let (encoding, bom_len) = match Encoding::for_bom(body) {
-        Some(found) => found,
-        None => (from_label.unwrap_or(UTF_8), 0),
-    };
-    let body = &body[bom_len..];
-    if encoding == UTF_8 {
-        return Cow::Borrowed(body);
-    }
-    let (text, _) = encoding.decode_without_bom_handling(body);
-    Cow::Owned(text.into_owned().into_bytes())
 }

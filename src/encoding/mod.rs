@@ -20,6 +20,11 @@
 //! and the [`Transcoder`] reports that as an [`EncodingChange`], as a browser does before it
 //! reparses. [`decode_document`] is the one-call form for documents already in memory.
 //!
+//! The standard lets a user agent *autodetect* the encoding before it falls back to the default.
+//! tagstream offers one conservative detector, opt-in so that [`sniff`] stays the standard's
+//! algorithm: [`detect_utf8`], which takes bytes that are valid UTF-8 with some non-ASCII in them
+//! for UTF-8 ([`Transcoder::detect_utf8`] applies it, as [`SniffSource::Detected`]).
+//!
 //! ```
 //! use tagstream::encoding::{SniffSource, Transcoder};
 //! use tagstream::{Options, Token};
@@ -73,6 +78,9 @@ pub enum SniffSource {
     Transport,
     /// The prescan of the first 1024 bytes: a `<meta>` (or an XML declaration).
     Meta,
+    /// None of the above, and the bytes looked like UTF-8 to [`detect_utf8`] (only when asked for,
+    /// with [`Transcoder::detect_utf8`]); tentative, like the default it stands in for.
+    Detected,
     /// None of the above: the caller's default.
     Default,
 }
@@ -136,6 +144,48 @@ fn sniff_with(
     match prescan(&bytes[..bytes.len().min(PRESCAN_LEN)]) {
         Some(encoding) => decided(encoding, Confidence::Tentative, SniffSource::Meta, 0),
         None => decided(default, Confidence::Tentative, SniffSource::Default, 0),
+    }
+}
+
+/// Whether `bytes` (the start of a document) look like UTF-8: valid UTF-8 with at least one
+/// non-ASCII byte. A sequence cut short by the end of `bytes` counts as valid, since the window
+/// may end inside a character (the [`Transcoder`], when it decides at the end of the document,
+/// counts it as invalid).
+///
+/// This is the *autodetection* step the HTML Standard leaves to the user agent, between the
+/// prescan and the default: conservative, because text in a legacy encoding is rarely valid UTF-8
+/// once it has non-ASCII bytes, and ASCII alone says nothing (every ASCII-compatible default
+/// decodes it the same). [`sniff`] does not call it; [`Transcoder::detect_utf8`] does, and a
+/// caller with the whole document can do the same:
+///
+/// ```
+/// use tagstream::encoding::{detect_utf8, sniff, SniffSource};
+/// use encoding_rs::{UTF_8, WINDOWS_1252};
+///
+/// assert!(detect_utf8("<p>café".as_bytes()));
+/// assert!(detect_utf8(b"<p>caf\xC3")); // cut inside "é"
+/// assert!(!detect_utf8(b"<p>caf\xE9</p>")); // windows-1252: invalid UTF-8
+/// assert!(!detect_utf8(b"<p>cafe")); // ASCII: nothing to go by
+///
+/// let page = "<p>naïve".as_bytes();
+/// let sniffed = sniff(page, None, WINDOWS_1252);
+/// let encoding = match sniffed.source {
+///     SniffSource::Default if detect_utf8(page) => UTF_8,
+///     _ => sniffed.encoding,
+/// };
+/// assert_eq!(encoding, UTF_8);
+/// ```
+pub fn detect_utf8(bytes: &[u8]) -> bool {
+    looks_like_utf8(bytes, false)
+}
+
+/// [`detect_utf8`]; when `whole` (`bytes` is the whole document), a sequence cut by its end is
+/// invalid.
+fn looks_like_utf8(bytes: &[u8], whole: bool) -> bool {
+    match simdutf8::compat::from_utf8(bytes) {
+        Ok(text) => !text.is_ascii(),
+        // No error length: the bytes end inside a sequence, whose lead byte is not ASCII.
+        Err(e) => !whole && e.error_len().is_none(),
     }
 }
 

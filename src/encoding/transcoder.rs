@@ -9,7 +9,7 @@ use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE, WIN
 
 use super::offsets::{Offsets, Runs};
 use super::prescan::{declared_by_meta, extract_from_content};
-use super::{Confidence, PRESCAN_LEN, Sniffed, sniff_with};
+use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8, sniff_with};
 use crate::token::{Span, StartTag, Token};
 use crate::tokenizer::{Options, Tokenizer, Tokens};
 
@@ -148,6 +148,8 @@ pub struct Transcoder {
     tokenizer: Tokenizer,
     transport: Option<&'static Encoding>,
     default: &'static Encoding,
+    /// Try [`detect_utf8`] before falling back to `default`.
+    detect_utf8: bool,
     map_offsets: bool,
     /// Bytes held back until the encoding is decided.
     head: Vec<u8>,
@@ -165,12 +167,14 @@ pub struct Transcoder {
 }
 
 impl Transcoder {
-    /// Sniffs with no transport label and windows-1252 as the default; see the builder methods.
+    /// Sniffs with no transport label, no UTF-8 detection and windows-1252 as the default; see the
+    /// builder methods.
     pub fn new(options: Options) -> Transcoder {
         Transcoder {
             tokenizer: Tokenizer::new(options),
             transport: None,
             default: WINDOWS_1252,
+            detect_utf8: false,
             map_offsets: false,
             head: Vec::new(),
             skip: 0,
@@ -214,6 +218,37 @@ impl Transcoder {
         }
     }
 
+    /// Before falling back to the default encoding, take the document for UTF-8 when its bytes
+    /// available at that point (the held-back ones and the whole chunk that let the encoding be
+    /// decided: at least the first 1024 bytes, or the whole document with
+    /// [`feed_last`](Transcoder::feed_last) or [`tokenize`](Transcoder::tokenize)) are valid
+    /// UTF-8 with some non-ASCII ([`detect_utf8`](super::detect_utf8); a sequence cut by the end
+    /// of those bytes counts as valid unless they are the whole document).
+    /// Off by default, which is the standard's algorithm without the autodetection it allows; the
+    /// result is tentative, reported as [`SniffSource::Detected`].
+    ///
+    /// ```
+    /// use tagstream::encoding::{SniffSource, Transcoder};
+    /// use tagstream::{Options, Token};
+    ///
+    /// let mut transcoder = Transcoder::new(Options::default()).detect_utf8(true);
+    /// let text: String = transcoder
+    ///     .tokenize("<p>naïve café".as_bytes())
+    ///     .filter_map(|token| match token {
+    ///         Token::Text(text) => Some(text.text().to_owned()),
+    ///         _ => None,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(text, "naïve café");
+    /// assert_eq!(transcoder.sniffed().unwrap().source, SniffSource::Detected);
+    /// ```
+    pub fn detect_utf8(self, on: bool) -> Transcoder {
+        Transcoder {
+            detect_utf8: on,
+            ..self
+        }
+    }
+
     /// Record how decoded offsets map back to the original bytes (off by default: it costs a
     /// decoder call per non-ASCII byte). UTF-8 input maps for free either way.
     pub fn map_offsets(self, on: bool) -> Transcoder {
@@ -237,6 +272,34 @@ impl Transcoder {
             change: None,
         };
         self.finished = false;
+    }
+
+    /// A whole document at once (as [`Tokenizer::tokenize`]): starts over, decides the encoding
+    /// from the whole document, and yields all its tokens. The offset map is kept until the next
+    /// call, so [`Transcoder::original_span`] maps every span of the document, also after the
+    /// iterator is gone.
+    ///
+    /// ```
+    /// use tagstream::encoding::Transcoder;
+    /// use tagstream::{Options, Token};
+    ///
+    /// // windows-1252 from the <meta>: "é" is one byte in the input, two in the tokens' UTF-8.
+    /// let html = b"<meta charset=windows-1252><p>\xE9t\xE9</p><a href=x>";
+    /// let mut transcoder = Transcoder::new(Options::default()).map_offsets(true);
+    /// let spans: Vec<_> = transcoder.tokenize(html).map(|token| token.span()).collect();
+    /// let link = transcoder.original_span(spans[4]).unwrap();
+    /// assert_eq!(&html[link.start..link.end], b"<a href=x>");
+    /// ```
+    pub fn tokenize<'t>(&'t mut self, document: &'t [u8]) -> DecodedTokens<'t> {
+        self.reset();
+        self.feed_last(document)
+    }
+
+    /// Feed the last chunk and end the document in one go ([`feed`](Transcoder::feed) then
+    /// [`finish`](Transcoder::finish) as one iterator), so that an encoding still open is decided
+    /// knowing that the document ends with `chunk`.
+    pub fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> DecodedTokens<'t> {
+        self.start(chunk, true)
     }
 
     /// Feed the next chunk of the document; the iterator yields the tokens it completes.
@@ -307,7 +370,7 @@ impl Transcoder {
                 self.head.extend_from_slice(chunk);
                 return Route::Held;
             }
-            self.decide(chunk);
+            self.decide(chunk, eof);
         }
         if self.decoder.is_some() {
             self.decode(chunk, eof);
@@ -343,14 +406,21 @@ impl Transcoder {
         self.head.iter().chain(chunk).take(n).copied().collect()
     }
 
-    /// Sniff over the first 1024 bytes of the held-back bytes and `chunk`.
-    fn decide(&mut self, chunk: &[u8]) {
+    /// Sniff over the first 1024 bytes of the held-back bytes and `chunk` (the last one at `eof`).
+    fn decide(&mut self, chunk: &[u8], eof: bool) {
         let prefix = if self.head.is_empty() {
             std::borrow::Cow::Borrowed(&chunk[..chunk.len().min(PRESCAN_LEN)])
         } else {
             std::borrow::Cow::Owned(self.first_bytes(chunk, PRESCAN_LEN))
         };
-        let sniffed = sniff_with(&prefix, self.transport, self.default);
+        let mut sniffed = sniff_with(&prefix, self.transport, self.default);
+        if self.detect_utf8
+            && sniffed.source == SniffSource::Default
+            && self.looks_like_utf8(chunk, eof)
+        {
+            sniffed.encoding = UTF_8;
+            sniffed.source = SniffSource::Detected;
+        }
         self.watch.sniffed = Some(sniffed);
         self.watch.confidence = sniffed.confidence;
         let from_head = sniffed.bom_len.min(self.head.len());
@@ -364,6 +434,17 @@ impl Transcoder {
                 self.offsets = Offsets::Runs(Runs::new(sniffed.bom_len));
             }
         }
+    }
+
+    /// UTF-8 detection over the held-back bytes and all of `chunk` (the document's end at `eof`).
+    fn looks_like_utf8(&self, chunk: &[u8], eof: bool) -> bool {
+        if self.head.is_empty() {
+            return looks_like_utf8(chunk, eof);
+        }
+        let mut window = Vec::with_capacity(self.head.len() + chunk.len());
+        window.extend_from_slice(&self.head);
+        window.extend_from_slice(chunk);
+        looks_like_utf8(&window, eof)
     }
 
     /// Decode the held-back bytes and `chunk` into `out` (ending the decoder at `eof`).
