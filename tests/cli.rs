@@ -1,48 +1,15 @@
 //! The `tagstream` binary, run as a user would: arguments, stdin, stdout, stderr and exit status.
 
-use std::io::Write;
+#[path = "common/binary.rs"]
+mod binary;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
+use binary::{json_lines, stdout_ok, tagstream};
+
 const ARTICLE: &str = "datasets/samples/article.html";
-
-/// Run the binary with `args`, writing `stdin` to its standard input.
-fn tagstream(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tagstream"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tagstream");
-    let mut pipe = child.stdin.take().expect("stdin pipe");
-    // The child may exit without reading (bad arguments); a broken pipe is fine then.
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().expect("run tagstream")
-}
-
-/// Standard output of a successful run.
-fn stdout_ok(args: &[&str], stdin: &[u8]) -> String {
-    let out = tagstream(args, stdin);
-    assert!(
-        out.status.success(),
-        "tagstream {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-/// Each output line as JSON.
-fn json_lines(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-        .collect()
-}
 
 fn span(value: &Value) -> (u64, u64) {
     let pair = value["span"].as_array().expect("span array");

@@ -1,49 +1,20 @@
 //! The crawler commands (`links`, `text`, `stats`) run as a user would: files, directories,
 //! stdin and WARC archives the test writes itself, output order, skips and exit codes.
 
+#[path = "common/binary.rs"]
+mod binary;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde_json::{Value, json};
 
+use binary::{json_lines, stdout_ok, tagstream};
+
 const LINKS: &str = "datasets/samples/links.html";
 const TEXT: &str = "datasets/samples/text.html";
-
-fn tagstream(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tagstream"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tagstream");
-    let mut pipe = child.stdin.take().expect("stdin pipe");
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().expect("run tagstream")
-}
-
-fn stdout_ok(args: &[&str], stdin: &[u8]) -> String {
-    let out = tagstream(args, stdin);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-fn json_lines(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
 
 /// A fresh directory under the target directory for one test's files.
 fn scratch(test: &str) -> PathBuf {
