@@ -104,7 +104,7 @@ pub const CASES: &[Case] = &[
     Case {
         name: "end-tag-openers",
         what: "1 MB of `</`",
-        state: "end tag open",
+        state: "bogus comment (from the second `<` on)",
         unit: "bytes",
         full: MB,
         make: end_tag_openers,
