@@ -99,7 +99,7 @@ count() {
         line="$(awk -v s="$prefix$s" -v ir="$ir" -v base="$base" -v b="$bytes" -v c="$checksum" \
             'BEGIN { printf "%s\t%.4f\t%.0f\t%.0f\t%s\n", s, (ir - base) / b, ir - base, b, c }')"
         echo "$line" >>"$tmp/result.txt"
-        printf 'callgrind.sh: %-24s %8s instructions/byte  (%ds)\n' "$prefix$s" \
+        printf 'callgrind.sh: %-34s %8s instructions/byte  (%ds)\n' "$prefix$s" \
             "$(cut -f2 <<<"$line")" "$((SECONDS - start))" >&2
     done
 }
