@@ -9,7 +9,9 @@
 //! - `errors`: like `default` with `Options::errors(true)`, the errors folded in too.
 //!
 //! Groups: `corpus` (the 258 real pages of `datasets/fetch-corpus.sh`; skipped with a message when
-//! they are missing) and `samples` (the committed `datasets/samples/*.html`).
+//! they are missing), `samples` (the committed `datasets/samples/*.html`) and `hostile` (the
+//! hostile inputs of issue 5 from `common/hostile.rs`, at a tenth of their full size, each one
+//! whole document in `default` and `errors` mode: compare their throughput with `corpus`).
 
 mod common;
 
@@ -70,6 +72,27 @@ fn corpus(c: &mut Criterion) {
     group.finish();
 }
 
+/// The hostile inputs at a tenth of full size (at most 5 MB each): few samples, short runs.
+fn hostile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hostile");
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for case in common::hostile::CASES {
+        let input = case.input(10);
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        for mode in [Mode::Default, Mode::Errors] {
+            let mut tokenizer = mode.tokenizer();
+            group.bench_function(BenchmarkId::new(mode.name(), case.name), |b| {
+                b.iter(|| black_box(common::whole(mode, &mut tokenizer, black_box(&input))));
+            });
+        }
+    }
+    group.finish();
+}
+
 /// The committed samples (always there): a quick check that needs no download.
 fn samples(c: &mut Criterion) {
     let pages: Vec<Vec<u8>> = common::samples().into_iter().map(|(_, p)| p).collect();
@@ -82,5 +105,5 @@ fn samples(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, corpus, samples);
+criterion_group!(benches, corpus, samples, hostile);
 criterion_main!(benches);

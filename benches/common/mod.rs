@@ -3,6 +3,8 @@
 //! Each bench binary compiles this module separately and uses part of it.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::path::{Path, PathBuf};
 
 use tagstream::{Options, Token, Tokenizer};

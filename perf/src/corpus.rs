@@ -12,6 +12,15 @@ pub struct Page {
 }
 
 impl Page {
+    /// A page of `bytes`, with the lossy copy the `&str` peers need when they are not UTF-8.
+    fn new(bytes: Vec<u8>) -> Page {
+        let lossy = match std::str::from_utf8(&bytes) {
+            Ok(_) => None,
+            Err(_) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+        };
+        Page { bytes, lossy }
+    }
+
     /// The page as `&str` (lossy only when the bytes are not UTF-8).
     pub fn as_str(&self) -> &str {
         match &self.lossy {
@@ -22,6 +31,7 @@ impl Page {
 }
 
 pub struct Corpus {
+    /// The folder the pages come from (`hostile:NAME` for a generated document).
     pub dir: PathBuf,
     pub pages: Vec<Page>,
     pub bytes: usize,
@@ -60,15 +70,10 @@ impl Corpus {
         let mut non_utf8 = 0;
         for path in paths {
             let data = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let lossy = match std::str::from_utf8(&data) {
-                Ok(_) => None,
-                Err(_) => {
-                    non_utf8 += 1;
-                    Some(String::from_utf8_lossy(&data).into_owned())
-                }
-            };
-            bytes += data.len();
-            pages.push(Page { bytes: data, lossy });
+            let page = Page::new(data);
+            non_utf8 += usize::from(page.lossy.is_some());
+            bytes += page.bytes.len();
+            pages.push(page);
         }
         let limit = limit.filter(|_| pages.len() < available);
         Ok(Corpus {
@@ -79,5 +84,19 @@ impl Corpus {
             limit,
             available,
         })
+    }
+
+    /// One generated document as a corpus of one page (the hostile inputs, the byte-at-a-time
+    /// document), so that the race's subjects run it unchanged; `name` labels it.
+    pub fn document(name: &str, bytes: Vec<u8>) -> Corpus {
+        let page = Page::new(bytes);
+        Corpus {
+            dir: PathBuf::from(format!("hostile:{name}")),
+            bytes: page.bytes.len(),
+            non_utf8: usize::from(page.lossy.is_some()),
+            pages: vec![page],
+            limit: None,
+            available: 1,
+        }
     }
 }

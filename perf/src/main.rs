@@ -2,6 +2,9 @@
 //! lol_html on the real-world corpus. See README.md.
 
 mod corpus;
+#[path = "../../benches/common/hostile.rs"]
+mod hostile;
+mod hostile_run;
 mod report;
 mod subjects;
 
@@ -21,7 +24,8 @@ USAGE:
     cargo run --release -- [OPTIONS]
 
 OPTIONS:
-    --passes N            timed passes per subject, after one warm-up pass (default 9)
+    --passes N            timed passes per subject, after one warm-up pass (default 9;
+                          5 with --hostile)
     --subjects A,B,...    subjects to run, in this order (default: all; see --list)
     --corpus DIR          folder of *.html pages (default ../datasets/corpus, or $TAGSTREAM_CORPUS)
     --corpus-limit N      only the first N pages, sorted by name
@@ -30,14 +34,22 @@ OPTIONS:
     --no-ipb              do not merge instructions/byte
     --results DIR         where to write the report (default perf/results)
     --no-write            print only; write no report
+    --hostile             not the race: the hostile inputs of issue 5 at full size against the
+                          corpus, and a document fed one byte at a time (writes
+                          results/<date>-<cpu>-hostile.md)
     --callgrind SUBJECT   load the corpus, run exactly one pass of SUBJECT (or `none`: only load),
                           print corpus size and checksum; for valgrind (see callgrind.sh)
+    --case NAME           with --callgrind: a hostile case at full size instead of the corpus
+                          (see --list-cases)
+    --divisor N           with --case: the case at full size divided by N (default 1)
     --list                print the subject names, one a line
+    --list-cases          print the hostile case names, one a line
     -h, --help            this text
 ";
 
 struct Args {
-    passes: usize,
+    /// `None`: the default of the mode (9 for the race, 5 for --hostile).
+    passes: Option<usize>,
     subjects: Vec<String>,
     corpus: PathBuf,
     corpus_limit: Option<usize>,
@@ -47,7 +59,11 @@ struct Args {
     results: PathBuf,
     write: bool,
     callgrind: Option<String>,
+    hostile: bool,
+    case: Option<String>,
+    divisor: usize,
     list: bool,
+    list_cases: bool,
 }
 
 fn manifest_dir() -> &'static Path {
@@ -61,7 +77,7 @@ fn parse_args() -> Result<Args, String> {
         None => manifest_dir().join("../datasets/corpus"),
     };
     let mut args = Args {
-        passes: 9,
+        passes: None,
         subjects: SUBJECTS.iter().map(|(n, _)| (*n).to_owned()).collect(),
         corpus: default_corpus,
         corpus_limit: None,
@@ -71,7 +87,11 @@ fn parse_args() -> Result<Args, String> {
         results: manifest_dir().join("results"),
         write: true,
         callgrind: None,
+        hostile: false,
+        case: None,
+        divisor: 1,
         list: false,
+        list_cases: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -92,7 +112,7 @@ fn parse_args() -> Result<Args, String> {
                 .ok_or_else(|| format!("{key}: expected a positive number, got {v:?}"))
         };
         match key.as_str() {
-            "--passes" => args.passes = number(value()?, &key)?,
+            "--passes" => args.passes = Some(number(value()?, &key)?),
             "--subjects" => {
                 args.subjects = value()?
                     .split(',')
@@ -108,7 +128,11 @@ fn parse_args() -> Result<Args, String> {
             "--results" => args.results = PathBuf::from(value()?),
             "--no-write" => args.write = false,
             "--callgrind" => args.callgrind = Some(value()?),
+            "--hostile" => args.hostile = true,
+            "--case" => args.case = Some(value()?),
+            "--divisor" => args.divisor = number(value()?, &key)?,
             "--list" => args.list = true,
+            "--list-cases" => args.list_cases = true,
             "-h" | "--help" => {
                 print!("{USAGE}");
                 std::process::exit(0);
@@ -134,6 +158,14 @@ fn parse_args() -> Result<Args, String> {
     {
         return Err(format!("--callgrind: unknown subject {s:?} (nor `none`)"));
     }
+    if let Some(c) = &args.case {
+        if args.callgrind.is_none() {
+            return Err("--case goes with --callgrind".to_owned());
+        }
+        if !hostile::CASES.iter().any(|h| h.name == c) {
+            return Err(format!("--case: unknown case {c:?} (see --list-cases)"));
+        }
+    }
     if args.subjects.is_empty() {
         return Err("--subjects: no subject given".to_owned());
     }
@@ -154,6 +186,24 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    if args.list_cases {
+        for case in hostile::CASES {
+            println!("{}", case.name);
+        }
+        return ExitCode::SUCCESS;
+    }
+    if let Some(name) = &args.case {
+        let case = hostile::CASES
+            .iter()
+            .find(|c| c.name == name)
+            .expect("checked");
+        let document = Corpus::document(case.name, case.input(args.divisor));
+        return callgrind(
+            args.callgrind.as_deref().expect("checked"),
+            &document,
+            &args,
+        );
+    }
     let corpus = match Corpus::load(&args.corpus, args.corpus_limit) {
         Ok(c) => c,
         Err(e) => {
@@ -161,6 +211,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.hostile {
+        return hostile_mode(corpus, &args);
+    }
     match &args.callgrind {
         Some(subject) => callgrind(subject, &corpus, &args),
         None => race(&corpus, &args),
@@ -204,7 +257,22 @@ fn callgrind(subject: &str, corpus: &Corpus, args: &Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+fn hostile_mode(corpus: Corpus, args: &Args) -> ExitCode {
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this is not an optimized build; use `cargo run --release`");
+    }
+    let passes = args.passes.unwrap_or(5);
+    match hostile_run::run(corpus, passes, &args.results, args.write) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn race(corpus: &Corpus, args: &Args) -> ExitCode {
+    let passes = args.passes.unwrap_or(9);
     if cfg!(debug_assertions) {
         eprintln!("warning: this is not an optimized build; use `cargo run --release`");
     }
@@ -239,11 +307,11 @@ fn race(corpus: &Corpus, args: &Args) -> ExitCode {
         .collect();
     let n = rows.len();
     let load_before = report::load_average();
-    for pass in 0..=args.passes {
+    for pass in 0..=passes {
         let label = if pass == 0 {
             "warm-up".to_owned()
         } else {
-            format!("pass {pass}/{}", args.passes)
+            format!("pass {pass}/{passes}")
         };
         let mut line = format!("{label}:");
         for k in 0..n {
@@ -293,7 +361,7 @@ fn race(corpus: &Corpus, args: &Args) -> ExitCode {
         crates: report::crate_versions(&manifest_dir().join("Cargo.lock")),
         tagstream_git: report::tagstream_git(),
         corpus,
-        passes: args.passes,
+        passes,
         chunk_size: args.chunk_size,
         rows,
         ipb,

@@ -239,8 +239,7 @@ mod tagstream {
         fn run(&mut self, corpus: &Corpus) -> Outcome {
             let mut sum = 0;
             for page in &corpus.pages {
-                let mut tokens = self.tokenizer.tokenize(&page.bytes);
-                while let Some(token) = tokens.next() {
+                for token in self.tokenizer.tokenize(&page.bytes) {
                     let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                 }
             }
@@ -267,8 +266,7 @@ mod tagstream {
         fn run(&mut self, corpus: &Corpus) -> Outcome {
             let mut sum = 0;
             for page in &corpus.pages {
-                let mut tokens = self.tokenizer.tokenize(&page.bytes);
-                while let Some(token) = tokens.next() {
+                for token in self.tokenizer.tokenize(&page.bytes) {
                     let _switch_done_by_the_simulator = consume_decoded(&token, &mut sum);
                 }
             }
@@ -296,11 +294,9 @@ mod tagstream {
             let mut sum = 0;
             let mut errors = 0;
             for page in &corpus.pages {
-                let mut tokens = self.tokenizer.tokenize(&page.bytes);
-                while let Some(token) = tokens.next() {
+                for token in self.tokenizer.tokenize(&page.bytes) {
                     let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                 }
-                drop(tokens);
                 errors += self.tokenizer.errors().len() as u64;
             }
             Outcome {
@@ -330,13 +326,11 @@ mod tagstream {
             for page in &corpus.pages {
                 self.tokenizer.reset();
                 for chunk in page.bytes.chunks(self.chunk_size) {
-                    let mut tokens = self.tokenizer.feed(chunk);
-                    while let Some(token) = tokens.next() {
+                    for token in self.tokenizer.feed(chunk) {
                         let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                     }
                 }
-                let mut tokens = self.tokenizer.finish();
-                while let Some(token) = tokens.next() {
+                for token in self.tokenizer.finish() {
                     let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
                 }
             }

@@ -1,0 +1,243 @@
+//! The hostile inputs of issue 5 as benchmark cases, defined once for the criterion bench
+//! (`benches/throughput.rs`, group `hostile`, at a tenth of full size) and for `perf/`
+//! (`tagstream-perf --hostile`, at full size), which includes this file with `#[path]`.
+//!
+//! Each case is a whole document that a generator builds from a size in the case's own unit
+//! (bytes, attributes or tag pairs), so that full size is exactly what the issue names. Every
+//! document gets itself into the state it attacks: the script-data case opens with `<script>`, and
+//! tagstream's tree-builder simulator (on by default) switches to script data. `tests/hostile.rs`
+//! checks the tokens of the same shapes at smaller sizes.
+//!
+//! The byte-at-a-time case is not here: it is a way of feeding an ordinary document (`perf/` feeds
+//! corpus pages one byte at a time), not an input.
+
+/// One hostile input.
+pub struct Case {
+    /// Short id, used as bench id and table row.
+    pub name: &'static str,
+    /// What the document is.
+    pub what: &'static str,
+    /// The tokenizer state that most of the input is tokenized in.
+    pub state: &'static str,
+    /// The unit of `full` (and of the generator's argument).
+    pub unit: &'static str,
+    /// Full size, in `unit`s, as issue 5 names it.
+    pub full: usize,
+    make: fn(usize) -> Vec<u8>,
+}
+
+impl Case {
+    /// The document at full size divided by `divisor` (1: full size).
+    pub fn input(&self, divisor: usize) -> Vec<u8> {
+        (self.make)(self.full / divisor)
+    }
+}
+
+const MB: usize = 1_000_000;
+
+/// Every case, in the order of the issue.
+pub const CASES: &[Case] = &[
+    Case {
+        name: "attrs-distinct",
+        what: "one start tag with 100,000 attributes, all names distinct (` a0=v a1=v …`)",
+        state: "attribute name / value",
+        unit: "attributes",
+        full: 100_000,
+        make: attributes_distinct,
+    },
+    Case {
+        name: "attrs-same",
+        what: "one start tag with 100,000 attributes, all named `a` (duplicates dropped)",
+        state: "attribute name / value",
+        unit: "attributes",
+        full: 100_000,
+        make: attributes_same,
+    },
+    Case {
+        name: "attr-value",
+        what: "`<a b=\"` + a 50 MB attribute value + `\">`",
+        state: "attribute value (double-quoted)",
+        unit: "bytes",
+        full: 50 * MB,
+        make: attribute_value,
+    },
+    Case {
+        name: "comment",
+        what: "`<!--` + 50 MB of `-` + `->`: a comment made of dashes",
+        state: "comment, comment end dash / end",
+        unit: "bytes",
+        full: 50 * MB,
+        make: comment,
+    },
+    Case {
+        name: "doctype",
+        what: "`<!DOCTYPE ` + a 50 MB name + `>`",
+        state: "DOCTYPE name",
+        unit: "bytes",
+        full: 50 * MB,
+        make: doctype,
+    },
+    Case {
+        name: "amp-alnum",
+        what: "1 MB of `&` + 46 alphanumerics + `;` (no such named reference)",
+        state: "data, named character reference",
+        unit: "bytes",
+        full: MB,
+        make: ampersand_alphanumeric,
+    },
+    Case {
+        name: "amp-no-semicolon",
+        what: "10 MB of `&amp` without semicolons",
+        state: "data, named character reference",
+        unit: "bytes",
+        full: 10 * MB,
+        make: ampersand_amp,
+    },
+    Case {
+        name: "svg-math",
+        what: "100,000 nested `<svg><math>` pairs, never closed",
+        state: "tag open / tag name (foreign content)",
+        unit: "pairs",
+        full: 100_000,
+        make: svg_math,
+    },
+    Case {
+        name: "end-tag-openers",
+        what: "1 MB of `</`",
+        state: "bogus comment (from the second `<` on)",
+        unit: "bytes",
+        full: MB,
+        make: end_tag_openers,
+    },
+    Case {
+        name: "comment-openers",
+        what: "1 MB of `<!--`",
+        state: "comment start / comment less-than sign",
+        unit: "bytes",
+        full: MB,
+        make: comment_openers,
+    },
+    Case {
+        name: "script-escapes",
+        what: "`<script>` + 10 MB of `<!--<script>x</script>-->` + `</script>`",
+        state: "script data (double) escaped",
+        unit: "bytes",
+        full: 10 * MB,
+        make: script_escapes,
+    },
+    Case {
+        name: "nul-storm",
+        what: "10 MB of U+0000 NULL in text",
+        state: "data",
+        unit: "bytes",
+        full: 10 * MB,
+        make: nul_storm,
+    },
+    Case {
+        name: "cr-storm",
+        what: "10 MB of `\\r\\r\\n` in text",
+        state: "data",
+        unit: "bytes",
+        full: 10 * MB,
+        make: cr_storm,
+    },
+    Case {
+        name: "invalid-utf8",
+        what: "10 MB of every kind of invalid UTF-8 (stray continuation, overlong lead, truncated \
+               sequences, surrogate, above U+10FFFF, 0xFF) in text",
+        state: "data",
+        unit: "bytes",
+        full: 10 * MB,
+        make: invalid_utf8,
+    },
+];
+
+/// `unit` repeated and cut to exactly `size` bytes.
+fn repeated(unit: &[u8], size: usize) -> Vec<u8> {
+    unit.iter().copied().cycle().take(size).collect()
+}
+
+/// `before` + `size` bytes of `fill` + `after`.
+fn wrapped(before: &[u8], fill: &[u8], size: usize, after: &[u8]) -> Vec<u8> {
+    let mut v = before.to_vec();
+    v.extend(repeated(fill, size));
+    v.extend_from_slice(after);
+    v
+}
+
+/// `<a` + one attribute per `name(i)` + `>`.
+fn tag_with_attributes(count: usize, name: impl Fn(usize) -> String) -> Vec<u8> {
+    let mut v = b"<a".to_vec();
+    for i in 0..count {
+        v.extend_from_slice(format!(" {}=v", name(i)).as_bytes());
+    }
+    v.push(b'>');
+    v
+}
+
+fn attributes_distinct(count: usize) -> Vec<u8> {
+    tag_with_attributes(count, |i| format!("a{i}"))
+}
+
+fn attributes_same(count: usize) -> Vec<u8> {
+    tag_with_attributes(count, |_| "a".to_owned())
+}
+
+fn attribute_value(size: usize) -> Vec<u8> {
+    wrapped(b"<a b=\"", b"x", size, b"\">")
+}
+
+fn comment(size: usize) -> Vec<u8> {
+    wrapped(b"<!--", b"-", size, b"->")
+}
+
+fn doctype(size: usize) -> Vec<u8> {
+    wrapped(b"<!DOCTYPE ", b"x", size, b">")
+}
+
+fn ampersand_alphanumeric(size: usize) -> Vec<u8> {
+    repeated(b"&abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ;", size)
+}
+
+fn ampersand_amp(size: usize) -> Vec<u8> {
+    repeated(b"&amp", size)
+}
+
+fn svg_math(pairs: usize) -> Vec<u8> {
+    b"<svg><math>".repeat(pairs)
+}
+
+fn end_tag_openers(size: usize) -> Vec<u8> {
+    repeated(b"</", size)
+}
+
+fn comment_openers(size: usize) -> Vec<u8> {
+    repeated(b"<!--", size)
+}
+
+/// Each unit goes escaped (`<!--`), double escaped (`<script>`), escaped again (`</script>`) and
+/// back to script data (`-->`).
+fn script_escapes(size: usize) -> Vec<u8> {
+    let unit = b"<!--<script>x</script>-->";
+    wrapped(
+        b"<script>",
+        unit,
+        size / unit.len() * unit.len(),
+        b"</script>",
+    )
+}
+
+fn nul_storm(size: usize) -> Vec<u8> {
+    repeated(b"\0", size)
+}
+
+fn cr_storm(size: usize) -> Vec<u8> {
+    repeated(b"\r\r\n", size)
+}
+
+fn invalid_utf8(size: usize) -> Vec<u8> {
+    repeated(
+        b"\x80\xC0\xE0\x80\xF0\x80\x80\xED\xA0\x80\xF4\x90\xFF",
+        size,
+    )
+}

@@ -1,0 +1,405 @@
+//! `tagstream-perf --hostile`: the hostile inputs of issue 5 at full size against the corpus, in
+//! one process, and a document fed one byte at a time. See README.md ("Hostile inputs").
+//!
+//! The inputs are the corpus (the reference), every case of `benches/common/hostile.rs` (included
+//! as `crate::hostile`) and the byte-at-a-time documents: the corpus pages in name order,
+//! concatenated and cut to 1, 5 and 10 MB. The race's own tagstream subjects run them, so every
+//! token goes into the same checksum (spans and raw names, nothing decoded): `tagstream` and
+//! `tagstream-errors` the corpus and the cases, `tagstream-chunks` with 1-byte chunks the
+//! byte-at-a-time documents. Passes go round-robin over all of them, one warm-up and then N timed,
+//! on this thread's CPU clock; the report gives the medians.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::Path;
+
+use crate::corpus::Corpus;
+use crate::hostile::{CASES, Case};
+use crate::report::{self, Machine, fmt_speed, group, mbps, median};
+use crate::subjects::{self, Outcome, Subject};
+use tagstream::{Options, Tokenizer};
+
+/// Each case must run at this fraction of the corpus throughput or more (issue 5).
+const GOAL: f64 = 0.25;
+
+/// Sizes of the byte-at-a-time documents; the largest is the one the issue names.
+const BYTEWISE_SIZES: [usize; 3] = [1_000_000, 5_000_000, 10_000_000];
+
+/// Each case also runs at full size divided by this (default mode only), to show how its time per
+/// byte grows with its size.
+const SMALLER: usize = 10;
+
+/// The byte-at-a-time case is linear when no size's ns/byte exceeds the smallest's by more than
+/// this factor (timing noise on a shared machine stays well inside it).
+const FLAT: f64 = 1.25;
+
+/// How an input is tokenized, and by which subject of the race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Default,
+    Errors,
+    Bytewise,
+}
+
+impl Mode {
+    fn subject(self, input: &Corpus) -> Box<dyn Subject> {
+        let name = match self {
+            Mode::Default => "tagstream",
+            Mode::Errors => "tagstream-errors",
+            Mode::Bytewise => "tagstream-chunks",
+        };
+        // The chunk size (1 byte) matters only to tagstream-chunks.
+        subjects::make(name, input, 1).expect("a subject of the race")
+    }
+}
+
+/// What the inputs are: the corpus, a hostile case at full size divided by `divisor`, or a
+/// byte-at-a-time document.
+enum Source {
+    Corpus,
+    Case { case: &'static Case, divisor: usize },
+    Bytewise,
+}
+
+/// One input in one mode, and its timings.
+struct Run {
+    input: usize,
+    mode: Mode,
+    subject: Box<dyn Subject>,
+    /// Tokens the subject consumes (counted in an extra, untimed pass).
+    tokens: u64,
+    cpu: Vec<f64>,
+    outcome: Outcome,
+    consistent: bool,
+}
+
+impl Run {
+    fn mbps(&self, inputs: &[(Source, Corpus)]) -> f64 {
+        mbps(inputs[self.input].1.bytes, median(&self.cpu))
+    }
+}
+
+/// Run the hostile benchmark and print (and, with `write`, save) its report.
+pub fn run(corpus: Corpus, passes: usize, results: &Path, write: bool) -> Result<(), String> {
+    let machine = Machine::detect();
+    let inputs = inputs(corpus);
+    let mut runs = runs(&inputs);
+    let load_before = report::load_average();
+    time_passes(&mut runs, &inputs, passes);
+    let load = (load_before, report::load_average());
+    let markdown = markdown(&machine, &inputs, &runs, passes, load);
+    println!("{markdown}");
+    if write {
+        std::fs::create_dir_all(results).map_err(|e| format!("{}: {e}", results.display()))?;
+        let (date, _) = report::today();
+        let path = results.join(format!("{date}-{}-hostile.md", machine.slug()));
+        std::fs::write(&path, &markdown).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// The corpus first, then every case at full and at a tenth of full size, then the byte-at-a-time
+/// documents.
+fn inputs(corpus: Corpus) -> Vec<(Source, Corpus)> {
+    eprintln!("generating the hostile inputs at full size...");
+    let joined: Vec<u8> = corpus
+        .pages
+        .iter()
+        .flat_map(|p| &p.bytes)
+        .copied()
+        .collect();
+    let mut inputs = vec![(Source::Corpus, corpus)];
+    for case in CASES {
+        for divisor in [1, SMALLER] {
+            let document = Corpus::document(case.name, case.input(divisor));
+            inputs.push((Source::Case { case, divisor }, document));
+        }
+    }
+    for size in BYTEWISE_SIZES {
+        let document = joined.iter().copied().cycle().take(size).collect();
+        inputs.push((Source::Bytewise, Corpus::document("bytewise", document)));
+    }
+    inputs
+}
+
+/// Every input in the modes it is measured in, with its token count.
+fn runs(inputs: &[(Source, Corpus)]) -> Vec<Run> {
+    eprintln!("counting tokens...");
+    let mut runs = Vec::new();
+    for (i, (source, input)) in inputs.iter().enumerate() {
+        let modes: &[Mode] = match source {
+            Source::Corpus | Source::Case { divisor: 1, .. } => &[Mode::Default, Mode::Errors],
+            Source::Case { .. } => &[Mode::Default],
+            Source::Bytewise => &[Mode::Bytewise],
+        };
+        for &mode in modes {
+            runs.push(Run {
+                input: i,
+                mode,
+                subject: mode.subject(input),
+                tokens: count_tokens(mode, input),
+                cpu: Vec::new(),
+                outcome: Outcome::default(),
+                consistent: true,
+            });
+        }
+    }
+    runs
+}
+
+/// The tokens `mode`'s subject gets from `input` (feeding one byte at a time splits text).
+fn count_tokens(mode: Mode, input: &Corpus) -> u64 {
+    let mut tokenizer = Tokenizer::new(Options::new().errors(mode == Mode::Errors));
+    let mut count = 0;
+    for page in &input.pages {
+        if mode == Mode::Bytewise {
+            tokenizer.reset();
+            for byte in page.bytes.chunks(1) {
+                count += tokenizer.feed(byte).count() as u64;
+            }
+            count += tokenizer.finish().count() as u64;
+        } else {
+            count += tokenizer.tokenize(&page.bytes).count() as u64;
+        }
+    }
+    count
+}
+
+/// One warm-up pass and `passes` timed ones, each running every input in every mode once.
+fn time_passes(runs: &mut [Run], inputs: &[(Source, Corpus)], passes: usize) {
+    for pass in 0..=passes {
+        let start = crate::thread_cpu_seconds();
+        for run in runs.iter_mut() {
+            let input = &inputs[run.input].1;
+            let before = crate::thread_cpu_seconds();
+            let out = black_box(run.subject.run(black_box(input)));
+            let seconds = crate::thread_cpu_seconds() - before;
+            if pass == 0 {
+                run.outcome = out;
+            } else {
+                run.consistent &= run.outcome == out;
+                run.cpu.push(seconds);
+            }
+        }
+        let label = if pass == 0 { "warm-up" } else { "pass" };
+        eprintln!(
+            "{label} {pass}/{passes}: {:.1} s of CPU time",
+            crate::thread_cpu_seconds() - start
+        );
+    }
+}
+
+/// The run of input `input` in `mode`.
+fn find(runs: &[Run], input: usize, mode: Mode) -> &Run {
+    runs.iter()
+        .find(|r| r.input == input && r.mode == mode)
+        .expect("every input runs in its modes")
+}
+
+/// `MB/s | ratio | met?` of `run` against the corpus speed `reference`.
+fn against(run: &Run, inputs: &[(Source, Corpus)], reference: f64) -> String {
+    let speed = run.mbps(inputs);
+    let ratio = speed / reference;
+    let met = if ratio >= GOAL { "yes" } else { "**no**" };
+    let changed = if run.consistent { "" } else { " (CHANGED!)" };
+    format!(
+        "{}{changed} | {:.0}% | {met}",
+        fmt_speed(speed),
+        ratio * 100.0
+    )
+}
+
+/// Nanoseconds per byte of `run`.
+fn ns_per_byte(run: &Run, inputs: &[(Source, Corpus)]) -> f64 {
+    median(&run.cpu) * 1e9 / inputs[run.input].1.bytes as f64
+}
+
+/// How much more time per byte `case` takes at full size than at 1/[`SMALLER`] (default mode).
+fn growth(case: &Case, inputs: &[(Source, Corpus)], runs: &[Run]) -> f64 {
+    let ns = |wanted: usize| {
+        let run = runs.iter().find(|r| {
+            matches!(inputs[r.input].0, Source::Case { case: c, divisor } if c.name == case.name && divisor == wanted)
+        });
+        ns_per_byte(run.expect("every case runs at both sizes"), inputs)
+    };
+    ns(1) / ns(SMALLER)
+}
+
+/// The table of the corpus and the cases at full size.
+fn cases_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+    let default_ref = find(runs, 0, Mode::Default).mbps(inputs);
+    let errors_ref = find(runs, 0, Mode::Errors).mbps(inputs);
+    let mut t = String::from(
+        "| case | size | bytes | tokens | default MB/s | of corpus | ≥ 25%? | ns/byte ÷ at 1/10 \
+         size | errors MB/s | of corpus | ≥ 25%? | parse errors |\n\
+         |---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|\n",
+    );
+    for (i, (source, input)) in inputs.iter().enumerate() {
+        let (name, size, growth) = match source {
+            Source::Corpus => (
+                "**corpus** (reference)",
+                format!("{} pages", input.pages.len()),
+                "–".to_owned(),
+            ),
+            Source::Case { case, divisor: 1 } => (
+                case.name,
+                format!("{} {}", group(case.full as u64), case.unit),
+                format!("{:.2}", growth(case, inputs, runs)),
+            ),
+            _ => continue,
+        };
+        let (default, errors) = (find(runs, i, Mode::Default), find(runs, i, Mode::Errors));
+        let _ = writeln!(
+            t,
+            "| {name} | {size} | {} | {} | {} | {growth} | {} | {} |",
+            group(input.bytes as u64),
+            group(default.tokens),
+            against(default, inputs, default_ref),
+            against(errors, inputs, errors_ref),
+            group(errors.outcome.errors)
+        );
+    }
+    t
+}
+
+/// The byte-at-a-time table, and whether its ns/byte stayed flat.
+fn bytewise_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> (String, bool) {
+    let default_ref = find(runs, 0, Mode::Default).mbps(inputs);
+    let mut t = String::from(
+        "| corpus pages joined | bytes | tokens | MB/s | ns/byte | ns/byte ÷ smallest's | of corpus \
+         (whole) |\n|---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut first_ns = None;
+    let mut flat = true;
+    for run in runs.iter().filter(|r| r.mode == Mode::Bytewise) {
+        let input = &inputs[run.input].1;
+        let ns = ns_per_byte(run, inputs);
+        let growth = ns / *first_ns.get_or_insert(ns);
+        flat &= growth <= FLAT;
+        let speed = run.mbps(inputs);
+        let _ = writeln!(
+            t,
+            "| {} MB{} | {} | {} | {} | {ns:.2} | {growth:.2} | {:.0}% |",
+            input.bytes / 1_000_000,
+            if run.consistent { "" } else { " (CHANGED!)" },
+            group(input.bytes as u64),
+            group(run.tokens),
+            fmt_speed(speed),
+            speed / default_ref * 100.0
+        );
+    }
+    (t, flat)
+}
+
+/// The cases that miss the goal in either mode.
+fn misses(inputs: &[(Source, Corpus)], runs: &[Run]) -> Vec<String> {
+    let mut missed = Vec::new();
+    for mode in [Mode::Default, Mode::Errors] {
+        let reference = find(runs, 0, mode).mbps(inputs);
+        for run in runs.iter().filter(|r| r.mode == mode) {
+            if let Source::Case { case, divisor: 1 } = inputs[run.input].0
+                && run.mbps(inputs) / reference < GOAL
+            {
+                missed.push(format!("{} ({mode:?})", case.name).to_lowercase());
+            }
+        }
+    }
+    missed
+}
+
+/// The report (Markdown).
+fn markdown(
+    machine: &Machine,
+    inputs: &[(Source, Corpus)],
+    runs: &[Run],
+    passes: usize,
+    load: (String, String),
+) -> String {
+    let (date, time) = report::today();
+    let corpus = &inputs[0].1;
+    let mut s = format!(
+        "# tagstream hostile inputs: {date} on {}\n\n## Setup\n\n",
+        machine.cpu
+    );
+    let _ = writeln!(
+        s,
+        "- **Machine:** {}, {} logical cores ({}), {}\n- **Compiler:** {}; `{}` profile (lto = \
+         \"fat\", codegen-units = 1, generic x86-64)\n- **tagstream:** {}\n- **Date:** {date} \
+         {time}; 1-minute load average {} before the passes, {} after",
+        machine.cpu,
+        machine.cores,
+        machine.simd,
+        machine.kernel,
+        machine.rustc,
+        env!("PERF_PROFILE"),
+        report::tagstream_git(),
+        load.0,
+        load.1
+    );
+    let _ = writeln!(
+        s,
+        "- **Reference:** the corpus `{}`, {} files, {} bytes, each page its own document\n- \
+         **Method:** `tagstream-perf --hostile`, in one process; round-robin over every input and \
+         mode, 1 warm-up pass + {passes} timed passes; each figure is the median pass on this \
+         thread's CPU clock (MB = 10^6 bytes). Each input is one whole document (`tokenize`), \
+         consumed by the race's `tagstream` subject (default: spans and raw names into a \
+         checksum, nothing decoded) and `tagstream-errors` (the same with \
+         `Options::errors(true)`); \"of corpus\" is the case's MB/s over the corpus's in the same \
+         mode; issue 5 asks for ≥ 25%.",
+        corpus.dir.display(),
+        corpus.pages.len(),
+        group(corpus.bytes as u64)
+    );
+    let _ = writeln!(s, "\n## Hostile inputs\n\n{}", cases_table(inputs, runs));
+    let missed = misses(inputs, runs);
+    let _ = writeln!(
+        s,
+        "\"ns/byte ÷ at 1/10 size\" is the case's time per byte at full size over its time per \
+         byte at a tenth of that size (default mode): about 1 when the time is linear in the \
+         size, 10 if it were quadratic; cache effects (a working set that outgrows a cache \
+         level) move it too.\n\nBelow 25% of the corpus throughput: {}.\n",
+        if missed.is_empty() {
+            "none".to_owned()
+        } else {
+            missed.join(", ")
+        }
+    );
+    let (table, flat) = bytewise_table(inputs, runs);
+    let _ = writeln!(
+        s,
+        "## One byte at a time\n\nThe corpus pages in name order, joined and cut to each size, \
+         fed through `Tokenizer::feed` one byte at a time and then `finish` (the race's \
+         `tagstream-chunks` subject with 1-byte chunks; text comes out split at every byte, \
+         hence the token counts). Issue 5 asks only that it stay linear: ns/byte flat across \
+         sizes.\n\n{table}\nLinear (no size above {FLAT}× the smallest's ns/byte): {}.\n",
+        if flat { "yes" } else { "**no**" }
+    );
+    s.push_str(&cases_section(inputs, runs));
+    s
+}
+
+/// What each case is, and its checksums (the same in both modes: errors are counted apart).
+fn cases_section(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+    let mut s = String::from("## Cases (`benches/common/hostile.rs`)\n\n");
+    for (i, (source, _)) in inputs.iter().enumerate() {
+        if let Source::Case { case, divisor: 1 } = source {
+            let (default, errors) = (find(runs, i, Mode::Default), find(runs, i, Mode::Errors));
+            let same = default.outcome.checksum == errors.outcome.checksum;
+            let _ = writeln!(
+                s,
+                "- **{}**: {}. Mostly in: {}. Checksum {}{}.",
+                case.name,
+                case.what,
+                case.state,
+                group(default.outcome.checksum),
+                if same {
+                    ""
+                } else {
+                    " (DIFFERENT with errors on: a bug)"
+                }
+            );
+        }
+    }
+    s
+}
