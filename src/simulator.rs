@@ -32,6 +32,7 @@
 //! the frameset-ok flag is cleared).
 
 use crate::machine::Kind as RecordKind;
+use crate::machine::charref::{CharRef, Replacement, character_reference};
 use crate::token::{EndTag, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
 
@@ -318,6 +319,39 @@ fn table_candidate(name: Span, bytes: &[u8], base: usize) -> bool {
     let at = name.start.wrapping_sub(base);
     name.len() == 5
         && matches!(bytes.get(at..at.wrapping_add(2)), Some(&[a, b]) if a | 0x20 == b't' && b | 0x20 == b'a')
+}
+
+/// Whether data text decodes to whitespace and NUL only (`Some`, with whether there is a NUL), or
+/// has another character (`None`). Reads up to the first such character, decoding only the
+/// character references before it: a long text costs no more than its leading whitespace.
+fn whitespace_or_nul(raw: &[u8]) -> Option<bool> {
+    let mut nul = false;
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        match b {
+            b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' => i += 1,
+            0 => {
+                nul = true;
+                i += 1;
+            }
+            b'&' => i += whitespace_reference(&raw[i..])?,
+            _ => return None,
+        }
+    }
+    Some(nul)
+}
+
+/// The length of the character reference at the start of `s` if it decodes to whitespace only.
+fn whitespace_reference(s: &[u8]) -> Option<usize> {
+    let CharRef::Done(outcome) = character_reference(s, false, true) else {
+        return None;
+    };
+    let is_space = |c: char| matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ');
+    let all_space = match outcome.value? {
+        Replacement::Named(text) => text.chars().all(is_space),
+        Replacement::Char(c) => is_space(c),
+    };
+    all_space.then_some(outcome.len)
 }
 
 /// [`Hot`] from a raw tag name: one match on the length, then at most a few byte comparisons.
@@ -1212,23 +1246,10 @@ impl Simulator {
         {
             return Feedback::NONE;
         }
-        let raw = text.raw();
-        let bytes = if raw.contains(&b'&') {
-            text.text().as_bytes()
-        } else {
-            raw
+        let Some(nul) = whitespace_or_nul(text.raw()) else {
+            self.phase = Phase::Body;
+            return self.settle(None);
         };
-        let mut nul = false;
-        for &b in bytes {
-            match b {
-                b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' => {}
-                0 => nul = true,
-                _ => {
-                    self.phase = Phase::Body;
-                    return self.settle(None);
-                }
-            }
-        }
         if nul && self.phase == Phase::Head {
             self.phase = if self.frameset_ok {
                 Phase::BodyFramesetOk

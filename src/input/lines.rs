@@ -49,6 +49,10 @@ struct State {
     dec: Utf8Decoder,
 }
 
+/// Below this many bytes, [`State::scan`] counts byte by byte instead of validating and searching
+/// in bulk.
+const BULK_MIN: usize = 32;
+
 impl State {
     const START: State = State {
         offset: 0,
@@ -96,7 +100,11 @@ impl State {
             }
         }
         let rest = &bytes[i..];
-        if !rest.is_empty() {
+        if rest.len() < BULK_MIN {
+            // A few bytes (the gap between two close errors): the exact path is cheaper than
+            // setting up the bulk one.
+            self.slow(rest, start + i, &mut line_start);
+        } else {
             let rest_at = start + i;
             let body = &rest[..rest.len() - incomplete_tail_len(rest)];
             if simdutf8::basic::from_utf8(body).is_ok() {
