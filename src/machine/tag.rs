@@ -29,18 +29,22 @@ const LINEAR_LIMIT: usize = 8;
 ///
 /// Small tags whose names are plain ASCII (the common case) compare raw names case-insensitively.
 /// Past [`LINEAR_LIMIT`] attributes, or at the first name with NUL or non-ASCII bytes, every kept
-/// name is decoded once into `names` and found again through a hash table.
+/// name gets a [`Key`] and is found again through a hash table: plain names stay where they are in
+/// the input (compared ASCII case-insensitively, hashed lowercased on the fly), others are decoded
+/// once into `names`. A plain name never equals another one: it decodes to ASCII, they do not.
 pub(crate) struct Attrs {
     /// Attributes kept so far, in source order.
     pub(crate) list: Vec<AttrRecord>,
     /// Whether `list` is still compared directly (no hash table yet).
     linear: bool,
-    /// Decoded names of the first `keys.len()` kept attributes, concatenated.
+    /// The decoded names of the keys that are not plain, concatenated.
     names: Vec<u8>,
-    keys: Vec<Key>,
-    /// Open-addressing table of `(generation, index + 1)`; entries of older generations are empty.
-    table: Vec<(u32, u32)>,
-    generation: u32,
+    /// The names of the first `keys.len()` kept attributes, with their hashes.
+    keys: Vec<(Key, u64)>,
+    /// Open addressing with linear probing over [`Slot`]s; slots of older generations are empty.
+    table: Vec<u64>,
+    /// The current generation: never 0, so a zeroed slot is empty.
+    generation: u16,
     /// Whether any attribute was started on this tag (kept or not).
     pub(crate) any: bool,
     /// The attribute in progress is a repeat and is not recorded.
@@ -62,11 +66,37 @@ impl Default for Attrs {
     }
 }
 
+/// A kept attribute's name, as the hash table compares it.
 #[derive(Clone, Copy)]
-struct Key {
-    start: u32,
-    len: u32,
-    hash: u64,
+enum Key {
+    /// ASCII without NUL: the raw name, compared ASCII case-insensitively.
+    Plain(Span),
+    /// Anything else: its decoded form, `names[start..end]`.
+    Decoded(u32, u32),
+}
+
+/// A hash table slot, packed into 8 bytes (the table of a tag with 100,000 attributes is zeroed and
+/// walked, so its size counts): the generation (16 bits), 16 bits of the key's hash that the slot
+/// index does not use, to skip most other keys without looking at them, and the key's index.
+struct Slot;
+
+impl Slot {
+    fn pack(generation: u16, hash: u64, index: usize) -> u64 {
+        (u64::from(generation) << 48) | (hash >> 48 << 32) | index as u64
+    }
+
+    fn generation(slot: u64) -> u16 {
+        (slot >> 48) as u16
+    }
+
+    /// Whether a slot holds a key whose hash may be `hash`.
+    fn may_be(slot: u64, hash: u64) -> bool {
+        (slot >> 32) as u16 == (hash >> 48) as u16
+    }
+
+    fn index(slot: u64) -> usize {
+        slot as u32 as usize
+    }
 }
 
 impl Attrs {
@@ -88,7 +118,7 @@ impl Attrs {
             self.keys.clear();
             self.generation = self.generation.wrapping_add(1);
             if self.generation == 0 {
-                self.table.iter_mut().for_each(|e| *e = (0, 0));
+                self.table.fill(0);
                 self.generation = 1;
             }
         }
@@ -105,7 +135,7 @@ impl Attrs {
                 .iter()
                 .any(|a| a.name.len() == name.len() && b.slice(a.name).eq_ignore_ascii_case(name))
         } else {
-            self.find_or_key(name, b)
+            self.find_or_key(span, b)
         };
         self.dropping = repeat;
         if !repeat {
@@ -142,86 +172,95 @@ impl Attrs {
         !repeat
     }
 
-    /// Hashed lookup: key every kept attribute not keyed yet, then look `name` up; when it is new,
-    /// its key is added (for the attribute about to be pushed).
-    fn find_or_key(&mut self, name: &[u8], b: &Buf) -> bool {
+    /// Hashed lookup: key every kept attribute not keyed yet, then look the name at `span` up;
+    /// when it is new, it stays keyed (for the attribute about to be pushed).
+    fn find_or_key(&mut self, span: Span, b: &Buf) -> bool {
         while self.keys.len() < self.list.len() {
-            let kept = b.slice(self.list[self.keys.len()].name);
-            self.push_key(kept);
-            self.insert(self.keys.len() - 1);
+            let kept = self.list[self.keys.len()].name;
+            self.key_and_find(kept, b);
         }
-        self.push_key(name);
-        let key = self.keys[self.keys.len() - 1];
-        if self.lookup(key).is_some() {
-            self.keys.pop();
-            self.names.truncate(key.start as usize);
-            return true;
+        let repeat = self.key_and_find(span, b);
+        if repeat && let Some((Key::Decoded(start, _), _)) = self.keys.pop() {
+            self.names.truncate(start as usize);
         }
-        self.insert(self.keys.len() - 1);
-        false
+        repeat
     }
 
-    /// Decode `name` into `names` and push its key.
-    fn push_key(&mut self, name: &[u8]) {
-        let start = self.names.len();
-        push_decoded_name(&mut self.names, name);
-        let decoded = &self.names[start..];
-        self.keys.push(Key {
-            start: start as u32,
-            len: decoded.len() as u32,
-            hash: hash(decoded),
-        });
+    /// Key the name at `span` and find it in the table: `true` if an earlier key is the same name,
+    /// else the new key is placed in the table.
+    fn key_and_find(&mut self, span: Span, b: &Buf) -> bool {
+        let raw = b.slice(span);
+        let key = if is_plain(raw) {
+            (
+                Key::Plain(span),
+                hash(raw.iter().map(u8::to_ascii_lowercase)),
+            )
+        } else {
+            let start = self.names.len();
+            push_decoded_name(&mut self.names, raw);
+            let decoded = &self.names[start..];
+            let end = self.names.len() as u32;
+            (
+                Key::Decoded(start as u32, end),
+                hash(decoded.iter().copied()),
+            )
+        };
+        self.keys.push(key);
+        self.find_or_insert(self.keys.len() - 1, b)
     }
 
-    /// Index of a keyed attribute (other than `key` itself, the last) with the same decoded name.
-    fn lookup(&self, key: Key) -> Option<usize> {
-        if self.table.is_empty() {
-            return None;
-        }
-        let name = self.name(key);
-        let mask = self.table.len() - 1;
-        let mut slot = key.hash as usize & mask;
-        loop {
-            let (generation, index) = self.table[slot];
-            if generation != self.generation {
-                return None;
-            }
-            let other = self.keys[index as usize - 1];
-            if other.hash == key.hash && self.name(other) == name {
-                return Some(index as usize - 1);
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
-
-    /// Put keyed attribute `i` into the hash table, growing it to stay at most half full.
-    fn insert(&mut self, i: usize) {
+    /// Probe for key `i` with `hash`: `true` when an earlier key has the same name, else key `i`
+    /// takes the first free slot (one probe sequence for both).
+    fn find_or_insert(&mut self, i: usize, b: &Buf) -> bool {
         if self.table.len() < 2 * (i + 2) {
-            self.grow(i);
+            self.grow();
         }
-        self.place(i);
-    }
-
-    /// Double the table and re-place the `placed` attributes already in it.
-    fn grow(&mut self, placed: usize) {
-        let size = (self.table.len() * 2).max(64);
-        self.table.clear();
-        self.table.resize(size, (0, 0));
-        (0..placed).for_each(|i| self.place(i));
-    }
-
-    /// Store keyed attribute `i` in the first free slot from its hash on (linear probing).
-    fn place(&mut self, i: usize) {
+        let (key, hash) = self.keys[i];
         let mask = self.table.len() - 1;
-        let mut slot = self.keys[i].hash as usize & mask;
-        while self.table[slot].0 == self.generation {
-            slot = (slot + 1) & mask;
+        let mut at = hash as usize & mask;
+        loop {
+            let slot = self.table[at];
+            if Slot::generation(slot) != self.generation {
+                self.table[at] = Slot::pack(self.generation, hash, i);
+                return false;
+            }
+            if Slot::may_be(slot, hash) {
+                let (other, other_hash) = self.keys[Slot::index(slot)];
+                if other_hash == hash && self.same_name(other, key, b) {
+                    return true;
+                }
+            }
+            at = (at + 1) & mask;
         }
-        self.table[slot] = (self.generation, i as u32 + 1);
     }
 
-    fn name(&self, key: Key) -> &[u8] {
-        &self.names[key.start as usize..(key.start + key.len) as usize]
+    /// Double the table (at least 64 slots), placing the current generation's slots again.
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.table, vec![0; size]);
+        let mask = size - 1;
+        for slot in old {
+            if Slot::generation(slot) == self.generation {
+                let mut at = self.keys[Slot::index(slot)].1 as usize & mask;
+                while Slot::generation(self.table[at]) == self.generation {
+                    at = (at + 1) & mask;
+                }
+                self.table[at] = slot;
+            }
+        }
+    }
+
+    /// Whether two keys are the same attribute name.
+    fn same_name(&self, a: Key, other: Key, b: &Buf) -> bool {
+        match (a, other) {
+            (Key::Plain(x), Key::Plain(y)) => {
+                x.len() == y.len() && b.slice(x).eq_ignore_ascii_case(b.slice(y))
+            }
+            (Key::Decoded(s1, e1), Key::Decoded(s2, e2)) => {
+                self.names[s1 as usize..e1 as usize] == self.names[s2 as usize..e2 as usize]
+            }
+            _ => false,
+        }
     }
 
     /// The value of the attribute in progress (if it is kept).
@@ -258,9 +297,9 @@ fn push_decoded_name(out: &mut Vec<u8>, raw: &[u8]) {
 }
 
 /// FNV-1a, then a multiply to spread the low bits the table uses.
-fn hash(bytes: &[u8]) -> u64 {
+fn hash(bytes: impl Iterator<Item = u8>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
+    for b in bytes {
         h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
     h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7
