@@ -331,7 +331,11 @@ fn decoded_parts_follow_the_maximal_subpart_rule() {
             let replacements = decoded.matches('\u{FFFD}').count();
             assert!(replacements >= 1, "{what}: no U+FFFD in {decoded:?}");
             drop(tokens);
-            assert!(!tokenizer.is_valid_utf8(), "{what}: reported valid");
+            assert_eq!(
+                tokenizer.is_valid_utf8(),
+                Some(false),
+                "{what}: reported valid"
+            );
             checked += 1;
         }
     }
@@ -355,8 +359,8 @@ fn tokens_and_error_positions_equal_those_of_the_lossy_input() {
                 codes_and_positions(&good.errors),
                 "{what}: errors"
             );
-            assert!(!bad.valid_utf8, "{what}");
-            assert!(good.valid_utf8, "{what} (lossy)");
+            assert_eq!(bad.valid_utf8, Some(false), "{what}");
+            assert_eq!(good.valid_utf8, Some(true), "{what} (lossy)");
         }
     }
 }
@@ -388,7 +392,7 @@ fn every_split_and_byte_at_a_time_gives_the_same_tokens() {
                 );
                 assert_eq!(split.tokens, whole.tokens, "{what}: cuts {cuts:?}");
                 assert_eq!(split.errors, whole.errors, "{what}: cuts {cuts:?}: errors");
-                assert!(!split.valid_utf8, "{what}: cuts {cuts:?}");
+                assert_eq!(split.valid_utf8, Some(false), "{what}: cuts {cuts:?}");
             }
         }
     }
@@ -414,7 +418,7 @@ fn valid_multibyte_characters_split_across_chunks_decode_intact() {
         let input = input.as_bytes();
         let plan = Plan::new(Options::new().errors(true));
         let whole = run_whole(input, &plan);
-        assert!(whole.valid_utf8);
+        assert_eq!(whole.valid_utf8, Some(true));
         assert!(
             !format!("{:?}", whole.tokens).contains('\u{FFFD}'),
             "{}: {:?}",
@@ -426,7 +430,12 @@ fn valid_multibyte_characters_split_across_chunks_decode_intact() {
                 let split = run_cuts(input, &cuts, &plan);
                 assert_eq!(split.tokens, whole.tokens, "{}: cuts {cuts:?}", show(input));
                 assert_eq!(split.errors, whole.errors, "{}: cuts {cuts:?}", show(input));
-                assert!(split.valid_utf8, "{}: cuts {cuts:?}", show(input));
+                assert_eq!(
+                    split.valid_utf8,
+                    Some(true),
+                    "{}: cuts {cuts:?}",
+                    show(input)
+                );
             }
             // Each text token on its own (before merging) holds whole characters.
             let mut tokenizer = Tokenizer::new(Options::new());
@@ -454,17 +463,17 @@ fn valid_multibyte_characters_split_across_chunks_decode_intact() {
 
 #[test]
 fn is_valid_utf8_tracks_the_whole_stream() {
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
     assert_eq!(tokenizer.tokenize("plain é€😀".as_bytes()).count(), 1);
-    assert!(tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(true));
     assert_eq!(tokenizer.tokenize(b"bad \xFF").count(), 1);
-    assert!(!tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(false));
     // `tokenize` starts over.
     assert_eq!(tokenizer.tokenize(b"good again").count(), 1);
-    assert!(tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(true));
 
     // A character split across three feeds.
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
     let mut text = String::new();
     for chunk in [&b"a\xF0"[..], b"\x9F\x98", b"\x80b"] {
         for t in tokenizer.feed(chunk) {
@@ -473,27 +482,35 @@ fn is_valid_utf8_tracks_the_whole_stream() {
             }
         }
     }
-    assert!(tokenizer.is_valid_utf8(), "every byte fed so far is valid");
+    assert_eq!(
+        tokenizer.is_valid_utf8(),
+        Some(true),
+        "every byte fed so far is valid"
+    );
     for t in tokenizer.finish() {
         if let Token::Text(t) = t {
             text.push_str(t.text());
         }
     }
     assert_eq!(text, "a😀b");
-    assert!(tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(true));
 
     // An invalid byte is known at once.
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
     tokenizer.feed(b"ok").for_each(drop);
-    assert!(tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(true));
     tokenizer.feed(b"\xFF").for_each(drop);
-    assert!(!tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(false));
     tokenizer.feed(b"fine again").for_each(drop);
     tokenizer.finish().for_each(drop);
-    assert!(!tokenizer.is_valid_utf8(), "invalid once, invalid for good");
+    assert_eq!(
+        tokenizer.is_valid_utf8(),
+        Some(false),
+        "invalid once, invalid for good"
+    );
 
     // A sequence cut short by the end of the stream.
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
     tokenizer.feed(b"a\xE2\x82").for_each(drop);
     let tail: Vec<String> = tokenizer
         .finish()
@@ -502,14 +519,14 @@ fn is_valid_utf8_tracks_the_whole_stream() {
             _ => None,
         })
         .collect();
-    assert!(!tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(false));
     assert_eq!(tail.concat().chars().last(), Some('\u{FFFD}'));
 
     // A sequence cut short by the next feed's ASCII.
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
     tokenizer.feed(b"a\xE2\x82").for_each(drop);
     tokenizer.feed(b"b").for_each(drop);
-    assert!(!tokenizer.is_valid_utf8());
+    assert_eq!(tokenizer.is_valid_utf8(), Some(false));
 }
 
 /// Expected errors: (code, offset, line, column).
@@ -622,7 +639,7 @@ fn invalid_bytes_in_a_long_document_at_random_places() {
             "{}",
             show(&input)
         );
-        assert_eq!(whole.valid_utf8, std::str::from_utf8(&input).is_ok());
+        assert_eq!(whole.valid_utf8, Some(std::str::from_utf8(&input).is_ok()));
         let cuts = common::random_cuts(&mut rng, input.len());
         let split = run_cuts(&input, &cuts, &plan);
         assert_eq!(split.tokens, whole.tokens, "{} cuts {cuts:?}", show(&input));

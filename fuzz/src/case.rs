@@ -114,12 +114,19 @@ impl Config {
             .legacy_processing_instructions(self.legacy_pi)
             .cdata_allowed(self.cdata_allowed)
             .track_positions(self.track_positions)
+            .validate_utf8(self.track_positions)
             .initial_state(self.initial_state);
         if let Some(tag) = self.last_start_tag {
             options = options.last_start_tag(tag);
         }
         // The built-in tree-builder simulator (src/simulator.rs): flag bits 16 and 64.
         options.simulate(self.simulate).scripting(self.scripting)
+    }
+
+    /// Whether `Tokenizer::is_valid_utf8` answers (the harness turns UTF-8 validation on with
+    /// positions tracking, to cover both).
+    pub fn validates_utf8(&self) -> bool {
+        self.errors || self.track_positions
     }
 
     /// Whether the tokenizer keeps line/column information while streaming.

@@ -150,7 +150,7 @@ pub struct Outcome {
     /// Number of tokens pulled.
     pub pulled: usize,
     /// Whether the whole input was valid UTF-8, per the tokenizer.
-    pub valid_utf8: bool,
+    pub valid_utf8: Option<bool>,
 }
 
 /// How to run.
