@@ -765,7 +765,7 @@ impl<'t> Tokens<'t> {
             Some(record) => {
                 self.leave_extending();
                 let src = self.frozen_source();
-                self.token(record, src)
+                Some(self.token(record, src))
             }
             None if self.machine.is_done() || self.limit_error.is_some() => {
                 self.phase = Phase::Done;
@@ -794,7 +794,7 @@ impl<'t> Tokens<'t> {
         if self.over_carry_limit(b.end() - retention, retention) {
             let src = self.frozen_source();
             self.forget_later(src, retention);
-            return record.and_then(|r| self.token(r, src));
+            return record.map(|r| self.token(r, src));
         }
         let Some(record) = record else {
             let Frozen::Extending(v) = &mut self.held.frozen else {
@@ -808,7 +808,7 @@ impl<'t> Tokens<'t> {
         let src = self.frozen_source();
         self.forget_later(src, retention);
         self.keep(retention);
-        self.token(record, src)
+        Some(self.token(record, src))
     }
 
     /// Let go of the positions before `from` in `src` once the token being handed out is done with
@@ -856,7 +856,7 @@ impl<'t> Tokens<'t> {
         let record = self.machine.run(&b);
         self.side.collect(self.machine, &b);
         match record {
-            Some(record) => self.token(record, src),
+            Some(record) => Some(self.token(record, src)),
             None => self.end_of_window(src),
         }
     }
@@ -954,7 +954,7 @@ impl<'t> Tokens<'t> {
             self.carry.extend_from_slice(b.rest(retention));
             *self.carry_base = retention;
         }
-        record.and_then(|r| self.token(r, src))
+        record.map(|r| self.token(r, src))
     }
 
     /// Whether carrying `needed` bytes from stream offset `offset` on would pass
@@ -996,18 +996,19 @@ impl<'t> Tokens<'t> {
 
     /// Turn a record into a token borrowing `src`.
     #[inline]
-    fn token(&mut self, record: Record, src: &'t Source<'t>) -> Option<Token<'t>> {
+    fn token(&mut self, record: Record, src: &'t Source<'t>) -> Token<'t> {
         self.last_window = Some(src);
         // Tree-builder feedback (src/simulator.rs) before the token is handed out: every token
         // leaves through here or through `lane_token`, and the record tells cheaply which ones
-        // the simulator needs. (Built in the return expression, as in `lane_token`.)
-        if self
+        // the simulator needs.
+        let simulate = self
             .sim
-            .wants(record.kind, record.part, src.bytes, src.base)
-        {
-            return self.simulated(make_token(record, src, self.machine));
+            .wants(record.kind, record.part, src.bytes, src.base);
+        let token = make_token(record, src, self.machine);
+        if simulate {
+            self.simulate(&token);
         }
-        Some(make_token(record, src, self.machine))
+        token
     }
 }
 
