@@ -1,10 +1,10 @@
 //! The only `unsafe` in the crate: SSE2 block tests for x86_64 (SSE2 is part of the x86_64 baseline,
 //! so no run-time detection is needed), and turning bytes checked to be ASCII into `&str`.
 
-use super::ByteSet;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+    _mm_set1_epi8,
 };
 
 /// `bytes` as a `&str` when they are all ASCII (which is always valid UTF-8), checked with the
@@ -19,45 +19,63 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
-/// `bytes` as a `&str` when every byte is ASCII and none is in `set`; `None` otherwise. One pass
-/// (a table lookup per byte), for short strings such as names.
+/// `window[start..end]` as a `&str` when every byte of it is ASCII and none is marked by `bad_block`
+/// (a lane mask for a 16-byte block) or `bad_byte`; `None` otherwise. A part shorter than a block,
+/// or the tail of a longer one, is tested in one block of the window around it, lanes outside the
+/// part masked off: most names and values are short, and the exit of a loop over their bytes is a
+/// branch the processor mispredicts. Panics if `start..end` is not a range of `window`.
+#[cfg(target_arch = "x86_64")]
 #[inline]
-pub(crate) fn ascii_str_outside<'a>(bytes: &'a [u8], set: &ByteSet) -> Option<&'a str> {
-    if bytes.iter().any(|&c| c >= 0x80 || set.contains(c)) {
-        return None;
-    }
-    // SAFETY: every byte is below 0x80 (checked just above), so the bytes are ASCII, which is
-    // valid UTF-8. The tests compare this with `std::str::from_utf8`.
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-}
-
-/// `bytes` as a `&str` when every byte is ASCII and none is `a`, `b` or `c`; `None` otherwise. One
-/// pass, 16 bytes at a time with SSE2 on x86_64 (the high bit of each byte comes with the compare
-/// masks for free).
-#[inline]
-pub(crate) fn ascii_str_without(bytes: &[u8], a: u8, b: u8, c: u8) -> Option<&str> {
-    let bad = |x: u8| x >= 0x80 || x == a || x == b || x == c;
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut blocks = bytes.chunks_exact(16);
-        for block in &mut blocks {
-            let v = load(block);
-            if high_bits(v) | eq(v, a) | eq(v, b) | eq(v, c) != 0 {
-                return None;
-            }
+pub(crate) fn ascii_span(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    bad_block: impl Fn(Block) -> u32,
+    bad_byte: impl Fn(u8) -> bool,
+) -> Option<&str> {
+    let part = &window[start..end];
+    let test = |at: usize| {
+        let v = load(&window[at..at + 16]);
+        high_bits(v) | bad_block(v)
+    };
+    let mut at = start;
+    while end - at >= 16 {
+        if test(at) != 0 {
+            return None;
         }
-        if blocks.remainder().iter().any(|&x| bad(x)) {
+        at += 16;
+    }
+    let tail = end - at;
+    if tail > 0 {
+        let lanes = (1u32 << tail) - 1;
+        let bad = if window.len() - at >= 16 {
+            test(at) & lanes
+        } else if window.len() >= 16 {
+            let from = window.len() - 16;
+            test(from) & lanes << (at - from)
+        } else {
+            u32::from(window[at..end].iter().any(|&c| c >= 0x80 || bad_byte(c)))
+        };
+        if bad != 0 {
             return None;
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    if bytes.iter().any(|&x| bad(x)) {
-        return None;
+    // SAFETY: every byte of `part` was checked to be below 0x80 (the high-bit mask of a block whose
+    // lanes cover it, or the scalar test), so the bytes are ASCII, which is valid UTF-8. The tests
+    // compare this with a scalar check at every alignment and window size.
+    Some(unsafe { std::str::from_utf8_unchecked(part) })
+}
+
+/// Lanes of `v` that hold an ASCII capital letter, as a bit mask.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn upper(v: Block) -> u32 {
+    // SAFETY: SSE2 is enabled for every x86_64 target; these intrinsics only read and write
+    // registers. Adding 0x3F maps `A..=Z` to 0x80..=0x99, the only bytes then below -102 signed.
+    unsafe {
+        let shifted = _mm_add_epi8(v.0, _mm_set1_epi8(0x3F));
+        _mm_movemask_epi8(_mm_cmplt_epi8(shifted, _mm_set1_epi8(-102))) as u32
     }
-    // SAFETY: every byte was checked to be below 0x80 (the SSE2 high-bit mask, or `bad`), so the
-    // bytes are ASCII, which is valid UTF-8. The tests compare this with a scalar check and
-    // `std::str::from_utf8`.
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 /// The 16 bytes of `block` as a vector.
@@ -82,12 +100,12 @@ fn high_bits(v: Block) -> u32 {
 /// A 16-byte vector with a lane mask per byte.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-pub(super) struct Block(__m128i);
+pub(crate) struct Block(__m128i);
 
 /// Lanes of `v` equal to `needle`, as a bit mask (bit i for byte i).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) fn eq(v: Block, needle: u8) -> u32 {
+pub(crate) fn eq(v: Block, needle: u8) -> u32 {
     // SAFETY: SSE2 is enabled for every x86_64 target, so these intrinsics are available on any CPU
     // this code runs on; they only read and write registers.
     unsafe {

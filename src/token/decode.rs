@@ -11,7 +11,7 @@ use bumpalo::collections::String as BumpString;
 
 use crate::input::{decode_lossy, push_lossy};
 use crate::machine::charref::{CharRef, character_reference};
-use crate::scan::{ByteSet, ascii_str_outside, ascii_str_without, find_in_set, find2, find3};
+use crate::scan::{ByteSet, Changes, find_in_set, find2, find3, unchanged_span};
 
 /// What a part of a token needs done to it.
 #[derive(Clone, Copy, Debug)]
@@ -22,6 +22,8 @@ pub(crate) struct Rules {
     pub(crate) keep_nul: bool,
     /// Lowercase ASCII letters (tag, attribute and DOCTYPE names).
     pub(crate) lower: bool,
+    /// The bytes these rules change (with non-ASCII ones), for the check for an unchanged part.
+    pub(crate) changes: Changes,
 }
 
 /// Tag, attribute and DOCTYPE names.
@@ -29,12 +31,14 @@ pub(crate) const NAME: Rules = Rules {
     refs: None,
     keep_nul: false,
     lower: true,
+    changes: Changes::Name,
 };
 /// Attribute values.
 pub(crate) const ATTRIBUTE_VALUE: Rules = Rules {
     refs: Some(true),
     keep_nul: false,
     lower: false,
+    changes: Changes::References,
 };
 /// Comments, DOCTYPE identifiers, PI targets and data, and raw text (RAWTEXT, script, PLAINTEXT, RCDATA
 /// without references).
@@ -42,15 +46,23 @@ pub(crate) const PLAIN: Rules = Rules {
     refs: None,
     keep_nul: false,
     lower: false,
+    changes: Changes::Plain,
 };
 
 const SPECIAL_NAME: ByteSet = ByteSet::of(b"\0\r").with_range(b'A', b'Z');
 
-/// Decode `raw` under `rules`, borrowing when nothing changes.
-pub(crate) fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a str {
-    if let Some(unchanged) = plain(raw, rules) {
+/// Decode `window[start..end]` under `rules`, borrowing when nothing changes.
+pub(crate) fn decode<'a>(
+    window: &'a [u8],
+    start: usize,
+    end: usize,
+    rules: Rules,
+    arena: &'a Bump,
+) -> &'a str {
+    if let Some(unchanged) = unchanged_span(window, start, end, rules.changes) {
         return unchanged;
     }
+    let raw = &window[start..end];
     let Some(first) = find_special(raw, rules) else {
         return decode_lossy(raw, arena);
     };
@@ -64,18 +76,6 @@ pub(crate) fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a st
         i = next;
     }
     out.into_bump_str()
-}
-
-/// `raw` itself, when it is ASCII with no byte that `rules` may change (one pass: the common case).
-#[inline]
-fn plain(raw: &[u8], rules: Rules) -> Option<&str> {
-    if rules.lower {
-        ascii_str_outside(raw, &SPECIAL_NAME)
-    } else if rules.refs.is_some() {
-        ascii_str_without(raw, 0, b'\r', b'&')
-    } else {
-        ascii_str_without(raw, 0, b'\r', 0)
-    }
 }
 
 /// Index of the first byte of `raw` that decoding under `rules` changes (or may change).
@@ -135,7 +135,13 @@ mod tests {
         refs: Some(false),
         keep_nul: true,
         lower: false,
+        changes: Changes::References,
     };
+
+    /// A whole slice decoded.
+    fn decode<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a str {
+        super::decode(raw, 0, raw.len(), rules, arena)
+    }
 
     fn is_borrowed(raw: &[u8], s: &str) -> bool {
         std::ptr::eq(raw.as_ptr(), s.as_ptr())

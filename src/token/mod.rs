@@ -13,6 +13,7 @@ use std::ops::Range;
 use bumpalo::Bump;
 
 use crate::machine::DoctypeRecord;
+use crate::scan::Changes;
 
 use decode::{ATTRIBUTE_VALUE, NAME, PLAIN, Rules, decode};
 
@@ -73,16 +74,19 @@ impl TextKind {
                 refs: Some(false),
                 keep_nul: true,
                 lower: false,
+                changes: Changes::References,
             },
             TextKind::Rcdata => Rules {
                 refs: Some(false),
                 keep_nul: false,
                 lower: false,
+                changes: Changes::References,
             },
             TextKind::Cdata => Rules {
                 refs: None,
                 keep_nul: true,
                 lower: false,
+                changes: Changes::Plain,
             },
             _ => PLAIN,
         }
@@ -122,7 +126,8 @@ impl<'a> Source<'a> {
     }
 
     fn decode(&self, span: Span, rules: Rules) -> &'a str {
-        decode(self.raw(span), rules, self.arena)
+        let (start, end) = (span.start - self.base, span.end - self.base);
+        decode(self.bytes, start, end, rules, self.arena)
     }
 }
 
