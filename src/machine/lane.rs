@@ -12,12 +12,8 @@
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Buf, Machine, State, is_whitespace, skip_whitespace};
-use crate::scan::{ByteSet, find_in_set, find1};
+use crate::scan::{find_in_set, find_name_end, find1};
 use crate::token::Span;
-
-/// The bytes that end an attribute name (`ATTR_NAME_STOP`), and those that make a name decode to
-/// something else than itself up to case (NUL and non-ASCII).
-const PLAIN_ATTR_NAME_STOP: ByteSet = ByteSet::of(b"\t\n\x0C\r />=\0").with_range(0x80, 0xFF);
 
 /// What the lane found. The machine is left after it, in the data state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,12 +136,14 @@ impl Machine {
         let bytes = b.bytes;
         self.attrs.clear();
         let name_start = lt + 1 + usize::from(is_end_tag);
-        let n = find_in_set(&TAG_NAME_STOP, &bytes[name_start + 1..]).ok_or(GiveUp)?;
+        // Tag names with control or non-ASCII bytes are the state functions' to read.
+        let n = find_name_end(b'/', b'>', b'>', &bytes[name_start + 1..]).ok_or(GiveUp)?;
         let name_end = name_start + 1 + n;
         let (close, self_closing) = match bytes[name_end] {
             b'>' => (name_end, false),
             b'/' => (self.lane_solidus(bytes, name_end)?, true),
-            _ => self.lane_attributes(b, name_end + 1)?,
+            c if TAG_NAME_STOP.contains(c) => self.lane_attributes(b, name_end + 1)?,
+            _ => return Err(GiveUp),
         };
         let span = Span {
             start: b.base + lt,
@@ -189,8 +187,8 @@ impl Machine {
                 b'=' | 0 | 0x80.. => return Err(GiveUp),
                 _ => {}
             }
-            // Attribute name: plain ASCII names only.
-            let n = find_in_set(&PLAIN_ATTR_NAME_STOP, &bytes[i + 1..]).ok_or(GiveUp)?;
+            // Attribute name: plain ASCII names only (no control bytes, no NUL).
+            let n = find_name_end(b'/', b'>', b'=', &bytes[i + 1..]).ok_or(GiveUp)?;
             let name = Span {
                 start: b.base + i,
                 end: b.base + i + 1 + n,

@@ -66,6 +66,15 @@ pub(crate) fn ascii_span(
     Some(unsafe { std::str::from_utf8_unchecked(part) })
 }
 
+/// Lanes of `v` below `limit` as signed bytes (so every byte from 0x80 up is below), as a bit mask.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn below_signed(v: Block, limit: u8) -> u32 {
+    // SAFETY: SSE2 is enabled for every x86_64 target; these intrinsics only read and write
+    // registers.
+    unsafe { _mm_movemask_epi8(_mm_cmplt_epi8(v.0, _mm_set1_epi8(limit as i8))) as u32 }
+}
+
 /// Lanes of `v` that hold an ASCII capital letter, as a bit mask.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -81,11 +90,11 @@ pub(crate) fn upper(v: Block) -> u32 {
 /// The 16 bytes of `block` as a vector.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn load(block: &[u8]) -> Block {
+pub(crate) fn load(block: &[u8]) -> Block {
     assert_eq!(block.len(), 16);
-    // SAFETY: `block` holds exactly 16 bytes (asserted above; callers pass `chunks_exact(16)`
-    // items, so the check folds away), and `_mm_loadu_si128` has no alignment requirement; SSE2 is
-    // part of the x86_64 baseline.
+    // SAFETY: `block` holds exactly 16 bytes (asserted above; callers pass slices of 16 bytes, so
+    // the check folds away), and `_mm_loadu_si128` has no alignment requirement; SSE2 is part of
+    // the x86_64 baseline.
     Block(unsafe { _mm_loadu_si128(block.as_ptr().cast::<__m128i>()) })
 }
 
