@@ -74,13 +74,8 @@ impl Machine {
     fn lane_end_of_text(&mut self, b: &Buf) -> Lexeme {
         let end = b.end();
         if b.eof && self.text_start < end {
-            let text = Span {
-                start: self.text_start,
-                end,
-            };
-            self.lane_advance(end);
             self.state = State::Eof;
-            return Lexeme::Text(text);
+            return self.lane_text_to(end);
         }
         self.elsewhere(end)
     }
@@ -94,12 +89,7 @@ impl Machine {
     /// Hand out the pending text that ends at the `<` at `lt`, or continue elsewhere.
     fn lane_text_or_elsewhere(&mut self, lt: usize) -> Lexeme {
         if self.text_start < lt {
-            let text = Span {
-                start: self.text_start,
-                end: lt,
-            };
-            self.lane_advance(lt);
-            return Lexeme::Text(text);
+            return self.lane_text_to(lt);
         }
         self.elsewhere(lt)
     }
@@ -109,17 +99,23 @@ impl Machine {
     fn lane_text_or_tag(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Lexeme {
         let at = b.base + lt;
         if self.text_start < at {
-            let text = Span {
-                start: self.text_start,
-                end: at,
-            };
-            self.lane_advance(at);
-            return Lexeme::Text(text);
+            return self.lane_text_to(at);
         }
         match self.lane_tag(b, lt, is_end_tag) {
             Ok(lexeme) => lexeme,
             Err(GiveUp) => self.elsewhere(at),
         }
+    }
+
+    /// The pending text, up to stream offset `end`, is handed out.
+    #[inline(always)]
+    fn lane_text_to(&mut self, end: usize) -> Lexeme {
+        let text = Span {
+            start: self.text_start,
+            end,
+        };
+        self.lane_advance(end);
+        Lexeme::Text(text)
     }
 
     /// Everything up to `end` has been handed out.
