@@ -733,6 +733,19 @@ impl Simulator {
         });
     }
 
+    /// The breakout of the rules for parsing tokens in foreign content: pop elements until the
+    /// current node is a MathML text integration point, an HTML integration point, or an HTML
+    /// element.
+    fn pop_foreign_content(&mut self) {
+        while let Some(f) = self.stack.last()
+            && f.is_foreign()
+            && f.flags & (F_HTML_IP | F_TEXT_IP) == 0
+        {
+            let i = self.stack.len() - 1;
+            self.truncate(i);
+        }
+    }
+
     /// Pop every frame from index `i` on.
     fn truncate(&mut self, i: usize) {
         while self.stack.len() > i {
@@ -842,13 +855,7 @@ impl Simulator {
                     eq(n, b"color") || eq(n, b"face") || eq(n, b"size")
                 });
         if breakout {
-            while let Some(f) = self.stack.last()
-                && f.is_foreign()
-                && f.flags & (F_HTML_IP | F_TEXT_IP) == 0
-            {
-                let i = self.stack.len() - 1;
-                self.truncate(i);
-            }
+            self.pop_foreign_content();
             return self.html_start_tag(tag, name, flags);
         }
         if !tag.self_closing() {
@@ -1099,13 +1106,7 @@ impl Simulator {
     /// "Any other end tag" (and `</br>`, `</p>`) in foreign content.
     fn foreign_end_tag(&mut self, raw: &[u8], name: Name, flags: Flags) {
         if matches!(name, Name::Br | Name::P) {
-            while let Some(f) = self.stack.last()
-                && f.is_foreign()
-                && f.flags & (F_HTML_IP | F_TEXT_IP) == 0
-            {
-                let i = self.stack.len() - 1;
-                self.truncate(i);
-            }
+            self.pop_foreign_content();
             return self.html_end_tag(raw, name, flags);
         }
         for i in (0..self.stack.len()).rev() {
