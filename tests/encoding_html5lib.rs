@@ -14,22 +14,19 @@
 //! The suite's location comes from `HTML5LIB_TESTS_DIR` (default `../shared/html5lib-tests`). With
 //! `CI=true` a missing suite fails the run instead of skipping it.
 
+#[path = "common/html5lib_suite.rs"]
+mod html5lib_suite;
+
 use std::path::{Path, PathBuf};
 
 use encoding_rs::{Encoding, WINDOWS_1252};
+use html5lib_suite::html5lib_suite;
 use libtest_mimic::{Arguments, Failed, Trial};
 use tagstream::Options;
 use tagstream::encoding::{EncodingChange, Transcoder};
 
 /// How many cases the suite holds (tests1.dat 59, tests2.dat 22, test-yahoo-jp.dat 1).
 const CASES: usize = 82;
-
-fn suite_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("HTML5LIB_TESTS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/html5lib-tests"));
-    dir.join("encoding").is_dir().then_some(dir)
-}
 
 #[derive(Clone)]
 struct Case {
@@ -40,16 +37,7 @@ struct Case {
 
 fn main() {
     let args = Arguments::from_args();
-    let Some(dir) = suite_dir() else {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        let msg = "html5lib-tests not found: set HTML5LIB_TESTS_DIR to a checkout of \
-                   https://github.com/html5lib/html5lib-tests (see datasets/README.md)";
-        eprintln!("{msg}");
-        let trial = Trial::test("html5lib-tests encoding suite present", move || {
-            if ci { Err(msg.into()) } else { Ok(()) }
-        });
-        libtest_mimic::run(&args, vec![trial.with_ignored_flag(!ci)]).exit();
-    };
+    let dir = html5lib_suite(&args, "encoding", "html5lib-tests encoding suite");
     let cases = load_cases(&dir.join("encoding"));
     let count = cases.len();
     let mut trials: Vec<Trial> = cases

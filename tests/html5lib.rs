@@ -8,8 +8,12 @@
 //! The suite's location comes from `HTML5LIB_TESTS_DIR` (default `../shared/html5lib-tests`). With
 //! `CI=true` a missing suite fails the run instead of skipping it.
 
+#[path = "common/html5lib_suite.rs"]
+mod html5lib_suite;
+
 use std::path::{Path, PathBuf};
 
+use html5lib_suite::html5lib_suite;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Map, Value, json};
 use tagstream::html5lib::{Html5libToken, Run, run, run_split, state_from_name};
@@ -29,13 +33,6 @@ const LONE_SURROGATE_CASES: &[&str] = &[
 /// The code whose cases encode the pre-2026 `<?` rule (38 of them).
 const LEGACY_PI_CODE: &str = "unexpected-question-mark-instead-of-tag-name";
 
-fn suite_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("HTML5LIB_TESTS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/html5lib-tests"));
-    dir.join("tokenizer").is_dir().then_some(dir)
-}
-
 /// One run of one case in one initial state.
 #[derive(Clone)]
 struct Case {
@@ -49,21 +46,7 @@ struct Case {
 
 fn main() {
     let args = Arguments::from_args();
-    let Some(dir) = suite_dir() else {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        let msg = "html5lib-tests not found: set HTML5LIB_TESTS_DIR to a checkout of \
-                   https://github.com/html5lib/html5lib-tests (see datasets/README.md)";
-        let trial = Trial::test("html5lib-tests suite present", move || {
-            if ci { Err(msg.into()) } else { Ok(()) }
-        });
-        let trial = if ci {
-            trial
-        } else {
-            trial.with_ignored_flag(true)
-        };
-        eprintln!("{msg}");
-        libtest_mimic::run(&args, vec![trial]).exit();
-    };
+    let dir = html5lib_suite(&args, "tokenizer", "html5lib-tests suite");
     let cases = load_cases(&dir);
     let mut trials: Vec<Trial> = cases
         .iter()
