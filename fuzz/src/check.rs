@@ -125,6 +125,16 @@ pub fn check_token(token: &Token<'_>, input: &[u8], prev_end: usize) {
             "{kind}: raw {what} differs from the input at {part:?}"
         );
     };
+    let tag_name_is = |name_span: Span, raw: &[u8], name: &str, what: &str| {
+        inside("name", name_span, span);
+        raw_is("name", name_span, raw);
+        assert!(
+            raw.first().is_some_and(u8::is_ascii_alphabetic),
+            "a tag name starts with an ASCII letter: {:?}",
+            Bytes(raw)
+        );
+        assert_eq!(name, name_oracle(raw), "{what}");
+    };
     assert!(
         span.start < span.end && span.end <= input.len(),
         "{kind}: span {span:?} is empty or outside the input (length {})",
@@ -145,14 +155,7 @@ pub fn check_token(token: &Token<'_>, input: &[u8], prev_end: usize) {
         }
         Token::StartTag(tag) => {
             let name_span = tag.name_span();
-            inside("name", name_span, span);
-            raw_is("name", name_span, tag.raw_name());
-            assert!(
-                tag.raw_name().first().is_some_and(u8::is_ascii_alphabetic),
-                "a tag name starts with an ASCII letter: {:?}",
-                Bytes(tag.raw_name())
-            );
-            assert_eq!(tag.name(), name_oracle(tag.raw_name()), "tag name");
+            tag_name_is(name_span, tag.raw_name(), tag.name(), "tag name");
             assert_eq!(input[span.start], b'<');
             assert_eq!(input[span.end - 1], b'>');
             let mut seen = HashMap::new();
@@ -209,14 +212,7 @@ pub fn check_token(token: &Token<'_>, input: &[u8], prev_end: usize) {
         }
         Token::EndTag(tag) => {
             let name_span = tag.name_span();
-            inside("name", name_span, span);
-            raw_is("name", name_span, tag.raw_name());
-            assert!(
-                tag.raw_name().first().is_some_and(u8::is_ascii_alphabetic),
-                "a tag name starts with an ASCII letter: {:?}",
-                Bytes(tag.raw_name())
-            );
-            assert_eq!(tag.name(), name_oracle(tag.raw_name()), "end tag name");
+            tag_name_is(name_span, tag.raw_name(), tag.name(), "end tag name");
             assert_eq!(&input[span.start..span.start + 2], b"</");
             assert_eq!(input[span.end - 1], b'>');
         }
