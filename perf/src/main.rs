@@ -223,17 +223,11 @@ fn main() -> ExitCode {
 /// CPU time of this thread so far, in seconds: unlike the wall clock, it leaves out the time the
 /// thread spent waiting for a core while other work ran on the machine.
 fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is always available on
-    // Linux.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return f64::NAN;
+    use nix::time::{ClockId, clock_gettime};
+    match clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID) {
+        Ok(ts) => ts.tv_sec() as f64 + ts.tv_nsec() as f64 * 1e-9,
+        Err(_) => f64::NAN,
     }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// One pass of one subject, nothing else: for `valgrind --tool=callgrind`.
