@@ -3,41 +3,13 @@
 //! whole pass in one chunk) and none at all from then on, even with every text, name and attribute
 //! value decoded.
 //!
-//! A counting global allocator wraps the system one; this file holds one test so that no other test
-//! thread allocates while it counts.
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! dhat's allocator counts the allocations (reallocations count as new blocks); this file holds one
+//! test so that no other test thread allocates while it counts.
 
 use tagstream::{Options, Token, Tokenizer};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded unchanged to `System`, which upholds the `GlobalAlloc` contract;
-// the counter has no effect on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: dhat::Alloc = dhat::Alloc;
 
 /// Tokenize `page` decoding everything; returns (tokens, bytes of decoded text) as a checksum.
 fn pass(tokenizer: &mut Tokenizer, page: &[u8]) -> (usize, usize) {
@@ -62,22 +34,28 @@ fn pass(tokenizer: &mut Tokenizer, page: &[u8]) -> (usize, usize) {
     (tokens, bytes)
 }
 
-/// Allocations made by `f`.
-fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+/// Allocations made by `f` (a heap profiler must be running).
+fn allocations_during(f: impl FnOnce()) -> u64 {
+    let before = dhat::HeapStats::get().total_blocks;
     f();
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    dhat::HeapStats::get().total_blocks - before
 }
 
 #[test]
 fn reused_tokenizer_stops_allocating() {
+    let _profiler = dhat::Profiler::builder().testing().build();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/samples/");
     for name in ["article.html", "forms.html", "scripts.html", "edge.html"] {
         let page = std::fs::read(format!("{dir}{name}")).expect("sample page");
         for options in [Options::new(), Options::new().errors(true)] {
             let mut tokenizer = Tokenizer::new(options);
-            let first = pass(&mut tokenizer, &page);
+            let mut first = (0, 0);
+            let counted = allocations_during(|| first = pass(&mut tokenizer, &page));
             assert!(first.0 > 50, "{name}: too few tokens to prove anything");
+            assert!(
+                counted > 0,
+                "{name}: the first pass's allocations were not counted"
+            );
             let mut again = (0, 0);
             let second = allocations_during(|| again = pass(&mut tokenizer, &page));
             assert_eq!(first, again, "{name}");
