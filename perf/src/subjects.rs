@@ -88,9 +88,9 @@ pub const SUBJECTS: &[(&str, &str)] = &[
 /// Build a subject by name (`None` for an unknown name).
 pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Subject>> {
     Some(match name {
-        "tagstream" => Box::new(tagstream::Default::new()),
-        "tagstream-decode" => Box::new(tagstream::Decode::new()),
-        "tagstream-errors" => Box::new(tagstream::Errors::new()),
+        "tagstream" => Box::new(tagstream::spans(false)),
+        "tagstream-decode" => Box::new(tagstream::decoded()),
+        "tagstream-errors" => Box::new(tagstream::spans(true)),
         "tagstream-chunks" => Box::new(tagstream::Chunks::new(chunk_size)),
         "html5ever" => Box::new(html5ever_tok::Html5ever::new(corpus)),
         "html5gum" => Box::new(html5gum_tok::Callback),
@@ -223,79 +223,38 @@ mod tagstream {
         }
     }
 
-    pub struct Default {
+    /// `tagstream` (errors off) and `tagstream-errors`: spans and raw names.
+    pub fn spans(errors: bool) -> impl Subject {
+        Whole::new(Options::new().errors(errors), consume_spans)
+    }
+
+    /// `tagstream-decode`: every string decoded.
+    pub fn decoded() -> impl Subject {
+        Whole::new(Options::new(), consume_decoded)
+    }
+
+    /// Whole pages, each token handed to `consume`; the parse errors counted when they are on.
+    struct Whole<C> {
         tokenizer: Tokenizer,
+        consume: C,
     }
 
-    impl Default {
-        pub fn new() -> Default {
-            Default {
-                tokenizer: Tokenizer::new(Options::new()),
+    impl<C: Fn(&Token<'_>, &mut u64) -> Option<TextKind>> Whole<C> {
+        fn new(options: Options, consume: C) -> Whole<C> {
+            Whole {
+                tokenizer: Tokenizer::new(options),
+                consume,
             }
         }
     }
 
-    impl Subject for Default {
-        fn run(&mut self, corpus: &Corpus) -> Outcome {
-            let mut sum = 0;
-            for page in &corpus.pages {
-                for token in self.tokenizer.tokenize(&page.bytes) {
-                    let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
-                }
-            }
-            Outcome {
-                checksum: sum,
-                errors: 0,
-            }
-        }
-    }
-
-    pub struct Decode {
-        tokenizer: Tokenizer,
-    }
-
-    impl Decode {
-        pub fn new() -> Decode {
-            Decode {
-                tokenizer: Tokenizer::new(Options::new()),
-            }
-        }
-    }
-
-    impl Subject for Decode {
-        fn run(&mut self, corpus: &Corpus) -> Outcome {
-            let mut sum = 0;
-            for page in &corpus.pages {
-                for token in self.tokenizer.tokenize(&page.bytes) {
-                    let _switch_done_by_the_simulator = consume_decoded(&token, &mut sum);
-                }
-            }
-            Outcome {
-                checksum: sum,
-                errors: 0,
-            }
-        }
-    }
-
-    pub struct Errors {
-        tokenizer: Tokenizer,
-    }
-
-    impl Errors {
-        pub fn new() -> Errors {
-            Errors {
-                tokenizer: Tokenizer::new(Options::new().errors(true)),
-            }
-        }
-    }
-
-    impl Subject for Errors {
+    impl<C: Fn(&Token<'_>, &mut u64) -> Option<TextKind>> Subject for Whole<C> {
         fn run(&mut self, corpus: &Corpus) -> Outcome {
             let mut sum = 0;
             let mut errors = 0;
             for page in &corpus.pages {
                 for token in self.tokenizer.tokenize(&page.bytes) {
-                    let _switch_done_by_the_simulator = consume_spans(&token, &mut sum);
+                    let _switch_done_by_the_simulator = (self.consume)(&token, &mut sum);
                 }
                 errors += self.tokenizer.errors().len() as u64;
             }
