@@ -570,6 +570,13 @@ impl Machine {
         }
     }
 
+    /// Record the parse error `code` at every offset in `at` (when errors are on).
+    pub(crate) fn error_run(&mut self, code: ErrorCode, at: std::ops::Range<usize>) {
+        if self.config.errors {
+            self.errors.extend(at.map(|at| (at, code)));
+        }
+    }
+
     /// Record a parse error at the current input character.
     #[inline]
     pub(crate) fn error_here(&mut self, code: ErrorCode) {
