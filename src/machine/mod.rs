@@ -763,7 +763,10 @@ impl Machine {
     /// §13.2.5.72 Character reference state, through the numeric and named states (see [`charref`]):
     /// only their errors matter here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Buf) -> Flow {
-        if !b.eof && self.numeric_reference_still_open_at(b, self.mark, b.end()) {
+        if !b.eof
+            && self.open_numeric_reference.is_some()
+            && self.numeric_reference_still_open_at(b, self.mark, b.end())
+        {
             return Flow::NeedMore;
         }
         let s = b.rest(self.mark);

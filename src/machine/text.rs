@@ -74,8 +74,10 @@ impl Machine {
                 Flow::Continue
             }
             b'&' => {
+                // Straight into the character reference state (errors on only), not round the
+                // run loop: a page of references is a page of errors to check.
                 self.begin_character_reference(this);
-                Flow::Continue
+                self.character_reference_state(b)
             }
             _ => self.text_nulls(b),
         }
