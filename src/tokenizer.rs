@@ -258,23 +258,69 @@ impl Side {
     }
 
     fn collect_errors(&mut self, machine: &mut Machine, b: &Buf) {
-        for (offset, code) in machine.errors.drain(..) {
-            let position = self.lines.position(b.bytes, b.base, offset);
-            self.held.push_back(ParseError {
-                code,
-                offset,
-                position,
-            });
+        let nothing_waits = self.held.is_empty() && self.input_errors.is_empty();
+        if nothing_waits && machine.errors.is_empty() {
+            return;
         }
+        let decided = self.decided();
+        let mut new = machine.errors.drain(..);
+        if nothing_waits {
+            // The common case: straight out, in order, up to the first error that must wait.
+            self.errors.reserve(new.len());
+            for (offset, code) in new.by_ref() {
+                let error = self.located(code, offset, b);
+                if offset >= decided {
+                    self.held.push_back(error);
+                    break;
+                }
+                self.errors.push(error);
+            }
+        }
+        for (offset, code) in new {
+            let error = self.located(code, offset, b);
+            if self.may_report_now(offset, decided) {
+                self.errors.push(error);
+            } else {
+                self.held.push_back(error);
+            }
+        }
+        self.report_in_order(machine, decided, b);
+    }
+
+    /// The error `code` at `offset`, with its line and column.
+    #[inline]
+    fn located(&mut self, code: ErrorCode, offset: usize, b: &Buf) -> ParseError {
+        ParseError {
+            code,
+            offset,
+            position: self.lines.position(b.bytes, b.base, offset),
+        }
+    }
+
+    /// The first offset whose character the input checker has not decided yet.
+    fn decided(&self) -> usize {
+        match self.checker.undecided_from() {
+            _ if self.ended => usize::MAX,
+            Some(offset) => offset,
+            None => self.fed,
+        }
+    }
+
+    /// Whether a machine error at `offset` can skip the `held` queue (the common case): nothing
+    /// waits before it, its character is decided, and no input-stream error comes first.
+    #[inline]
+    fn may_report_now(&self, offset: usize, decided: usize) -> bool {
+        self.held.is_empty()
+            && offset < decided
+            && self.input_errors.front().is_none_or(|&(i, _)| i > offset)
+    }
+
+    /// Report the queued errors that can be, in stream order.
+    fn report_in_order(&mut self, machine: &Machine, decided: usize, b: &Buf) {
         let consumed = if machine.is_done() {
             usize::MAX
         } else {
             machine.pos
-        };
-        let decided = match self.checker.undecided_from() {
-            _ if self.ended => usize::MAX,
-            Some(offset) => offset,
-            None => self.fed,
         };
         loop {
             let input = self.input_errors.front().map(|e| e.0);
@@ -295,12 +341,8 @@ impl Side {
     /// Report the first queued input-stream error.
     fn report_input_error(&mut self, b: &Buf) {
         if let Some((offset, code)) = self.input_errors.pop_front() {
-            let position = self.lines.position(b.bytes, b.base, offset);
-            self.errors.push(ParseError {
-                code,
-                offset,
-                position,
-            });
+            let error = self.located(code, offset, b);
+            self.errors.push(error);
         }
     }
 

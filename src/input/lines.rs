@@ -16,12 +16,14 @@
 //!   character starts. The offset just past the last byte (where end-of-file errors are reported)
 //!   maps to the position a next character would have.
 //!
-//! Positions are only wanted for errors, which are rare, so the counter is lazy: it keeps a cursor
-//! (an offset with its line, column, a pending CR and a pending partial UTF-8 sequence) and only
-//! moves it when asked, over the bytes the caller still holds. Moving is cheap on valid UTF-8:
-//! newlines are found and counted with `memchr`, and only the bytes after the last newline are
-//! counted for the column (one UTF-16 unit per non-continuation byte, one more per 4-byte lead);
-//! invalid bytes take an exact byte-by-byte path.
+//! Positions are only wanted for errors, so the counter is lazy: it keeps a cursor (an offset with
+//! its line, column, a pending CR and a pending partial UTF-8 sequence) and only moves it when
+//! asked, over the bytes the caller still holds. Moving is cheap on valid UTF-8: newlines are
+//! found and counted with `memchr`, and only the bytes after the last newline are counted for the
+//! column (one UTF-16 unit per non-continuation byte, one more per 4-byte lead); invalid bytes
+//! take an exact byte-by-byte path. Hostile input can have an error every byte or two, so the
+//! shortest move, a few ASCII bytes on the cursor's line, is a loop of its own that only adds to
+//! the column.
 
 use memchr::{memchr_iter, memchr2, memchr2_iter, memrchr2};
 
@@ -85,6 +87,29 @@ impl State {
                 _ => here,
             }
         }
+    }
+
+    /// The cheap move to `offset` over a short gap (the bytes between two nearby errors): when
+    /// nothing is pending and the bytes from `self.offset` (in `buf`, which starts at `base`) to
+    /// `offset` are ASCII without CR or LF, each is one column. Returns the position of `offset`
+    /// if it moved; otherwise [`State::scan`] must count the bytes.
+    #[inline]
+    fn skip_plain(&mut self, buf: &[u8], base: usize, offset: usize) -> Option<Position> {
+        let gap = offset.checked_sub(self.offset)?;
+        if gap >= BULK_MIN || self.dec.is_pending() || self.cr.is_some() {
+            return None;
+        }
+        let from = self.offset.checked_sub(base)?;
+        let bytes = buf.get(from..from + gap)?;
+        if !bytes.iter().all(|&b| b < 0x80 && b != b'\n' && b != b'\r') {
+            return None;
+        }
+        self.offset = offset;
+        self.col += gap as u64;
+        Some(Position {
+            line: self.line,
+            col: self.col,
+        })
     }
 
     /// Counts `bytes`, the stream's bytes from `self.offset` on, moving `self` to their end.
@@ -246,7 +271,8 @@ fn count_newlines(bytes: &[u8], after_cr: bool) -> u64 {
 ///
 /// The counter keeps a *cursor* (the furthest offset asked about) and a few checkpoints: the last
 /// offset given to [`advance_to`](Self::advance_to), the start of the cursor's line, and where the
-/// cursor was before its last move. An answer is exact for:
+/// cursor was before its last move that counted more than a few ASCII bytes on its line. An answer
+/// is exact for:
 ///
 /// - any offset at or after the cursor (cost: the distance moved, which moves the cursor);
 /// - any offset at or after the last [`advance_to`](Self::advance_to) offset, provided that offset
@@ -288,7 +314,16 @@ impl LineCounter {
     /// `[buf_base, buf_base + buf.len()]` (`buf` holds the stream bytes from `buf_base`). Moves the
     /// cursor to `offset` when that is further on. See the [type docs](Self) for which offsets are
     /// answered exactly.
+    #[inline]
     pub(crate) fn position(&mut self, buf: &[u8], buf_base: usize, offset: usize) -> Position {
+        match self.cursor.skip_plain(buf, buf_base, offset) {
+            Some(position) => position,
+            None => self.position_counted(buf, buf_base, offset),
+        }
+    }
+
+    /// [`LineCounter::position`] when the cursor cannot simply skip to `offset`.
+    fn position_counted(&mut self, buf: &[u8], buf_base: usize, offset: usize) -> Position {
         let o = clamp(buf, buf_base, offset);
         let next = buf.get(o - buf_base).copied();
         if o >= self.cursor.offset {
@@ -798,6 +833,24 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn short_ascii_moves_then_back() {
+        // Errors a byte or two apart move the cursor by the short path; queries behind it, on its
+        // line and on the line before, must still be exact.
+        let s = "é\r\nab\0\0c\0d😀\0".as_bytes();
+        let full = reference(s);
+        let mut lc = LineCounter::new();
+        for o in [4, 5, 6, 7, 9, 10] {
+            assert_eq!(lc.position(s, 0, o), full[o], "o={o}");
+        }
+        for o in (0..=s.len()).rev() {
+            assert_eq!(lc.position(s, 0, o), full[o], "o={o}");
+        }
+        for o in 0..=s.len() {
+            assert_eq!(lc.position(&s[4..], 4, o.max(4)), full[o.max(4)], "o={o}");
         }
     }
 

@@ -66,11 +66,31 @@ fn out_of_input(best: NamedMatch, at_eof: bool) -> NamedMatch {
     if at_eof { best } else { NamedMatch::NeedMore }
 }
 
-/// The child of `node` whose edge starts with `byte`, by binary search of the sorted siblings.
+/// The child of `node` whose edge starts with `byte`: from [`ROOT_CHILDREN`] for the root (the
+/// widest node, 52 children), else by binary search of the sorted siblings.
+#[inline]
 fn child(node: usize, byte: u8) -> Option<usize> {
+    if node == ROOT {
+        let child = usize::from(ROOT_CHILDREN[usize::from(byte)]);
+        return (child != ROOT).then_some(child);
+    }
     let first = usize::from(FIRST_CHILD[node]);
     let siblings = &FIRST_BYTE[first..first + usize::from(CHILD_COUNT[node])];
     siblings.binary_search(&byte).ok().map(|i| first + i)
+}
+
+/// The root's child for each first byte, or [`ROOT`] (never a child) when no name starts with it.
+static ROOT_CHILDREN: [u16; 256] = root_children();
+
+const fn root_children() -> [u16; 256] {
+    let mut table = [ROOT as u16; 256];
+    let first = FIRST_CHILD[ROOT] as usize;
+    let mut i = first;
+    while i < first + CHILD_COUNT[ROOT] as usize {
+        table[FIRST_BYTE[i] as usize] = i as u16;
+        i += 1;
+    }
+    table
 }
 
 /// The bytes of the edge into `node` after its first byte.
@@ -97,16 +117,18 @@ enum Edge {
     OutOfInput,
 }
 
-/// Compares the rest of an edge label with the input that follows the edge's first byte.
+/// Compares the rest of an edge label with the input that follows the edge's first byte (byte by
+/// byte: labels are short, most of them empty, too short for a `memcmp` call to pay).
+#[inline]
 fn follow_label(label: &[u8], input: &[u8]) -> Edge {
-    let n = label.len().min(input.len());
-    if label[..n] != input[..n] {
-        Edge::Diverged
-    } else if n < label.len() {
-        Edge::OutOfInput
-    } else {
-        Edge::Followed(n)
+    for (i, &l) in label.iter().enumerate() {
+        match input.get(i) {
+            None => return Edge::OutOfInput,
+            Some(&c) if c != l => return Edge::Diverged,
+            Some(_) => {}
+        }
     }
+    Edge::Followed(label.len())
 }
 
 #[cfg(test)]

@@ -570,6 +570,13 @@ impl Machine {
         }
     }
 
+    /// Record the parse error `code` at every offset in `at` (when errors are on).
+    pub(crate) fn error_run(&mut self, code: ErrorCode, at: std::ops::Range<usize>) {
+        if self.config.errors {
+            self.errors.extend(at.map(|at| (at, code)));
+        }
+    }
+
     /// Record a parse error at the current input character.
     #[inline]
     pub(crate) fn error_here(&mut self, code: ErrorCode) {
@@ -756,7 +763,10 @@ impl Machine {
     /// §13.2.5.72 Character reference state, through the numeric and named states (see [`charref`]):
     /// only their errors matter here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Buf) -> Flow {
-        if !b.eof && self.numeric_reference_still_open_at(b, self.mark, b.end()) {
+        if !b.eof
+            && self.open_numeric_reference.is_some()
+            && self.numeric_reference_still_open_at(b, self.mark, b.end())
+        {
             return Flow::NeedMore;
         }
         let s = b.rest(self.mark);

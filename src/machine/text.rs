@@ -21,10 +21,12 @@ impl Machine {
         Machine::flow(self.flush_text(b.end(), b.end()))
     }
 
-    /// A NUL in a text state: with errors on, report it and step over it.
-    fn text_null(&mut self) -> Flow {
-        self.error_here(ErrorCode::UnexpectedNullCharacter);
-        self.pos += 1;
+    /// A NUL in a text state (errors on): report it and the NULs right after it, one error each,
+    /// and step over them all.
+    fn text_nulls(&mut self, b: &Buf) -> Flow {
+        let run = b.rest(self.pos).iter().take_while(|&&c| c == 0).count();
+        self.error_run(ErrorCode::UnexpectedNullCharacter, self.pos..self.pos + run);
+        self.pos += run;
         Flow::Continue
     }
 
@@ -72,10 +74,12 @@ impl Machine {
                 Flow::Continue
             }
             b'&' => {
+                // Straight into the character reference state (errors on only), not round the
+                // run loop: a page of references is a page of errors to check.
                 self.begin_character_reference(this);
-                Flow::Continue
+                self.character_reference_state(b)
             }
-            _ => self.text_null(),
+            _ => self.text_nulls(b),
         }
     }
 
@@ -85,7 +89,7 @@ impl Machine {
             && let Some(i) = find1(0, b.rest(self.pos))
         {
             self.pos += i;
-            return self.text_null();
+            return self.text_nulls(b);
         }
         self.end_of_text(b)
     }
