@@ -97,9 +97,13 @@ const TEMPLATE_HEAD: Flags = 1 << 16;
 const IMPLIED_END: Flags = 1 << 17;
 /// An HTML element name (for [`Ambiguity::ForeignEndTag`]'s guess).
 const HTML: Flags = 1 << 18;
+/// Start tags that foreign content looks at more closely: `font` (which breaks out with some
+/// attributes), the integration points and `annotation-xml`.
+const FOREIGN_CHECK: Flags = 1 << 19;
 
 /// The names the simulator needs by identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum Name {
     Other,
     A,
@@ -146,8 +150,14 @@ enum Name {
     Mtext,
 }
 
-/// The identity and properties of a lowercase tag name.
-fn lookup(name: &[u8]) -> (Name, Flags) {
+impl Name {
+    /// How many there are.
+    const COUNT: usize = Name::Mtext as usize + 1;
+}
+
+/// The names the simulator knows, by identity and properties. A [`Name`] other than
+/// [`Name::Other`] has exactly one spelling.
+const GROUPS: &[(&[&[u8]], Name, Flags)] = {
     use Name as N;
     const BLOCK: Flags = SPECIAL | CLOSES_P | SCOPED_END | HTML;
     const FMT: Flags = FORMATTING | HTML;
@@ -155,123 +165,341 @@ fn lookup(name: &[u8]) -> (Name, Flags) {
     const VOID_SPECIAL: Flags = VOID | SPECIAL | HTML;
     const HEADING_FLAGS: Flags = SPECIAL | CLOSES_P | SCOPED_END | HEADING | BREAKOUT | HTML;
     const TABLE_PART: Flags = SPECIAL | TABLE | HTML;
-    match name {
-        b"a" => (N::A, FMT),
-        b"abbr" | b"audio" | b"bdi" | b"bdo" | b"canvas" | b"cite" | b"data" | b"datalist"
-        | b"del" | b"dfn" | b"ins" | b"kbd" | b"label" | b"legend" | b"map" | b"mark"
-        | b"meter" | b"output" | b"picture" | b"progress" | b"q" | b"samp" | b"slot" | b"time"
-        | b"video" => (N::Other, HTML),
-        b"address" => (N::Address, BLOCK),
-        b"annotation-xml" => (N::AnnotationXml, 0),
-        b"applet" | b"marquee" | b"object" => {
-            (N::Other, SPECIAL | BOUNDARY | FS_KILL | SCOPED_END | HTML)
-        }
-        b"area" | b"embed" | b"img" | b"keygen" | b"wbr" => (
+    &[
+        (&[b"a"], N::A, FMT),
+        (
+            &[
+                b"abbr",
+                b"audio",
+                b"bdi",
+                b"bdo",
+                b"canvas",
+                b"cite",
+                b"data",
+                b"datalist",
+                b"del",
+                b"dfn",
+                b"ins",
+                b"kbd",
+                b"label",
+                b"legend",
+                b"map",
+                b"mark",
+                b"meter",
+                b"output",
+                b"picture",
+                b"progress",
+                b"q",
+                b"samp",
+                b"slot",
+                b"time",
+                b"video",
+            ],
             N::Other,
-            VOID_SPECIAL
-                | FS_KILL
-                | if name == b"area" || name == b"keygen" || name == b"wbr" {
-                    0
-                } else {
-                    BREAKOUT
-                },
+            HTML,
         ),
-        b"article" | b"aside" | b"details" | b"dialog" | b"dir" | b"fieldset" | b"figcaption"
-        | b"figure" | b"footer" | b"header" | b"hgroup" | b"main" | b"nav" | b"search"
-        | b"section" | b"summary" => (N::Other, BLOCK),
-        b"b" | b"big" | b"code" | b"em" | b"i" | b"s" | b"small" | b"strike" | b"strong"
-        | b"tt" | b"u" => (N::Other, FMT_BREAKOUT),
-        b"base" | b"basefont" | b"bgsound" | b"link" => {
-            (N::Other, VOID_SPECIAL | HEAD | TEMPLATE_HEAD)
-        }
-        b"blockquote" | b"center" | b"dl" | b"menu" => (N::Other, BLOCK | BREAKOUT),
-        b"body" => (N::Body, SPECIAL | FS_KILL | BREAKOUT | SCOPED_END | HTML),
-        b"br" => (N::Br, VOID_SPECIAL | FS_KILL | BREAKOUT),
-        b"button" => (N::Button, SPECIAL | FS_KILL | SCOPED_END | HTML),
-        b"caption" => (N::Other, TABLE_PART | BOUNDARY),
-        b"colgroup" | b"tbody" | b"tfoot" | b"thead" | b"tr" => (N::Other, TABLE_PART),
-        b"col" => (N::Col, TABLE_PART | VOID),
-        b"td" | b"th" => (N::Other, TABLE_PART | BOUNDARY),
-        b"dd" => (N::Dd, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
-        b"dt" => (N::Dt, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
-        b"desc" => (N::Desc, 0),
-        b"div" => (N::Div, BLOCK | BREAKOUT),
-        b"font" => (N::Font, FMT),
-        b"foreignobject" => (N::ForeignObject, 0),
-        b"form" => (N::Form, BLOCK),
-        b"frame" => (N::Other, VOID_SPECIAL),
-        b"frameset" => (N::Frameset, SPECIAL | HTML),
-        b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" => (N::Other, HEADING_FLAGS),
-        b"head" => (N::Other, SPECIAL | HEAD | BREAKOUT | HTML),
-        b"hr" => (N::Other, VOID_SPECIAL | FS_KILL | BREAKOUT | CLOSES_P),
-        b"html" => (N::Other, SPECIAL | BOUNDARY | HEAD | SCOPED_END | HTML),
-        b"iframe" => (N::Other, SPECIAL | RAWTEXT | FS_KILL | HTML),
-        b"image" => (N::Other, VOID | FS_KILL | HTML),
-        b"input" => (N::Input, VOID_SPECIAL),
-        b"li" => (N::Li, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
-        b"listing" | b"pre" => (N::Other, BLOCK | FS_KILL | BREAKOUT),
-        b"malignmark" => (N::Malignmark, 0),
-        b"math" => (N::Math, 0),
-        b"meta" => (N::Other, VOID_SPECIAL | HEAD | TEMPLATE_HEAD | BREAKOUT),
-        b"mglyph" => (N::Mglyph, 0),
-        b"mi" => (N::Mi, 0),
-        b"mn" => (N::Mn, 0),
-        b"mo" => (N::Mo, 0),
-        b"ms" => (N::Ms, 0),
-        b"mtext" => (N::Mtext, 0),
-        b"nobr" => (N::Nobr, FMT_BREAKOUT),
-        b"noembed" => (N::Other, SPECIAL | RAWTEXT | HTML),
-        b"noframes" => (N::Noframes, SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML),
-        b"noscript" => (N::Other, SPECIAL | NOSCRIPT | HEAD | HTML),
-        b"ol" => (N::Ol, BLOCK | BREAKOUT),
-        b"optgroup" => (N::Optgroup, HTML | IMPLIED_END),
-        b"option" => (N::Option, HTML | IMPLIED_END),
-        b"p" => (N::P, BLOCK | BREAKOUT | IMPLIED_END),
-        b"param" | b"source" | b"track" => (N::Other, VOID_SPECIAL),
-        b"plaintext" => (N::Other, SPECIAL | PLAINTEXT | CLOSES_P | HTML),
-        b"rb" => (N::Rb, HTML | IMPLIED_END),
-        b"rp" => (N::Rp, HTML | IMPLIED_END),
-        b"rt" => (N::Rt, HTML | IMPLIED_END),
-        b"rtc" => (N::Rtc, HTML | IMPLIED_END),
-        b"ruby" | b"span" | b"sub" | b"sup" | b"var" => (N::Other, HTML | BREAKOUT),
-        b"script" => (N::Other, SPECIAL | SCRIPT | HEAD | TEMPLATE_HEAD | HTML),
+        (&[b"address"], N::Address, BLOCK),
+        (&[b"annotation-xml"], N::AnnotationXml, FOREIGN_CHECK),
+        (
+            &[b"applet", b"marquee", b"object"],
+            N::Other,
+            SPECIAL | BOUNDARY | FS_KILL | SCOPED_END | HTML,
+        ),
+        (
+            &[b"area", b"keygen", b"wbr"],
+            N::Other,
+            VOID_SPECIAL | FS_KILL,
+        ),
+        (
+            &[b"embed", b"img"],
+            N::Other,
+            VOID_SPECIAL | FS_KILL | BREAKOUT,
+        ),
+        (
+            &[
+                b"article",
+                b"aside",
+                b"details",
+                b"dialog",
+                b"dir",
+                b"fieldset",
+                b"figcaption",
+                b"figure",
+                b"footer",
+                b"header",
+                b"hgroup",
+                b"main",
+                b"nav",
+                b"search",
+                b"section",
+                b"summary",
+            ],
+            N::Other,
+            BLOCK,
+        ),
+        (
+            &[
+                b"b", b"big", b"code", b"em", b"i", b"s", b"small", b"strike", b"strong", b"tt",
+                b"u",
+            ],
+            N::Other,
+            FMT_BREAKOUT,
+        ),
+        (
+            &[b"base", b"basefont", b"bgsound", b"link"],
+            N::Other,
+            VOID_SPECIAL | HEAD | TEMPLATE_HEAD,
+        ),
+        (
+            &[b"blockquote", b"center", b"dl", b"menu"],
+            N::Other,
+            BLOCK | BREAKOUT,
+        ),
+        (
+            &[b"body"],
+            N::Body,
+            SPECIAL | FS_KILL | BREAKOUT | SCOPED_END | HTML,
+        ),
+        (&[b"br"], N::Br, VOID_SPECIAL | FS_KILL | BREAKOUT),
+        (
+            &[b"button"],
+            N::Button,
+            SPECIAL | FS_KILL | SCOPED_END | HTML,
+        ),
+        (&[b"caption"], N::Other, TABLE_PART | BOUNDARY),
+        (
+            &[b"colgroup", b"tbody", b"tfoot", b"thead", b"tr"],
+            N::Other,
+            TABLE_PART,
+        ),
+        (&[b"col"], N::Col, TABLE_PART | VOID),
+        (&[b"td", b"th"], N::Other, TABLE_PART | BOUNDARY),
+        (&[b"dd"], N::Dd, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        (&[b"dt"], N::Dt, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        (&[b"desc"], N::Desc, FOREIGN_CHECK),
+        (&[b"div"], N::Div, BLOCK | BREAKOUT),
+        (&[b"font"], N::Font, FMT | FOREIGN_CHECK),
+        (&[b"foreignobject"], N::ForeignObject, FOREIGN_CHECK),
+        (&[b"form"], N::Form, BLOCK),
+        (&[b"frame"], N::Other, VOID_SPECIAL),
+        (&[b"frameset"], N::Frameset, SPECIAL | HTML),
+        (
+            &[b"h1", b"h2", b"h3", b"h4", b"h5", b"h6"],
+            N::Other,
+            HEADING_FLAGS,
+        ),
+        (&[b"head"], N::Other, SPECIAL | HEAD | BREAKOUT | HTML),
+        (
+            &[b"hr"],
+            N::Other,
+            VOID_SPECIAL | FS_KILL | BREAKOUT | CLOSES_P,
+        ),
+        (
+            &[b"html"],
+            N::Other,
+            SPECIAL | BOUNDARY | HEAD | SCOPED_END | HTML,
+        ),
+        (&[b"iframe"], N::Other, SPECIAL | RAWTEXT | FS_KILL | HTML),
+        (&[b"image"], N::Other, VOID | FS_KILL | HTML),
+        (&[b"input"], N::Input, VOID_SPECIAL),
+        (&[b"li"], N::Li, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        (&[b"listing", b"pre"], N::Other, BLOCK | FS_KILL | BREAKOUT),
+        (&[b"malignmark"], N::Malignmark, 0),
+        (&[b"math"], N::Math, 0),
+        (
+            &[b"meta"],
+            N::Other,
+            VOID_SPECIAL | HEAD | TEMPLATE_HEAD | BREAKOUT,
+        ),
+        (&[b"mglyph"], N::Mglyph, 0),
+        (&[b"mi"], N::Mi, FOREIGN_CHECK),
+        (&[b"mn"], N::Mn, FOREIGN_CHECK),
+        (&[b"mo"], N::Mo, FOREIGN_CHECK),
+        (&[b"ms"], N::Ms, FOREIGN_CHECK),
+        (&[b"mtext"], N::Mtext, FOREIGN_CHECK),
+        (&[b"nobr"], N::Nobr, FMT_BREAKOUT),
+        (&[b"noembed"], N::Other, SPECIAL | RAWTEXT | HTML),
+        (
+            &[b"noframes"],
+            N::Noframes,
+            SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML,
+        ),
+        (&[b"noscript"], N::Other, SPECIAL | NOSCRIPT | HEAD | HTML),
+        (&[b"ol"], N::Ol, BLOCK | BREAKOUT),
+        (&[b"optgroup"], N::Optgroup, HTML | IMPLIED_END),
+        (&[b"option"], N::Option, HTML | IMPLIED_END),
+        (&[b"p"], N::P, BLOCK | BREAKOUT | IMPLIED_END),
+        (&[b"param", b"source", b"track"], N::Other, VOID_SPECIAL),
+        (
+            &[b"plaintext"],
+            N::Other,
+            SPECIAL | PLAINTEXT | CLOSES_P | HTML,
+        ),
+        (&[b"rb"], N::Rb, HTML | IMPLIED_END),
+        (&[b"rp"], N::Rp, HTML | IMPLIED_END),
+        (&[b"rt"], N::Rt, HTML | IMPLIED_END),
+        (&[b"rtc"], N::Rtc, HTML | IMPLIED_END),
+        (
+            &[b"ruby", b"span", b"sub", b"sup", b"var"],
+            N::Other,
+            HTML | BREAKOUT,
+        ),
+        (
+            &[b"script"],
+            N::Other,
+            SPECIAL | SCRIPT | HEAD | TEMPLATE_HEAD | HTML,
+        ),
         // Customizable select: parsed "in body"; a scope boundary, closed by scope like a block.
-        b"select" => (N::Select, SPECIAL | FS_KILL | BOUNDARY | SCOPED_END | HTML),
-        b"style" => (N::Other, SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML),
-        b"svg" => (N::Svg, 0),
-        b"table" => (
+        (
+            &[b"select"],
+            N::Select,
+            SPECIAL | FS_KILL | BOUNDARY | SCOPED_END | HTML,
+        ),
+        (
+            &[b"style"],
+            N::Other,
+            SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML,
+        ),
+        (&[b"svg"], N::Svg, 0),
+        (
+            &[b"table"],
             N::Table,
             SPECIAL | BOUNDARY | FS_KILL | TABLE | BREAKOUT | HTML,
         ),
-        b"template" => (
+        (
+            &[b"template"],
             N::Template,
             SPECIAL | BOUNDARY | HEAD | TEMPLATE_HEAD | HTML,
         ),
-        b"textarea" => (N::Other, SPECIAL | RCDATA | FS_KILL | HTML),
-        b"title" => (N::Title, SPECIAL | RCDATA | HEAD | TEMPLATE_HEAD | HTML),
-        b"ul" => (N::Ul, BLOCK | BREAKOUT),
-        b"xmp" => (N::Other, SPECIAL | RAWTEXT | FS_KILL | CLOSES_P | HTML),
-        _ => (N::Other, 0),
-    }
+        (&[b"textarea"], N::Other, SPECIAL | RCDATA | FS_KILL | HTML),
+        (
+            &[b"title"],
+            N::Title,
+            SPECIAL | RCDATA | HEAD | TEMPLATE_HEAD | HTML | FOREIGN_CHECK,
+        ),
+        (&[b"ul"], N::Ul, BLOCK | BREAKOUT),
+        (
+            &[b"xmp"],
+            N::Other,
+            SPECIAL | RAWTEXT | FS_KILL | CLOSES_P | HTML,
+        ),
+    ]
+};
+
+/// One known name: its lowercase spelling, identity and properties.
+#[derive(Clone, Copy)]
+struct Known {
+    spelling: &'static [u8],
+    name: Name,
+    flags: Flags,
 }
 
-/// `name` lowercased into `buf`, or `None` when it is longer than any name [`lookup`] knows.
-fn lowercase<'b>(name: &[u8], buf: &'b mut [u8; 16]) -> Option<&'b [u8]> {
-    let out = buf.get_mut(..name.len())?;
-    for (o, &b) in out.iter_mut().zip(name) {
-        *o = b.to_ascii_lowercase();
+/// [`GROUPS`], one name per entry.
+const KNOWN: [Known; known_count()] = known();
+
+const fn known_count() -> usize {
+    let (mut n, mut g) = (0, 0);
+    while g < GROUPS.len() {
+        n += GROUPS[g].0.len();
+        g += 1;
     }
-    Some(out)
+    n
 }
 
-/// The properties of a tag's raw name.
+const fn known() -> [Known; known_count()] {
+    let mut out = [Known {
+        spelling: b"",
+        name: Name::Other,
+        flags: 0,
+    }; known_count()];
+    let (mut n, mut g) = (0, 0);
+    while g < GROUPS.len() {
+        let (spellings, name, flags) = GROUPS[g];
+        let mut s = 0;
+        while s < spellings.len() {
+            out[n] = Known {
+                spelling: spellings[s],
+                name,
+                flags,
+            };
+            n += 1;
+            s += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+/// The bucket of a name of length `len` whose first and last bytes are `first` and `last`, any
+/// case. The factors are chosen so that no bucket holds more than two [`KNOWN`] names (only
+/// names that share length, first and last letter share one: `table` and `title`, `script`
+/// and `select`, ...); [`buckets`] checks it.
+const fn bucket(len: usize, first: u8, last: u8) -> usize {
+    ((first | 0x20) as usize * 22 + (last | 0x20) as usize * 17 + len * 2) & 255
+}
+
+/// Where each bucket's names are in [`KNOWN`] (`u8::MAX`: none).
+const BUCKETS: [[u8; 2]; 256] = buckets();
+
+const fn buckets() -> [[u8; 2]; 256] {
+    assert!(KNOWN.len() < u8::MAX as usize);
+    let mut out = [[u8::MAX; 2]; 256];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let s = KNOWN[i].spelling;
+        let b = &mut out[bucket(s.len(), s[0], s[s.len() - 1])];
+        if b[0] == u8::MAX {
+            b[0] = i as u8;
+        } else if b[1] == u8::MAX {
+            b[1] = i as u8;
+        } else {
+            panic!("three known names in one bucket: change the factors of `bucket`");
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The identity and properties of a tag's raw name (any case): one bucket, at most two
+/// comparisons.
 fn classify(raw: &[u8]) -> (Name, Flags) {
-    let mut buf = [0; 16];
-    lowercase(raw, &mut buf).map_or((Name::Other, 0), lookup)
+    let (Some(&first), Some(&last)) = (raw.first(), raw.last()) else {
+        return (Name::Other, 0);
+    };
+    for i in BUCKETS[bucket(raw.len(), first, last)] {
+        if let Some(known) = KNOWN.get(usize::from(i))
+            && eq(raw, known.spelling)
+        {
+            return (known.name, known.flags);
+        }
+    }
+    (Name::Other, 0)
 }
 
+/// The lowercase spelling of each [`Name`] but [`Name::Other`] (whose is empty), by `name as
+/// usize`.
+const SPELLINGS: [&[u8]; Name::COUNT] = spellings();
+
+const fn spellings() -> [&'static [u8]; Name::COUNT] {
+    let mut out: [&[u8]; Name::COUNT] = [b""; Name::COUNT];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let known = KNOWN[i];
+        if !matches!(known.name, Name::Other) {
+            out[known.name as usize] = known.spelling;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether `raw` spells `lower` (which is lowercase) in any ASCII case.
 fn eq(raw: &[u8], lower: &[u8]) -> bool {
-    raw.eq_ignore_ascii_case(lower)
+    raw.len() == lower.len()
+        && raw
+            .iter()
+            .zip(lower)
+            .all(|(r, l)| r.to_ascii_lowercase() == *l)
 }
 
 /// What the common case needs to know about a start tag: data state, no foreign content, no
@@ -452,7 +680,8 @@ struct Frame {
     name: Name,
     /// [`lookup`]'s flags for HTML elements; `SPECIAL | BOUNDARY` and `F_*` for foreign ones.
     flags: Flags,
-    /// The lowercase name: `names[start..start + len]`.
+    /// The lowercase name of a [`Name::Other`], `names[start..start + len]` (the others'
+    /// are [`SPELLINGS`]).
     start: u32,
     len: u32,
     /// For a template outside foreign content: like [`Simulator::tables`], inside it.
@@ -462,6 +691,15 @@ struct Frame {
 impl Frame {
     fn is_foreign(&self) -> bool {
         matches!(self.kind, Kind::Svg | Kind::MathMl)
+    }
+
+    /// Whether this is an SVG or MathML element that is neither an integration point nor
+    /// `annotation-xml`: as current node, every start tag is foreign content's, and one that
+    /// does not break out is pushed in its namespace.
+    fn is_plain_foreign(&self) -> bool {
+        self.is_foreign()
+            && self.flags & (F_HTML_IP | F_TEXT_IP) == 0
+            && self.name != Name::AnnotationXml
     }
 }
 
@@ -522,12 +760,15 @@ enum Mode {
 #[derive(Debug)]
 pub(crate) struct Simulator {
     mode: Mode,
+    /// In [`Mode::Slow`]: the current node is a plain foreign element and the last token was
+    /// not ambiguous, so start tags take [`Simulator::foreign_start_tag_fast`].
+    in_foreign: bool,
     scripting: bool,
     phase: Phase,
     frameset_ok: bool,
     /// The templates, foreign elements and HTML elements inside integration points that are open.
     stack: Vec<Frame>,
-    /// Their lowercase names.
+    /// The lowercase names of those that are [`Name::Other`].
     names: Vec<u8>,
     /// `template` frames on `stack`.
     templates: u32,
@@ -545,6 +786,7 @@ impl Simulator {
     pub(crate) fn new(on: bool, scripting: bool) -> Simulator {
         Simulator {
             mode: if on { Mode::Slow } else { Mode::Off },
+            in_foreign: false,
             scripting,
             phase: Phase::Head,
             frameset_ok: true,
@@ -563,6 +805,7 @@ impl Simulator {
         if self.mode != Mode::Off {
             self.mode = Mode::Slow;
         }
+        self.in_foreign = false;
         self.phase = Phase::Head;
         self.frameset_ok = true;
         self.stack.clear();
@@ -604,6 +847,11 @@ impl Simulator {
     /// Any token outside the common state (or right after an ambiguous one).
     #[inline(never)]
     fn observe_slow(&mut self, token: &Token<'_>) -> Feedback {
+        if self.in_foreign
+            && let Token::StartTag(tag) = token
+        {
+            return self.foreign_start_tag_fast(tag);
+        }
         if self.last.take().is_none()
             && self.stack.is_empty()
             && let Some(feedback) = self.quick(token)
@@ -689,12 +937,18 @@ impl Simulator {
     }
 
     /// The common state holds when nothing is open, the body has started with frameset-ok
-    /// cleared, and the last token was not ambiguous (whose flag the next token clears).
+    /// cleared, and the last token was not ambiguous (whose flag the next token clears);
+    /// [`Simulator::in_foreign`] when the current node is a plain foreign element
+    /// ([`Frame::is_plain_foreign`]) and the last token was not ambiguous.
     fn settle_mode(&mut self) {
-        if self.mode != Mode::Off {
-            let fast = self.stack.is_empty() && self.phase == Phase::Body && self.last.is_none();
-            self.mode = if fast { Mode::Fast } else { Mode::Slow };
+        if self.mode == Mode::Off {
+            return;
         }
+        let settled = self.last.is_none();
+        let top = self.stack.last();
+        let fast = settled && top.is_none() && self.phase == Phase::Body;
+        self.mode = if fast { Mode::Fast } else { Mode::Slow };
+        self.in_foreign = settled && top.is_some_and(Frame::is_plain_foreign);
     }
 
     fn ambiguous(&mut self, why: Ambiguity) {
@@ -717,20 +971,32 @@ impl Simulator {
 
     // ---- the stack --------------------------------------------------------------------------
 
+    #[inline]
     fn push(&mut self, kind: Kind, name: Name, flags: Flags, raw: &[u8]) {
         let start = self.names.len() as u32;
-        self.names.extend(raw.iter().map(u8::to_ascii_lowercase));
-        if matches!(kind, Kind::Template(_)) {
-            self.templates += 1;
-        }
+        let len = if name == Name::Other {
+            self.store_name(raw)
+        } else {
+            0
+        };
+        self.templates += u32::from(matches!(kind, Kind::Template(_)));
         self.stack.push(Frame {
             kind,
             name,
             flags,
             start,
-            len: raw.len() as u32,
+            len,
             tables: 0,
         });
+    }
+
+    /// Keep `raw` lowercased at the end of `names`; its length.
+    #[inline(never)]
+    fn store_name(&mut self, raw: &[u8]) -> u32 {
+        let start = self.names.len();
+        self.names.extend_from_slice(raw);
+        self.names[start..].make_ascii_lowercase();
+        raw.len() as u32
     }
 
     /// The breakout of the rules for parsing tokens in foreign content: pop elements until the
@@ -771,7 +1037,10 @@ impl Simulator {
     }
 
     fn frame_name(&self, frame: &Frame) -> &[u8] {
-        &self.names[frame.start as usize..(frame.start + frame.len) as usize]
+        match frame.name {
+            Name::Other => &self.names[frame.start as usize..(frame.start + frame.len) as usize],
+            name => SPELLINGS[name as usize],
+        }
     }
 
     /// Index of the topmost foreign frame (the one the HTML frames above it are inside).
@@ -837,6 +1106,32 @@ impl Simulator {
             return self.foreign_start_tag(tag, top, name, flags);
         }
         self.html_start_tag(tag, name, flags)
+    }
+
+    /// A start tag with [`Simulator::in_foreign`] set: what [`Simulator::observe_general`] does, without the
+    /// checks that state has settled (the last token was not ambiguous, the current node is a
+    /// plain foreign element),
+    /// and most start tags are pushed as they are, which keeps that state: `font`, integration
+    /// points and `annotation-xml` take [`Simulator::foreign_start_tag`].
+    #[inline(never)]
+    fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+        let raw = tag.raw_name();
+        let (name, flags) = classify(raw);
+        let top = *self
+            .stack
+            .last()
+            .expect("the foreign state has a current node");
+        if flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
+            let feedback = self.foreign_start_tag(tag, top, name, flags);
+            self.settle_mode();
+            return feedback;
+        }
+        if !tag.self_closing() {
+            // Neither an integration point nor `annotation-xml`: no frame flags, and the CDATA
+            // permission stays on.
+            self.push(top.kind, name, 0, raw);
+        }
+        Feedback::NONE
     }
 
     /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
@@ -1340,7 +1635,7 @@ mod tests {
             "noscript",
             "plaintext",
         ] {
-            let (id, flags) = lookup(name.as_bytes());
+            let (id, flags) = classify(name.as_bytes());
             let want = match text_state(flags, false) {
                 Some(kind) => Hot::Text(kind),
                 None if name == "noscript" => Hot::Noscript,
@@ -1372,6 +1667,34 @@ mod tests {
         let table = Span { start: 2, end: 7 };
         assert!(table_candidate(table, b"</TaBle>", 0));
         assert!(!table_candidate(table, b"</tbody>", 0));
+    }
+
+    #[test]
+    fn known_names_classify_as_themselves() {
+        for known in KNOWN {
+            let want = (known.name, known.flags);
+            assert!(classify(known.spelling) == want);
+            assert!(classify(&known.spelling.to_ascii_uppercase()) == want);
+            if known.name != Name::Other {
+                assert_eq!(SPELLINGS[known.name as usize], known.spelling);
+            }
+        }
+        for (i, spelling) in SPELLINGS.iter().enumerate().skip(1) {
+            assert!(!spelling.is_empty(), "name {i} has no spelling");
+        }
+        for other in [
+            &b""[..],
+            b"svgx",
+            b"sv",
+            b"h7",
+            b"h\x11",
+            b"\x13vg",
+            b"tablE ",
+            b"annotation-xmll",
+            b"foreignobject\0",
+        ] {
+            assert!(classify(other) == (Name::Other, 0), "{other:?}");
+        }
     }
 
     #[test]
