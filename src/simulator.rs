@@ -33,7 +33,7 @@
 
 use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
-use crate::token::{EndTag, Span, StartTag, Text, TextKind, Token};
+use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
@@ -386,12 +386,76 @@ const GROUPS: &[(&[&[u8]], Name, Flags)] = {
     ]
 };
 
-/// One known name: its lowercase spelling, identity and properties.
+/// One known name: its lowercase spelling (also as [`Words`], with the letters marked),
+/// identity and properties.
 #[derive(Clone, Copy)]
 struct Known {
     spelling: &'static [u8],
+    words: Words,
+    /// `0x20` in each byte of `words` that is a letter: where a name may differ in case.
+    letters: Words,
     name: Name,
     flags: Flags,
+}
+
+impl Known {
+    /// Whether a name of length `len` whose bytes are `words` spells this one, in any case.
+    #[inline(always)]
+    fn spelled_by(&self, len: usize, words: Words) -> bool {
+        len == self.spelling.len()
+            && words[0] | self.letters[0] == self.words[0]
+            && words[1] | self.letters[1] == self.words[1]
+    }
+}
+
+/// A name of up to 16 bytes as two little-endian words, zero beyond its end.
+type Words = [u64; 2];
+
+/// The [`Words`] of the `len`-byte name at the start of `onwards` (the name and what follows it
+/// in its window), or `None` when it is longer than any known name can be. Each word is one
+/// load and a mask, except near the end of the window.
+#[inline(always)]
+fn words(onwards: &[u8], len: usize) -> Option<Words> {
+    if len > 16 {
+        return None;
+    }
+    let lo = masked(onwards, len.min(8));
+    let hi = if len > 8 {
+        masked(&onwards[8..], len - 8)
+    } else {
+        0
+    };
+    Some([lo, hi])
+}
+
+/// The first `n` (at most 8) bytes of `bytes` as a little-endian word, zero beyond them.
+#[inline(always)]
+fn masked(bytes: &[u8], n: usize) -> u64 {
+    match bytes.first_chunk::<8>() {
+        Some(&eight) => {
+            let mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
+            u64::from_le_bytes(eight) & mask
+        }
+        None => word(&bytes[..n]),
+    }
+}
+
+/// Up to 8 bytes as a little-endian word, zero beyond them: two or three loads that may
+/// overlap, no loop.
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let byte = |i: usize| u64::from(bytes[i]) << (8 * i);
+    let four = |i: usize| {
+        let four: [u8; 4] = bytes[i..i + 4].try_into().expect("four bytes");
+        u64::from(u32::from_le_bytes(four)) << (8 * i)
+    };
+    match n {
+        0 => 0,
+        1..=3 => byte(0) | byte(n / 2) | byte(n - 1),
+        4..=7 => four(0) | four(n - 4),
+        _ => u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes")),
+    }
 }
 
 /// [`GROUPS`], one name per entry.
@@ -409,6 +473,8 @@ const fn known_count() -> usize {
 const fn known() -> [Known; known_count()] {
     let mut out = [Known {
         spelling: b"",
+        words: [0; 2],
+        letters: [0; 2],
         name: Name::Other,
         flags: 0,
     }; known_count()];
@@ -417,8 +483,26 @@ const fn known() -> [Known; known_count()] {
         let (spellings, name, flags) = GROUPS[g];
         let mut s = 0;
         while s < spellings.len() {
+            let spelling = spellings[s];
+            assert!(
+                spelling.len() <= 16,
+                "a known name longer than `Words` holds"
+            );
+            let (mut words, mut letters) = ([0; 2], [0; 2]);
+            let mut i = 0;
+            while i < spelling.len() {
+                let b = spelling[i];
+                assert!(!b.is_ascii_uppercase(), "known names are lowercase");
+                words[i / 8] |= (b as u64) << (8 * (i % 8));
+                if b.is_ascii_lowercase() {
+                    letters[i / 8] |= 0x20 << (8 * (i % 8));
+                }
+                i += 1;
+            }
             out[n] = Known {
-                spelling: spellings[s],
+                spelling,
+                words,
+                letters,
                 name,
                 flags,
             };
@@ -430,12 +514,12 @@ const fn known() -> [Known; known_count()] {
     out
 }
 
-/// The bucket of a name of length `len` whose first and last bytes are `first` and `last`, any
-/// case. The factors are chosen so that no bucket holds more than two [`KNOWN`] names (only
-/// names that share length, first and last letter share one: `table` and `title`, `script`
-/// and `select`, ...); [`buckets`] checks it.
-const fn bucket(len: usize, first: u8, last: u8) -> usize {
-    ((first | 0x20) as usize * 22 + (last | 0x20) as usize * 17 + len * 2) & 255
+/// The bucket of a name of length `len` whose first eight bytes are `lo`, any case. The factor
+/// was found by search so that no bucket holds more than two [`KNOWN`] names; [`buckets`]
+/// checks it.
+const fn bucket(len: usize, lo: u64) -> usize {
+    let key = (lo | 0x2020_2020_2020_2020) ^ len as u64;
+    (key.wrapping_mul(0x1e43_8eaa_9881_f3fd) >> 56) as usize
 }
 
 /// Where each bucket's names are in [`KNOWN`] (`u8::MAX`: none).
@@ -446,34 +530,41 @@ const fn buckets() -> [[u8; 2]; 256] {
     let mut out = [[u8::MAX; 2]; 256];
     let mut i = 0;
     while i < KNOWN.len() {
-        let s = KNOWN[i].spelling;
-        let b = &mut out[bucket(s.len(), s[0], s[s.len() - 1])];
+        let known = KNOWN[i];
+        let b = &mut out[bucket(known.spelling.len(), known.words[0])];
         if b[0] == u8::MAX {
             b[0] = i as u8;
         } else if b[1] == u8::MAX {
             b[1] = i as u8;
         } else {
-            panic!("three known names in one bucket: change the factors of `bucket`");
+            panic!("three known names in one bucket: find another factor for `bucket`");
         }
         i += 1;
     }
     out
 }
 
-/// The identity and properties of a tag's raw name (any case): one bucket, at most two
-/// comparisons.
-fn classify(raw: &[u8]) -> (Name, Flags) {
-    let (Some(&first), Some(&last)) = (raw.first(), raw.last()) else {
+/// The identity and properties of the `len`-byte tag name (any case) at the start of `onwards`
+/// (the name and what follows it in its window): one bucket, at most two comparisons of two
+/// words.
+#[inline(always)]
+fn classify(onwards: &[u8], len: usize) -> (Name, Flags) {
+    let Some(words) = words(onwards, len) else {
         return (Name::Other, 0);
     };
-    for i in BUCKETS[bucket(raw.len(), first, last)] {
+    for i in BUCKETS[bucket(len, words[0])] {
         if let Some(known) = KNOWN.get(usize::from(i))
-            && eq(raw, known.spelling)
+            && known.spelled_by(len, words)
         {
             return (known.name, known.flags);
         }
     }
     (Name::Other, 0)
+}
+
+/// A tag name (at `name` in `src`) and what follows it in its window, for [`classify`].
+fn name_onwards<'a>(src: &Source<'a>, name: Span) -> &'a [u8] {
+    &src.bytes[name.start - src.base..]
 }
 
 /// The lowercase spelling of each [`Name`] but [`Name::Other`] (whose is empty), by `name as
@@ -835,6 +926,11 @@ impl Simulator {
     #[inline(always)]
     fn observe(&mut self, token: &Token<'_>) -> Feedback {
         if self.mode != Mode::Fast {
+            if self.in_foreign
+                && let Token::StartTag(tag) = token
+            {
+                return self.foreign_start_tag_fast(tag);
+            }
             return self.observe_slow(token);
         }
         match token {
@@ -847,11 +943,6 @@ impl Simulator {
     /// Any token outside the common state (or right after an ambiguous one).
     #[inline(never)]
     fn observe_slow(&mut self, token: &Token<'_>) -> Feedback {
-        if self.in_foreign
-            && let Token::StartTag(tag) = token
-        {
-            return self.foreign_start_tag_fast(tag);
-        }
         if self.last.take().is_none()
             && self.stack.is_empty()
             && let Some(feedback) = self.quick(token)
@@ -1095,8 +1186,7 @@ impl Simulator {
     // ---- start tags -------------------------------------------------------------------------
 
     fn start_tag(&mut self, tag: &StartTag<'_>) -> Feedback {
-        let raw = tag.raw_name();
-        let (name, flags) = classify(raw);
+        let (name, flags) = classify(name_onwards(tag.src, tag.name), tag.name.len());
         if let Some(top) = self.stack.last().copied()
             && top.is_foreign()
             && !(top.flags & F_HTML_IP != 0
@@ -1108,30 +1198,39 @@ impl Simulator {
         self.html_start_tag(tag, name, flags)
     }
 
-    /// A start tag with [`Simulator::in_foreign`] set: what [`Simulator::observe_general`] does, without the
-    /// checks that state has settled (the last token was not ambiguous, the current node is a
-    /// plain foreign element),
-    /// and most start tags are pushed as they are, which keeps that state: `font`, integration
-    /// points and `annotation-xml` take [`Simulator::foreign_start_tag`].
+    /// A start tag with [`Simulator::in_foreign`] set: the current node is a plain foreign
+    /// element, so unless the tag breaks out or needs a closer look (`font`, integration points,
+    /// `annotation-xml`: [`Simulator::foreign_start_tag_checked`]) it is pushed in the current
+    /// node's namespace, and that state holds.
     #[inline(never)]
     fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
-        let raw = tag.raw_name();
-        let (name, flags) = classify(raw);
-        let top = *self
-            .stack
-            .last()
-            .expect("the foreign state has a current node");
+        let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
+        let (name, flags) = classify(onwards, len);
         if flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
-            let feedback = self.foreign_start_tag(tag, top, name, flags);
-            self.settle_mode();
-            return feedback;
+            return self.foreign_start_tag_checked(tag, name, flags);
         }
         if !tag.self_closing() {
-            // Neither an integration point nor `annotation-xml`: no frame flags, and the CDATA
-            // permission stays on.
-            self.push(top.kind, name, 0, raw);
+            // No frame flags, and the CDATA permission stays on.
+            let top = self.stack.last().expect("foreign content is open");
+            self.push(top.kind, name, 0, &onwards[..len]);
         }
         Feedback::NONE
+    }
+
+    /// What [`Simulator::observe_general`] does with such a start tag, without checking what
+    /// [`Simulator::in_foreign`] says (the last token was not ambiguous, the current node is
+    /// foreign and no integration point).
+    #[inline(never)]
+    fn foreign_start_tag_checked(
+        &mut self,
+        tag: &StartTag<'_>,
+        name: Name,
+        flags: Flags,
+    ) -> Feedback {
+        let top = *self.stack.last().expect("foreign content is open");
+        let feedback = self.foreign_start_tag(tag, top, name, flags);
+        self.settle_mode();
+        feedback
     }
 
     /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
@@ -1390,7 +1489,7 @@ impl Simulator {
 
     fn end_tag_slow(&mut self, tag: &EndTag<'_>) -> Feedback {
         let raw = tag.raw_name();
-        let (name, flags) = classify(raw);
+        let (name, flags) = classify(name_onwards(tag.src, tag.name), raw.len());
         match self.stack.last().copied() {
             Some(top) if top.is_foreign() => self.foreign_end_tag(raw, name, flags),
             _ => self.html_end_tag(raw, name, flags),
@@ -1635,7 +1734,7 @@ mod tests {
             "noscript",
             "plaintext",
         ] {
-            let (id, flags) = classify(name.as_bytes());
+            let (id, flags) = classify(name.as_bytes(), name.len());
             let want = match text_state(flags, false) {
                 Some(kind) => Hot::Text(kind),
                 None if name == "noscript" => Hot::Noscript,
@@ -1673,8 +1772,14 @@ mod tests {
     fn known_names_classify_as_themselves() {
         for known in KNOWN {
             let want = (known.name, known.flags);
-            assert!(classify(known.spelling) == want);
-            assert!(classify(&known.spelling.to_ascii_uppercase()) == want);
+            let len = known.spelling.len();
+            let upper = known.spelling.to_ascii_uppercase();
+            for spelled in [known.spelling, &upper] {
+                assert!(classify(spelled, len) == want);
+                let mut onwards = spelled.to_vec();
+                onwards.extend_from_slice(b" x=\"y\">text");
+                assert!(classify(&onwards, len) == want);
+            }
             if known.name != Name::Other {
                 assert_eq!(SPELLINGS[known.name as usize], known.spelling);
             }
@@ -1691,10 +1796,36 @@ mod tests {
             b"\x13vg",
             b"tablE ",
             b"annotation-xmll",
+            b"annotation\x0dxml",
             b"foreignobject\0",
         ] {
-            assert!(classify(other) == (Name::Other, 0), "{other:?}");
+            assert!(
+                classify(other, other.len()) == (Name::Other, 0),
+                "{other:?}"
+            );
         }
+    }
+
+    #[test]
+    fn words_are_the_bytes_zero_padded() {
+        let bytes: Vec<u8> = (0xa1..=0xc0).collect();
+        for len in 0..=16 {
+            let mut padded = [0; 16];
+            padded[..len].copy_from_slice(&bytes[..len]);
+            let want = [
+                u64::from_le_bytes(padded[..8].try_into().unwrap()),
+                u64::from_le_bytes(padded[8..].try_into().unwrap()),
+            ];
+            // The name alone, and followed by more of the window.
+            for end in [len, len + 1, len + 8, bytes.len()] {
+                assert_eq!(
+                    words(&bytes[..end], len),
+                    Some(want),
+                    "{len} of {end} bytes"
+                );
+            }
+        }
+        assert_eq!(words(&bytes, 17), None);
     }
 
     #[test]
