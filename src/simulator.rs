@@ -764,19 +764,16 @@ const F_TEXT_IP: Flags = 1 << 25;
 /// On a template outside foreign content: an HTML element was opened in it, and may still be.
 const F_HTML_OPEN: Flags = 1 << 26;
 
-/// One open element the simulator tracks.
+/// One open element the simulator tracks: 12 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     kind: Kind,
     name: Name,
-    /// [`lookup`]'s flags for HTML elements; `SPECIAL | BOUNDARY` and `F_*` for foreign ones.
+    /// [`classify`]'s flags for HTML elements; `SPECIAL | BOUNDARY` and `F_*` for foreign ones.
     flags: Flags,
-    /// The lowercase name of a [`Name::Other`], `names[start..start + len]` (the others'
-    /// are [`SPELLINGS`]).
+    /// Where its lowercase name starts in `names` if it is a [`Name::Other`] (it ends where the
+    /// next frame's starts); the others' are [`SPELLINGS`].
     start: u32,
-    len: u32,
-    /// For a template outside foreign content: like [`Simulator::tables`], inside it.
-    tables: u32,
 }
 
 impl Frame {
@@ -861,8 +858,9 @@ pub(crate) struct Simulator {
     stack: Vec<Frame>,
     /// The lowercase names of those that are [`Name::Other`].
     names: Vec<u8>,
-    /// `template` frames on `stack`.
-    templates: u32,
+    /// The `template` frames on `stack`, bottom to top: each one's bound on the open tables
+    /// inside it outside foreign content (like `tables`).
+    templates: Vec<u32>,
     /// `table` start tags minus `table` end tags outside foreign content and templates: an upper
     /// bound on the open tables there (zero means certainly none). Templates keep their own.
     tables: u32,
@@ -883,7 +881,7 @@ impl Simulator {
             frameset_ok: true,
             stack: Vec::new(),
             names: Vec::new(),
-            templates: 0,
+            templates: Vec::new(),
             tables: 0,
             cdata: false,
             last: None,
@@ -901,7 +899,7 @@ impl Simulator {
         self.frameset_ok = true;
         self.stack.clear();
         self.names.clear();
-        self.templates = 0;
+        self.templates.clear();
         self.tables = 0;
         self.cdata = false;
         self.last = None;
@@ -1065,29 +1063,26 @@ impl Simulator {
     #[inline]
     fn push(&mut self, kind: Kind, name: Name, flags: Flags, raw: &[u8]) {
         let start = self.names.len() as u32;
-        let len = if name == Name::Other {
-            self.store_name(raw)
-        } else {
-            0
-        };
-        self.templates += u32::from(matches!(kind, Kind::Template(_)));
+        if name == Name::Other {
+            self.store_name(raw);
+        }
+        if matches!(kind, Kind::Template(_)) {
+            self.templates.push(0);
+        }
         self.stack.push(Frame {
             kind,
             name,
             flags,
             start,
-            len,
-            tables: 0,
         });
     }
 
-    /// Keep `raw` lowercased at the end of `names`; its length.
+    /// Keep `raw` lowercased at the end of `names`.
     #[inline(never)]
-    fn store_name(&mut self, raw: &[u8]) -> u32 {
+    fn store_name(&mut self, raw: &[u8]) {
         let start = self.names.len();
         self.names.extend_from_slice(raw);
         self.names[start..].make_ascii_lowercase();
-        raw.len() as u32
     }
 
     /// The breakout of the rules for parsing tokens in foreign content: pop elements until the
@@ -1108,7 +1103,7 @@ impl Simulator {
         while self.stack.len() > i {
             let frame = self.stack.pop().expect("non-empty");
             if matches!(frame.kind, Kind::Template(_)) {
-                self.templates -= 1;
+                self.templates.pop();
             }
             self.names.truncate(frame.start as usize);
         }
@@ -1127,9 +1122,16 @@ impl Simulator {
         self.truncate(i);
     }
 
-    fn frame_name(&self, frame: &Frame) -> &[u8] {
-        match frame.name {
-            Name::Other => &self.names[frame.start as usize..(frame.start + frame.len) as usize],
+    /// The lowercase name of the frame at `i`.
+    fn frame_name(&self, i: usize) -> &[u8] {
+        match self.stack[i].name {
+            Name::Other => {
+                let end = self
+                    .stack
+                    .get(i + 1)
+                    .map_or(self.names.len(), |f| f.start as usize);
+                &self.names[self.stack[i].start as usize..end]
+            }
             name => SPELLINGS[name as usize],
         }
     }
@@ -1164,7 +1166,16 @@ impl Simulator {
             .iter()
             .position(Frame::is_foreign)
             .unwrap_or(self.stack.len());
-        self.stack[..first].last().map_or(self.tables, |t| t.tables)
+        // Below the first foreign frame, every frame is a template.
+        first
+            .checked_sub(1)
+            .map_or(self.tables, |t| self.templates[t])
+    }
+
+    /// The open-table bound where the current node is, when nothing but templates is open:
+    /// the innermost template's, or the document's.
+    fn tables_here(&mut self) -> &mut u32 {
+        self.templates.last_mut().unwrap_or(&mut self.tables)
     }
 
     /// Whether an HTML `table` is open inside the integration point on top.
@@ -1286,7 +1297,7 @@ impl Simulator {
     fn html_start_tag(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) -> Feedback {
         let in_region = self.foreign_base().is_some();
         // The frameset decision (never inside a template, which clears frameset-ok anyway).
-        if self.phase != Phase::Body && self.templates == 0 {
+        if self.phase != Phase::Body && self.templates.is_empty() {
             if self.phase == Phase::Frameset {
                 let switch = (name == Name::Noframes).then_some(TextKind::Rawtext);
                 return self.settle(switch);
@@ -1349,14 +1360,9 @@ impl Simulator {
             _ => {
                 let table = name == Name::Table;
                 let opens = switch.is_none() && flags & VOID == 0 && name != Name::Input;
-                match self.stack.last_mut() {
-                    Some(top) => {
-                        top.tables += u32::from(table);
-                        if opens {
-                            top.flags |= F_HTML_OPEN;
-                        }
-                    }
-                    None => self.tables += u32::from(table),
+                *self.tables_here() += u32::from(table);
+                if opens && let Some(top) = self.stack.last_mut() {
+                    top.flags |= F_HTML_OPEN;
                 }
             }
         }
@@ -1508,7 +1514,7 @@ impl Simulator {
             if !f.is_foreign() {
                 break;
             }
-            if eq(raw, self.frame_name(&f)) {
+            if eq(raw, self.frame_name(i)) {
                 self.truncate(i);
                 return;
             }
@@ -1520,7 +1526,7 @@ impl Simulator {
     /// may be foreign when the foreign-content rules hand the token over).
     fn html_end_tag(&mut self, raw: &[u8], name: Name, flags: Flags) {
         let foreign = self.foreign_base().is_some();
-        if self.phase != Phase::Body && self.templates == 0 {
+        if self.phase != Phase::Body && self.templates.is_empty() {
             match (self.phase, name) {
                 (Phase::Head, Name::Body) => self.phase = Phase::BodyFramesetOk,
                 (Phase::Head, _) if eq(raw, b"html") => self.phase = Phase::BodyFramesetOk,
@@ -1532,7 +1538,7 @@ impl Simulator {
             }
         }
         if name == Name::Template {
-            if self.templates > 0 {
+            if !self.templates.is_empty() {
                 let i = self
                     .stack
                     .iter()
@@ -1544,10 +1550,8 @@ impl Simulator {
         }
         if !foreign {
             if name == Name::Table {
-                match self.stack.last_mut() {
-                    Some(top) => top.tables = top.tables.saturating_sub(1),
-                    None => self.tables = self.tables.saturating_sub(1),
-                }
+                let tables = self.tables_here();
+                *tables = tables.saturating_sub(1);
             }
             return;
         }
@@ -1584,7 +1588,7 @@ impl Simulator {
             let matches = if heading {
                 f.kind == Kind::Html && f.flags & HEADING != 0
             } else {
-                eq(raw, self.frame_name(&f))
+                eq(raw, self.frame_name(i))
             };
             if matches {
                 target = Some(i);
@@ -1620,10 +1624,8 @@ impl Simulator {
                 if flags & HTML != 0 {
                     self.truncate(bottom);
                     if name == Name::Table {
-                        match self.stack.last_mut() {
-                            Some(top) => top.tables = top.tables.saturating_sub(1),
-                            None => self.tables = self.tables.saturating_sub(1),
-                        }
+                        let tables = self.tables_here();
+                        *tables = tables.saturating_sub(1);
                     }
                 }
             }
@@ -1636,7 +1638,7 @@ impl Simulator {
     /// frameset-ok flag.
     fn text(&mut self, text: &Text<'_>) -> Feedback {
         if !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
-            || self.templates > 0
+            || !self.templates.is_empty()
             || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
         {
             return Feedback::NONE;
