@@ -33,7 +33,7 @@
 
 use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
-use crate::token::{EndTag, Span, StartTag, Text, TextKind, Token};
+use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
@@ -97,9 +97,13 @@ const TEMPLATE_HEAD: Flags = 1 << 16;
 const IMPLIED_END: Flags = 1 << 17;
 /// An HTML element name (for [`Ambiguity::ForeignEndTag`]'s guess).
 const HTML: Flags = 1 << 18;
+/// Start tags that foreign content looks at more closely: `font` (which breaks out with some
+/// attributes), the integration points and `annotation-xml`.
+const FOREIGN_CHECK: Flags = 1 << 19;
 
 /// The names the simulator needs by identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum Name {
     Other,
     A,
@@ -146,8 +150,14 @@ enum Name {
     Mtext,
 }
 
-/// The identity and properties of a lowercase tag name.
-fn lookup(name: &[u8]) -> (Name, Flags) {
+impl Name {
+    /// How many there are.
+    const COUNT: usize = Name::Mtext as usize + 1;
+}
+
+/// The names the simulator knows, by identity and properties. A [`Name`] other than
+/// [`Name::Other`] has exactly one spelling.
+const GROUPS: &[(&[&[u8]], Name, Flags)] = {
     use Name as N;
     const BLOCK: Flags = SPECIAL | CLOSES_P | SCOPED_END | HTML;
     const FMT: Flags = FORMATTING | HTML;
@@ -155,123 +165,432 @@ fn lookup(name: &[u8]) -> (Name, Flags) {
     const VOID_SPECIAL: Flags = VOID | SPECIAL | HTML;
     const HEADING_FLAGS: Flags = SPECIAL | CLOSES_P | SCOPED_END | HEADING | BREAKOUT | HTML;
     const TABLE_PART: Flags = SPECIAL | TABLE | HTML;
-    match name {
-        b"a" => (N::A, FMT),
-        b"abbr" | b"audio" | b"bdi" | b"bdo" | b"canvas" | b"cite" | b"data" | b"datalist"
-        | b"del" | b"dfn" | b"ins" | b"kbd" | b"label" | b"legend" | b"map" | b"mark"
-        | b"meter" | b"output" | b"picture" | b"progress" | b"q" | b"samp" | b"slot" | b"time"
-        | b"video" => (N::Other, HTML),
-        b"address" => (N::Address, BLOCK),
-        b"annotation-xml" => (N::AnnotationXml, 0),
-        b"applet" | b"marquee" | b"object" => {
-            (N::Other, SPECIAL | BOUNDARY | FS_KILL | SCOPED_END | HTML)
-        }
-        b"area" | b"embed" | b"img" | b"keygen" | b"wbr" => (
+    &[
+        (&[b"a"], N::A, FMT),
+        (
+            &[
+                b"abbr",
+                b"audio",
+                b"bdi",
+                b"bdo",
+                b"canvas",
+                b"cite",
+                b"data",
+                b"datalist",
+                b"del",
+                b"dfn",
+                b"ins",
+                b"kbd",
+                b"label",
+                b"legend",
+                b"map",
+                b"mark",
+                b"meter",
+                b"output",
+                b"picture",
+                b"progress",
+                b"q",
+                b"samp",
+                b"slot",
+                b"time",
+                b"video",
+            ],
             N::Other,
-            VOID_SPECIAL
-                | FS_KILL
-                | if name == b"area" || name == b"keygen" || name == b"wbr" {
-                    0
-                } else {
-                    BREAKOUT
-                },
+            HTML,
         ),
-        b"article" | b"aside" | b"details" | b"dialog" | b"dir" | b"fieldset" | b"figcaption"
-        | b"figure" | b"footer" | b"header" | b"hgroup" | b"main" | b"nav" | b"search"
-        | b"section" | b"summary" => (N::Other, BLOCK),
-        b"b" | b"big" | b"code" | b"em" | b"i" | b"s" | b"small" | b"strike" | b"strong"
-        | b"tt" | b"u" => (N::Other, FMT_BREAKOUT),
-        b"base" | b"basefont" | b"bgsound" | b"link" => {
-            (N::Other, VOID_SPECIAL | HEAD | TEMPLATE_HEAD)
-        }
-        b"blockquote" | b"center" | b"dl" | b"menu" => (N::Other, BLOCK | BREAKOUT),
-        b"body" => (N::Body, SPECIAL | FS_KILL | BREAKOUT | SCOPED_END | HTML),
-        b"br" => (N::Br, VOID_SPECIAL | FS_KILL | BREAKOUT),
-        b"button" => (N::Button, SPECIAL | FS_KILL | SCOPED_END | HTML),
-        b"caption" => (N::Other, TABLE_PART | BOUNDARY),
-        b"colgroup" | b"tbody" | b"tfoot" | b"thead" | b"tr" => (N::Other, TABLE_PART),
-        b"col" => (N::Col, TABLE_PART | VOID),
-        b"td" | b"th" => (N::Other, TABLE_PART | BOUNDARY),
-        b"dd" => (N::Dd, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
-        b"dt" => (N::Dt, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
-        b"desc" => (N::Desc, 0),
-        b"div" => (N::Div, BLOCK | BREAKOUT),
-        b"font" => (N::Font, FMT),
-        b"foreignobject" => (N::ForeignObject, 0),
-        b"form" => (N::Form, BLOCK),
-        b"frame" => (N::Other, VOID_SPECIAL),
-        b"frameset" => (N::Frameset, SPECIAL | HTML),
-        b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" => (N::Other, HEADING_FLAGS),
-        b"head" => (N::Other, SPECIAL | HEAD | BREAKOUT | HTML),
-        b"hr" => (N::Other, VOID_SPECIAL | FS_KILL | BREAKOUT | CLOSES_P),
-        b"html" => (N::Other, SPECIAL | BOUNDARY | HEAD | SCOPED_END | HTML),
-        b"iframe" => (N::Other, SPECIAL | RAWTEXT | FS_KILL | HTML),
-        b"image" => (N::Other, VOID | FS_KILL | HTML),
-        b"input" => (N::Input, VOID_SPECIAL),
-        b"li" => (N::Li, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
-        b"listing" | b"pre" => (N::Other, BLOCK | FS_KILL | BREAKOUT),
-        b"malignmark" => (N::Malignmark, 0),
-        b"math" => (N::Math, 0),
-        b"meta" => (N::Other, VOID_SPECIAL | HEAD | TEMPLATE_HEAD | BREAKOUT),
-        b"mglyph" => (N::Mglyph, 0),
-        b"mi" => (N::Mi, 0),
-        b"mn" => (N::Mn, 0),
-        b"mo" => (N::Mo, 0),
-        b"ms" => (N::Ms, 0),
-        b"mtext" => (N::Mtext, 0),
-        b"nobr" => (N::Nobr, FMT_BREAKOUT),
-        b"noembed" => (N::Other, SPECIAL | RAWTEXT | HTML),
-        b"noframes" => (N::Noframes, SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML),
-        b"noscript" => (N::Other, SPECIAL | NOSCRIPT | HEAD | HTML),
-        b"ol" => (N::Ol, BLOCK | BREAKOUT),
-        b"optgroup" => (N::Optgroup, HTML | IMPLIED_END),
-        b"option" => (N::Option, HTML | IMPLIED_END),
-        b"p" => (N::P, BLOCK | BREAKOUT | IMPLIED_END),
-        b"param" | b"source" | b"track" => (N::Other, VOID_SPECIAL),
-        b"plaintext" => (N::Other, SPECIAL | PLAINTEXT | CLOSES_P | HTML),
-        b"rb" => (N::Rb, HTML | IMPLIED_END),
-        b"rp" => (N::Rp, HTML | IMPLIED_END),
-        b"rt" => (N::Rt, HTML | IMPLIED_END),
-        b"rtc" => (N::Rtc, HTML | IMPLIED_END),
-        b"ruby" | b"span" | b"sub" | b"sup" | b"var" => (N::Other, HTML | BREAKOUT),
-        b"script" => (N::Other, SPECIAL | SCRIPT | HEAD | TEMPLATE_HEAD | HTML),
+        (&[b"address"], N::Address, BLOCK),
+        (&[b"annotation-xml"], N::AnnotationXml, FOREIGN_CHECK),
+        (
+            &[b"applet", b"marquee", b"object"],
+            N::Other,
+            SPECIAL | BOUNDARY | FS_KILL | SCOPED_END | HTML,
+        ),
+        (
+            &[b"area", b"keygen", b"wbr"],
+            N::Other,
+            VOID_SPECIAL | FS_KILL,
+        ),
+        (
+            &[b"embed", b"img"],
+            N::Other,
+            VOID_SPECIAL | FS_KILL | BREAKOUT,
+        ),
+        (
+            &[
+                b"article",
+                b"aside",
+                b"details",
+                b"dialog",
+                b"dir",
+                b"fieldset",
+                b"figcaption",
+                b"figure",
+                b"footer",
+                b"header",
+                b"hgroup",
+                b"main",
+                b"nav",
+                b"search",
+                b"section",
+                b"summary",
+            ],
+            N::Other,
+            BLOCK,
+        ),
+        (
+            &[
+                b"b", b"big", b"code", b"em", b"i", b"s", b"small", b"strike", b"strong", b"tt",
+                b"u",
+            ],
+            N::Other,
+            FMT_BREAKOUT,
+        ),
+        (
+            &[b"base", b"basefont", b"bgsound", b"link"],
+            N::Other,
+            VOID_SPECIAL | HEAD | TEMPLATE_HEAD,
+        ),
+        (
+            &[b"blockquote", b"center", b"dl", b"menu"],
+            N::Other,
+            BLOCK | BREAKOUT,
+        ),
+        (
+            &[b"body"],
+            N::Body,
+            SPECIAL | FS_KILL | BREAKOUT | SCOPED_END | HTML,
+        ),
+        (&[b"br"], N::Br, VOID_SPECIAL | FS_KILL | BREAKOUT),
+        (
+            &[b"button"],
+            N::Button,
+            SPECIAL | FS_KILL | SCOPED_END | HTML,
+        ),
+        (&[b"caption"], N::Other, TABLE_PART | BOUNDARY),
+        (
+            &[b"colgroup", b"tbody", b"tfoot", b"thead", b"tr"],
+            N::Other,
+            TABLE_PART,
+        ),
+        (&[b"col"], N::Col, TABLE_PART | VOID),
+        (&[b"td", b"th"], N::Other, TABLE_PART | BOUNDARY),
+        (&[b"dd"], N::Dd, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        (&[b"dt"], N::Dt, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        (&[b"desc"], N::Desc, FOREIGN_CHECK),
+        (&[b"div"], N::Div, BLOCK | BREAKOUT),
+        (&[b"font"], N::Font, FMT | FOREIGN_CHECK),
+        (&[b"foreignobject"], N::ForeignObject, FOREIGN_CHECK),
+        (&[b"form"], N::Form, BLOCK),
+        (&[b"frame"], N::Other, VOID_SPECIAL),
+        (&[b"frameset"], N::Frameset, SPECIAL | HTML),
+        (
+            &[b"h1", b"h2", b"h3", b"h4", b"h5", b"h6"],
+            N::Other,
+            HEADING_FLAGS,
+        ),
+        (&[b"head"], N::Other, SPECIAL | HEAD | BREAKOUT | HTML),
+        (
+            &[b"hr"],
+            N::Other,
+            VOID_SPECIAL | FS_KILL | BREAKOUT | CLOSES_P,
+        ),
+        (
+            &[b"html"],
+            N::Other,
+            SPECIAL | BOUNDARY | HEAD | SCOPED_END | HTML,
+        ),
+        (&[b"iframe"], N::Other, SPECIAL | RAWTEXT | FS_KILL | HTML),
+        (&[b"image"], N::Other, VOID | FS_KILL | HTML),
+        (&[b"input"], N::Input, VOID_SPECIAL),
+        (&[b"li"], N::Li, BLOCK | FS_KILL | BREAKOUT | IMPLIED_END),
+        (&[b"listing", b"pre"], N::Other, BLOCK | FS_KILL | BREAKOUT),
+        (&[b"malignmark"], N::Malignmark, 0),
+        (&[b"math"], N::Math, 0),
+        (
+            &[b"meta"],
+            N::Other,
+            VOID_SPECIAL | HEAD | TEMPLATE_HEAD | BREAKOUT,
+        ),
+        (&[b"mglyph"], N::Mglyph, 0),
+        (&[b"mi"], N::Mi, FOREIGN_CHECK),
+        (&[b"mn"], N::Mn, FOREIGN_CHECK),
+        (&[b"mo"], N::Mo, FOREIGN_CHECK),
+        (&[b"ms"], N::Ms, FOREIGN_CHECK),
+        (&[b"mtext"], N::Mtext, FOREIGN_CHECK),
+        (&[b"nobr"], N::Nobr, FMT_BREAKOUT),
+        (&[b"noembed"], N::Other, SPECIAL | RAWTEXT | HTML),
+        (
+            &[b"noframes"],
+            N::Noframes,
+            SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML,
+        ),
+        (&[b"noscript"], N::Other, SPECIAL | NOSCRIPT | HEAD | HTML),
+        (&[b"ol"], N::Ol, BLOCK | BREAKOUT),
+        (&[b"optgroup"], N::Optgroup, HTML | IMPLIED_END),
+        (&[b"option"], N::Option, HTML | IMPLIED_END),
+        (&[b"p"], N::P, BLOCK | BREAKOUT | IMPLIED_END),
+        (&[b"param", b"source", b"track"], N::Other, VOID_SPECIAL),
+        (
+            &[b"plaintext"],
+            N::Other,
+            SPECIAL | PLAINTEXT | CLOSES_P | HTML,
+        ),
+        (&[b"rb"], N::Rb, HTML | IMPLIED_END),
+        (&[b"rp"], N::Rp, HTML | IMPLIED_END),
+        (&[b"rt"], N::Rt, HTML | IMPLIED_END),
+        (&[b"rtc"], N::Rtc, HTML | IMPLIED_END),
+        (
+            &[b"ruby", b"span", b"sub", b"sup", b"var"],
+            N::Other,
+            HTML | BREAKOUT,
+        ),
+        (
+            &[b"script"],
+            N::Other,
+            SPECIAL | SCRIPT | HEAD | TEMPLATE_HEAD | HTML,
+        ),
         // Customizable select: parsed "in body"; a scope boundary, closed by scope like a block.
-        b"select" => (N::Select, SPECIAL | FS_KILL | BOUNDARY | SCOPED_END | HTML),
-        b"style" => (N::Other, SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML),
-        b"svg" => (N::Svg, 0),
-        b"table" => (
+        (
+            &[b"select"],
+            N::Select,
+            SPECIAL | FS_KILL | BOUNDARY | SCOPED_END | HTML,
+        ),
+        (
+            &[b"style"],
+            N::Other,
+            SPECIAL | RAWTEXT | HEAD | TEMPLATE_HEAD | HTML,
+        ),
+        (&[b"svg"], N::Svg, 0),
+        (
+            &[b"table"],
             N::Table,
             SPECIAL | BOUNDARY | FS_KILL | TABLE | BREAKOUT | HTML,
         ),
-        b"template" => (
+        (
+            &[b"template"],
             N::Template,
             SPECIAL | BOUNDARY | HEAD | TEMPLATE_HEAD | HTML,
         ),
-        b"textarea" => (N::Other, SPECIAL | RCDATA | FS_KILL | HTML),
-        b"title" => (N::Title, SPECIAL | RCDATA | HEAD | TEMPLATE_HEAD | HTML),
-        b"ul" => (N::Ul, BLOCK | BREAKOUT),
-        b"xmp" => (N::Other, SPECIAL | RAWTEXT | FS_KILL | CLOSES_P | HTML),
-        _ => (N::Other, 0),
+        (&[b"textarea"], N::Other, SPECIAL | RCDATA | FS_KILL | HTML),
+        (
+            &[b"title"],
+            N::Title,
+            SPECIAL | RCDATA | HEAD | TEMPLATE_HEAD | HTML | FOREIGN_CHECK,
+        ),
+        (&[b"ul"], N::Ul, BLOCK | BREAKOUT),
+        (
+            &[b"xmp"],
+            N::Other,
+            SPECIAL | RAWTEXT | FS_KILL | CLOSES_P | HTML,
+        ),
+    ]
+};
+
+/// One known name: its lowercase spelling (also as [`Words`], with the letters marked),
+/// identity and properties.
+#[derive(Clone, Copy)]
+struct Known {
+    spelling: &'static [u8],
+    words: Words,
+    /// `0x20` in each byte of `words` that is a letter: where a name may differ in case.
+    letters: Words,
+    name: Name,
+    flags: Flags,
+}
+
+impl Known {
+    /// Whether a name of length `len` whose bytes are `words` spells this one, in any case.
+    #[inline(always)]
+    fn spelled_by(&self, len: usize, words: Words) -> bool {
+        len == self.spelling.len()
+            && words[0] | self.letters[0] == self.words[0]
+            && words[1] | self.letters[1] == self.words[1]
     }
 }
 
-/// `name` lowercased into `buf`, or `None` when it is longer than any name [`lookup`] knows.
-fn lowercase<'b>(name: &[u8], buf: &'b mut [u8; 16]) -> Option<&'b [u8]> {
-    let out = buf.get_mut(..name.len())?;
-    for (o, &b) in out.iter_mut().zip(name) {
-        *o = b.to_ascii_lowercase();
+/// A name of up to 16 bytes as two little-endian words, zero beyond its end.
+type Words = [u64; 2];
+
+/// The [`Words`] of the `len`-byte name at the start of `onwards` (the name and what follows it
+/// in its window), or `None` when it is longer than any known name can be. Each word is one
+/// load and a mask, except near the end of the window.
+#[inline(always)]
+fn words(onwards: &[u8], len: usize) -> Option<Words> {
+    if len > 16 {
+        return None;
     }
-    Some(out)
+    let lo = masked(onwards, len.min(8));
+    let hi = if len > 8 {
+        masked(&onwards[8..], len - 8)
+    } else {
+        0
+    };
+    Some([lo, hi])
 }
 
-/// The properties of a tag's raw name.
-fn classify(raw: &[u8]) -> (Name, Flags) {
-    let mut buf = [0; 16];
-    lowercase(raw, &mut buf).map_or((Name::Other, 0), lookup)
+/// The first `n` (at most 8) bytes of `bytes` as a little-endian word, zero beyond them.
+#[inline(always)]
+fn masked(bytes: &[u8], n: usize) -> u64 {
+    match bytes.first_chunk::<8>() {
+        Some(&eight) => {
+            let mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
+            u64::from_le_bytes(eight) & mask
+        }
+        None => word(&bytes[..n]),
+    }
 }
 
+/// Up to 8 bytes as a little-endian word, zero beyond them: two or three loads that may
+/// overlap, no loop.
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let byte = |i: usize| u64::from(bytes[i]) << (8 * i);
+    let four = |i: usize| {
+        let four: [u8; 4] = bytes[i..i + 4].try_into().expect("four bytes");
+        u64::from(u32::from_le_bytes(four)) << (8 * i)
+    };
+    match n {
+        0 => 0,
+        1..=3 => byte(0) | byte(n / 2) | byte(n - 1),
+        4..=7 => four(0) | four(n - 4),
+        _ => u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes")),
+    }
+}
+
+/// [`GROUPS`], one name per entry.
+const KNOWN: [Known; known_count()] = known();
+
+const fn known_count() -> usize {
+    let (mut n, mut g) = (0, 0);
+    while g < GROUPS.len() {
+        n += GROUPS[g].0.len();
+        g += 1;
+    }
+    n
+}
+
+const fn known() -> [Known; known_count()] {
+    let mut out = [Known {
+        spelling: b"",
+        words: [0; 2],
+        letters: [0; 2],
+        name: Name::Other,
+        flags: 0,
+    }; known_count()];
+    let (mut n, mut g) = (0, 0);
+    while g < GROUPS.len() {
+        let (spellings, name, flags) = GROUPS[g];
+        let mut s = 0;
+        while s < spellings.len() {
+            let spelling = spellings[s];
+            assert!(
+                spelling.len() <= 16,
+                "a known name longer than `Words` holds"
+            );
+            let (mut words, mut letters) = ([0; 2], [0; 2]);
+            let mut i = 0;
+            while i < spelling.len() {
+                let b = spelling[i];
+                assert!(!b.is_ascii_uppercase(), "known names are lowercase");
+                words[i / 8] |= (b as u64) << (8 * (i % 8));
+                if b.is_ascii_lowercase() {
+                    letters[i / 8] |= 0x20 << (8 * (i % 8));
+                }
+                i += 1;
+            }
+            out[n] = Known {
+                spelling,
+                words,
+                letters,
+                name,
+                flags,
+            };
+            n += 1;
+            s += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+/// The bucket of a name of length `len` whose first eight bytes are `lo`, any case. The factor
+/// was found by search so that no bucket holds more than two [`KNOWN`] names; [`buckets`]
+/// checks it.
+const fn bucket(len: usize, lo: u64) -> usize {
+    let key = (lo | 0x2020_2020_2020_2020) ^ len as u64;
+    (key.wrapping_mul(0x1e43_8eaa_9881_f3fd) >> 56) as usize
+}
+
+/// Where each bucket's names are in [`KNOWN`] (`u8::MAX`: none).
+const BUCKETS: [[u8; 2]; 256] = buckets();
+
+const fn buckets() -> [[u8; 2]; 256] {
+    assert!(KNOWN.len() < u8::MAX as usize);
+    let mut out = [[u8::MAX; 2]; 256];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let known = KNOWN[i];
+        let b = &mut out[bucket(known.spelling.len(), known.words[0])];
+        if b[0] == u8::MAX {
+            b[0] = i as u8;
+        } else if b[1] == u8::MAX {
+            b[1] = i as u8;
+        } else {
+            panic!("three known names in one bucket: find another factor for `bucket`");
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The identity and properties of the `len`-byte tag name (any case) at the start of `onwards`
+/// (the name and what follows it in its window): one bucket, at most two comparisons of two
+/// words.
+#[inline(always)]
+fn classify(onwards: &[u8], len: usize) -> (Name, Flags) {
+    let Some(words) = words(onwards, len) else {
+        return (Name::Other, 0);
+    };
+    for i in BUCKETS[bucket(len, words[0])] {
+        if let Some(known) = KNOWN.get(usize::from(i))
+            && known.spelled_by(len, words)
+        {
+            return (known.name, known.flags);
+        }
+    }
+    (Name::Other, 0)
+}
+
+/// A tag name (at `name` in `src`) and what follows it in its window, for [`classify`].
+fn name_onwards<'a>(src: &Source<'a>, name: Span) -> &'a [u8] {
+    &src.bytes[name.start - src.base..]
+}
+
+/// The lowercase spelling of each [`Name`] but [`Name::Other`] (whose is empty), by `name as
+/// usize`.
+const SPELLINGS: [&[u8]; Name::COUNT] = spellings();
+
+const fn spellings() -> [&'static [u8]; Name::COUNT] {
+    let mut out: [&[u8]; Name::COUNT] = [b""; Name::COUNT];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let known = KNOWN[i];
+        if !matches!(known.name, Name::Other) {
+            out[known.name as usize] = known.spelling;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether `raw` spells `lower` (which is lowercase) in any ASCII case.
 fn eq(raw: &[u8], lower: &[u8]) -> bool {
-    raw.eq_ignore_ascii_case(lower)
+    raw.len() == lower.len()
+        && raw
+            .iter()
+            .zip(lower)
+            .all(|(r, l)| r.to_ascii_lowercase() == *l)
 }
 
 /// What the common case needs to know about a start tag: data state, no foreign content, no
@@ -445,23 +764,30 @@ const F_TEXT_IP: Flags = 1 << 25;
 /// On a template outside foreign content: an HTML element was opened in it, and may still be.
 const F_HTML_OPEN: Flags = 1 << 26;
 
-/// One open element the simulator tracks.
+/// One open element the simulator tracks: 12 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     kind: Kind,
     name: Name,
-    /// [`lookup`]'s flags for HTML elements; `SPECIAL | BOUNDARY` and `F_*` for foreign ones.
+    /// [`classify`]'s flags for HTML elements; `SPECIAL | BOUNDARY` and `F_*` for foreign ones.
     flags: Flags,
-    /// The lowercase name: `names[start..start + len]`.
+    /// Where its lowercase name starts in `names` if it is a [`Name::Other`] (it ends where the
+    /// next frame's starts); the others' are [`SPELLINGS`].
     start: u32,
-    len: u32,
-    /// For a template outside foreign content: like [`Simulator::tables`], inside it.
-    tables: u32,
 }
 
 impl Frame {
     fn is_foreign(&self) -> bool {
         matches!(self.kind, Kind::Svg | Kind::MathMl)
+    }
+
+    /// Whether this is an SVG or MathML element that is neither an integration point nor
+    /// `annotation-xml`: as current node, every start tag is foreign content's, and one that
+    /// does not break out is pushed in its namespace.
+    fn is_plain_foreign(&self) -> bool {
+        self.is_foreign()
+            && self.flags & (F_HTML_IP | F_TEXT_IP) == 0
+            && self.name != Name::AnnotationXml
     }
 }
 
@@ -522,15 +848,19 @@ enum Mode {
 #[derive(Debug)]
 pub(crate) struct Simulator {
     mode: Mode,
+    /// In [`Mode::Slow`]: the current node is a plain foreign element and the last token was
+    /// not ambiguous, so start tags take [`Simulator::foreign_start_tag_fast`].
+    in_foreign: bool,
     scripting: bool,
     phase: Phase,
     frameset_ok: bool,
     /// The templates, foreign elements and HTML elements inside integration points that are open.
     stack: Vec<Frame>,
-    /// Their lowercase names.
+    /// The lowercase names of those that are [`Name::Other`].
     names: Vec<u8>,
-    /// `template` frames on `stack`.
-    templates: u32,
+    /// The `template` frames on `stack`, bottom to top: each one's bound on the open tables
+    /// inside it outside foreign content (like `tables`).
+    templates: Vec<u32>,
     /// `table` start tags minus `table` end tags outside foreign content and templates: an upper
     /// bound on the open tables there (zero means certainly none). Templates keep their own.
     tables: u32,
@@ -545,12 +875,13 @@ impl Simulator {
     pub(crate) fn new(on: bool, scripting: bool) -> Simulator {
         Simulator {
             mode: if on { Mode::Slow } else { Mode::Off },
+            in_foreign: false,
             scripting,
             phase: Phase::Head,
             frameset_ok: true,
             stack: Vec::new(),
             names: Vec::new(),
-            templates: 0,
+            templates: Vec::new(),
             tables: 0,
             cdata: false,
             last: None,
@@ -563,11 +894,12 @@ impl Simulator {
         if self.mode != Mode::Off {
             self.mode = Mode::Slow;
         }
+        self.in_foreign = false;
         self.phase = Phase::Head;
         self.frameset_ok = true;
         self.stack.clear();
         self.names.clear();
-        self.templates = 0;
+        self.templates.clear();
         self.tables = 0;
         self.cdata = false;
         self.last = None;
@@ -592,6 +924,11 @@ impl Simulator {
     #[inline(always)]
     fn observe(&mut self, token: &Token<'_>) -> Feedback {
         if self.mode != Mode::Fast {
+            if self.in_foreign
+                && let Token::StartTag(tag) = token
+            {
+                return self.foreign_start_tag_fast(tag);
+            }
             return self.observe_slow(token);
         }
         match token {
@@ -689,12 +1026,18 @@ impl Simulator {
     }
 
     /// The common state holds when nothing is open, the body has started with frameset-ok
-    /// cleared, and the last token was not ambiguous (whose flag the next token clears).
+    /// cleared, and the last token was not ambiguous (whose flag the next token clears);
+    /// [`Simulator::in_foreign`] when the current node is a plain foreign element
+    /// ([`Frame::is_plain_foreign`]) and the last token was not ambiguous.
     fn settle_mode(&mut self) {
-        if self.mode != Mode::Off {
-            let fast = self.stack.is_empty() && self.phase == Phase::Body && self.last.is_none();
-            self.mode = if fast { Mode::Fast } else { Mode::Slow };
+        if self.mode == Mode::Off {
+            return;
         }
+        let settled = self.last.is_none();
+        let top = self.stack.last();
+        let fast = settled && top.is_none() && self.phase == Phase::Body;
+        self.mode = if fast { Mode::Fast } else { Mode::Slow };
+        self.in_foreign = settled && top.is_some_and(Frame::is_plain_foreign);
     }
 
     fn ambiguous(&mut self, why: Ambiguity) {
@@ -717,20 +1060,29 @@ impl Simulator {
 
     // ---- the stack --------------------------------------------------------------------------
 
+    #[inline]
     fn push(&mut self, kind: Kind, name: Name, flags: Flags, raw: &[u8]) {
         let start = self.names.len() as u32;
-        self.names.extend(raw.iter().map(u8::to_ascii_lowercase));
+        if name == Name::Other {
+            self.store_name(raw);
+        }
         if matches!(kind, Kind::Template(_)) {
-            self.templates += 1;
+            self.templates.push(0);
         }
         self.stack.push(Frame {
             kind,
             name,
             flags,
             start,
-            len: raw.len() as u32,
-            tables: 0,
         });
+    }
+
+    /// Keep `raw` lowercased at the end of `names`.
+    #[inline(never)]
+    fn store_name(&mut self, raw: &[u8]) {
+        let start = self.names.len();
+        self.names.extend_from_slice(raw);
+        self.names[start..].make_ascii_lowercase();
     }
 
     /// The breakout of the rules for parsing tokens in foreign content: pop elements until the
@@ -751,7 +1103,7 @@ impl Simulator {
         while self.stack.len() > i {
             let frame = self.stack.pop().expect("non-empty");
             if matches!(frame.kind, Kind::Template(_)) {
-                self.templates -= 1;
+                self.templates.pop();
             }
             self.names.truncate(frame.start as usize);
         }
@@ -770,8 +1122,18 @@ impl Simulator {
         self.truncate(i);
     }
 
-    fn frame_name(&self, frame: &Frame) -> &[u8] {
-        &self.names[frame.start as usize..(frame.start + frame.len) as usize]
+    /// The lowercase name of the frame at `i`.
+    fn frame_name(&self, i: usize) -> &[u8] {
+        match self.stack[i].name {
+            Name::Other => {
+                let end = self
+                    .stack
+                    .get(i + 1)
+                    .map_or(self.names.len(), |f| f.start as usize);
+                &self.names[self.stack[i].start as usize..end]
+            }
+            name => SPELLINGS[name as usize],
+        }
     }
 
     /// Index of the topmost foreign frame (the one the HTML frames above it are inside).
@@ -804,7 +1166,16 @@ impl Simulator {
             .iter()
             .position(Frame::is_foreign)
             .unwrap_or(self.stack.len());
-        self.stack[..first].last().map_or(self.tables, |t| t.tables)
+        // Below the first foreign frame, every frame is a template.
+        first
+            .checked_sub(1)
+            .map_or(self.tables, |t| self.templates[t])
+    }
+
+    /// The open-table bound where the current node is, when nothing but templates is open:
+    /// the innermost template's, or the document's.
+    fn tables_here(&mut self) -> &mut u32 {
+        self.templates.last_mut().unwrap_or(&mut self.tables)
     }
 
     /// Whether an HTML `table` is open inside the integration point on top.
@@ -826,8 +1197,7 @@ impl Simulator {
     // ---- start tags -------------------------------------------------------------------------
 
     fn start_tag(&mut self, tag: &StartTag<'_>) -> Feedback {
-        let raw = tag.raw_name();
-        let (name, flags) = classify(raw);
+        let (name, flags) = classify(name_onwards(tag.src, tag.name), tag.name.len());
         if let Some(top) = self.stack.last().copied()
             && top.is_foreign()
             && !(top.flags & F_HTML_IP != 0
@@ -837,6 +1207,41 @@ impl Simulator {
             return self.foreign_start_tag(tag, top, name, flags);
         }
         self.html_start_tag(tag, name, flags)
+    }
+
+    /// A start tag with [`Simulator::in_foreign`] set: the current node is a plain foreign
+    /// element, so unless the tag breaks out or needs a closer look (`font`, integration points,
+    /// `annotation-xml`: [`Simulator::foreign_start_tag_checked`]) it is pushed in the current
+    /// node's namespace, and that state holds.
+    #[inline(never)]
+    fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+        let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
+        let (name, flags) = classify(onwards, len);
+        if flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
+            return self.foreign_start_tag_checked(tag, name, flags);
+        }
+        if !tag.self_closing() {
+            // No frame flags, and the CDATA permission stays on.
+            let top = self.stack.last().expect("foreign content is open");
+            self.push(top.kind, name, 0, &onwards[..len]);
+        }
+        Feedback::NONE
+    }
+
+    /// What [`Simulator::observe_general`] does with such a start tag, without checking what
+    /// [`Simulator::in_foreign`] says (the last token was not ambiguous, the current node is
+    /// foreign and no integration point).
+    #[inline(never)]
+    fn foreign_start_tag_checked(
+        &mut self,
+        tag: &StartTag<'_>,
+        name: Name,
+        flags: Flags,
+    ) -> Feedback {
+        let top = *self.stack.last().expect("foreign content is open");
+        let feedback = self.foreign_start_tag(tag, top, name, flags);
+        self.settle_mode();
+        feedback
     }
 
     /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
@@ -892,7 +1297,7 @@ impl Simulator {
     fn html_start_tag(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) -> Feedback {
         let in_region = self.foreign_base().is_some();
         // The frameset decision (never inside a template, which clears frameset-ok anyway).
-        if self.phase != Phase::Body && self.templates == 0 {
+        if self.phase != Phase::Body && self.templates.is_empty() {
             if self.phase == Phase::Frameset {
                 let switch = (name == Name::Noframes).then_some(TextKind::Rawtext);
                 return self.settle(switch);
@@ -955,14 +1360,9 @@ impl Simulator {
             _ => {
                 let table = name == Name::Table;
                 let opens = switch.is_none() && flags & VOID == 0 && name != Name::Input;
-                match self.stack.last_mut() {
-                    Some(top) => {
-                        top.tables += u32::from(table);
-                        if opens {
-                            top.flags |= F_HTML_OPEN;
-                        }
-                    }
-                    None => self.tables += u32::from(table),
+                *self.tables_here() += u32::from(table);
+                if opens && let Some(top) = self.stack.last_mut() {
+                    top.flags |= F_HTML_OPEN;
                 }
             }
         }
@@ -1095,7 +1495,7 @@ impl Simulator {
 
     fn end_tag_slow(&mut self, tag: &EndTag<'_>) -> Feedback {
         let raw = tag.raw_name();
-        let (name, flags) = classify(raw);
+        let (name, flags) = classify(name_onwards(tag.src, tag.name), raw.len());
         match self.stack.last().copied() {
             Some(top) if top.is_foreign() => self.foreign_end_tag(raw, name, flags),
             _ => self.html_end_tag(raw, name, flags),
@@ -1114,7 +1514,7 @@ impl Simulator {
             if !f.is_foreign() {
                 break;
             }
-            if eq(raw, self.frame_name(&f)) {
+            if eq(raw, self.frame_name(i)) {
                 self.truncate(i);
                 return;
             }
@@ -1126,7 +1526,7 @@ impl Simulator {
     /// may be foreign when the foreign-content rules hand the token over).
     fn html_end_tag(&mut self, raw: &[u8], name: Name, flags: Flags) {
         let foreign = self.foreign_base().is_some();
-        if self.phase != Phase::Body && self.templates == 0 {
+        if self.phase != Phase::Body && self.templates.is_empty() {
             match (self.phase, name) {
                 (Phase::Head, Name::Body) => self.phase = Phase::BodyFramesetOk,
                 (Phase::Head, _) if eq(raw, b"html") => self.phase = Phase::BodyFramesetOk,
@@ -1138,7 +1538,7 @@ impl Simulator {
             }
         }
         if name == Name::Template {
-            if self.templates > 0 {
+            if !self.templates.is_empty() {
                 let i = self
                     .stack
                     .iter()
@@ -1150,10 +1550,8 @@ impl Simulator {
         }
         if !foreign {
             if name == Name::Table {
-                match self.stack.last_mut() {
-                    Some(top) => top.tables = top.tables.saturating_sub(1),
-                    None => self.tables = self.tables.saturating_sub(1),
-                }
+                let tables = self.tables_here();
+                *tables = tables.saturating_sub(1);
             }
             return;
         }
@@ -1190,7 +1588,7 @@ impl Simulator {
             let matches = if heading {
                 f.kind == Kind::Html && f.flags & HEADING != 0
             } else {
-                eq(raw, self.frame_name(&f))
+                eq(raw, self.frame_name(i))
             };
             if matches {
                 target = Some(i);
@@ -1226,10 +1624,8 @@ impl Simulator {
                 if flags & HTML != 0 {
                     self.truncate(bottom);
                     if name == Name::Table {
-                        match self.stack.last_mut() {
-                            Some(top) => top.tables = top.tables.saturating_sub(1),
-                            None => self.tables = self.tables.saturating_sub(1),
-                        }
+                        let tables = self.tables_here();
+                        *tables = tables.saturating_sub(1);
                     }
                 }
             }
@@ -1242,7 +1638,7 @@ impl Simulator {
     /// frameset-ok flag.
     fn text(&mut self, text: &Text<'_>) -> Feedback {
         if !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
-            || self.templates > 0
+            || !self.templates.is_empty()
             || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
         {
             return Feedback::NONE;
@@ -1340,7 +1736,7 @@ mod tests {
             "noscript",
             "plaintext",
         ] {
-            let (id, flags) = lookup(name.as_bytes());
+            let (id, flags) = classify(name.as_bytes(), name.len());
             let want = match text_state(flags, false) {
                 Some(kind) => Hot::Text(kind),
                 None if name == "noscript" => Hot::Noscript,
@@ -1372,6 +1768,66 @@ mod tests {
         let table = Span { start: 2, end: 7 };
         assert!(table_candidate(table, b"</TaBle>", 0));
         assert!(!table_candidate(table, b"</tbody>", 0));
+    }
+
+    #[test]
+    fn known_names_classify_as_themselves() {
+        for known in KNOWN {
+            let want = (known.name, known.flags);
+            let len = known.spelling.len();
+            let upper = known.spelling.to_ascii_uppercase();
+            for spelled in [known.spelling, &upper] {
+                assert!(classify(spelled, len) == want);
+                let mut onwards = spelled.to_vec();
+                onwards.extend_from_slice(b" x=\"y\">text");
+                assert!(classify(&onwards, len) == want);
+            }
+            if known.name != Name::Other {
+                assert_eq!(SPELLINGS[known.name as usize], known.spelling);
+            }
+        }
+        for (i, spelling) in SPELLINGS.iter().enumerate().skip(1) {
+            assert!(!spelling.is_empty(), "name {i} has no spelling");
+        }
+        for other in [
+            &b""[..],
+            b"svgx",
+            b"sv",
+            b"h7",
+            b"h\x11",
+            b"\x13vg",
+            b"tablE ",
+            b"annotation-xmll",
+            b"annotation\x0dxml",
+            b"foreignobject\0",
+        ] {
+            assert!(
+                classify(other, other.len()) == (Name::Other, 0),
+                "{other:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn words_are_the_bytes_zero_padded() {
+        let bytes: Vec<u8> = (0xa1..=0xc0).collect();
+        for len in 0..=16 {
+            let mut padded = [0; 16];
+            padded[..len].copy_from_slice(&bytes[..len]);
+            let want = [
+                u64::from_le_bytes(padded[..8].try_into().unwrap()),
+                u64::from_le_bytes(padded[8..].try_into().unwrap()),
+            ];
+            // The name alone, and followed by more of the window.
+            for end in [len, len + 1, len + 8, bytes.len()] {
+                assert_eq!(
+                    words(&bytes[..end], len),
+                    Some(want),
+                    "{len} of {end} bytes"
+                );
+            }
+        }
+        assert_eq!(words(&bytes, 17), None);
     }
 
     #[test]

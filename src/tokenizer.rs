@@ -967,7 +967,7 @@ impl<'t> Tokens<'t> {
     }
 
     /// Hand out `token` after the tree-builder simulator has seen it.
-    #[inline(never)]
+    #[inline(always)]
     fn simulated(&mut self, token: Token<'t>) -> Option<Token<'t>> {
         self.simulate(&token);
         Some(token)
