@@ -57,7 +57,19 @@ pub enum Ambiguity {
     /// tree builder may reopen them), the adoption agency algorithm, `<form>` (the form element
     /// pointer), or a `<table>` that closes a `<p>` only outside quirks mode.
     MisnestedHtmlInForeignContent,
+    /// More than 512 elements open in what the simulator follows (SVG and MathML
+    /// content, HTML inside integration points, templates): the start tag's element is not
+    /// pushed, so that no step of the simulator costs more than a bounded walk of its stack,
+    /// whatever the input. End tags and text states inside such deep nesting are the
+    /// simulator's guess.
+    DeepNesting,
 }
+
+/// How many elements the simulator keeps open (see [`Ambiguity::DeepNesting`]). Some of its
+/// steps walk the stack (an end tag in foreign content looks for an open element of its name, a
+/// start tag in an integration point for a `p` in scope): bounding the depth keeps every walk,
+/// and so the whole run, linear in the input.
+pub(crate) const MAX_DEPTH: usize = 512;
 
 // ---- what the simulator knows about a tag name -----------------------------------------------
 
@@ -856,6 +868,9 @@ pub(crate) struct Simulator {
     frameset_ok: bool,
     /// The templates, foreign elements and HTML elements inside integration points that are open.
     stack: Vec<Frame>,
+    /// How many frames of each [`Name`] are on the stack: an end tag in foreign content whose
+    /// name is on no frame needs no walk of the stack.
+    open: [u32; Name::COUNT],
     /// The lowercase names of those that are [`Name::Other`].
     names: Vec<u8>,
     /// The `template` frames on `stack`, bottom to top: each one's bound on the open tables
@@ -880,6 +895,7 @@ impl Simulator {
             phase: Phase::Head,
             frameset_ok: true,
             stack: Vec::new(),
+            open: [0; Name::COUNT],
             names: Vec::new(),
             templates: Vec::new(),
             tables: 0,
@@ -898,6 +914,7 @@ impl Simulator {
         self.phase = Phase::Head;
         self.frameset_ok = true;
         self.stack.clear();
+        self.open = [0; Name::COUNT];
         self.names.clear();
         self.templates.clear();
         self.tables = 0;
@@ -1062,6 +1079,9 @@ impl Simulator {
 
     #[inline]
     fn push(&mut self, kind: Kind, name: Name, flags: Flags, raw: &[u8]) {
+        if self.stack.len() >= MAX_DEPTH {
+            return self.too_deep();
+        }
         let start = self.names.len() as u32;
         if name == Name::Other {
             self.store_name(raw);
@@ -1069,12 +1089,21 @@ impl Simulator {
         if matches!(kind, Kind::Template(_)) {
             self.templates.push(0);
         }
+        self.open[name as usize] += 1;
         self.stack.push(Frame {
             kind,
             name,
             flags,
             start,
         });
+    }
+
+    /// A push past [`MAX_DEPTH`]: the element stays out, and the token is marked. The fast path
+    /// for foreign content is left until the mode is settled again.
+    #[cold]
+    fn too_deep(&mut self) {
+        self.ambiguous(Ambiguity::DeepNesting);
+        self.in_foreign = false;
     }
 
     /// Keep `raw` lowercased at the end of `names`.
@@ -1102,6 +1131,7 @@ impl Simulator {
     fn truncate(&mut self, i: usize) {
         while self.stack.len() > i {
             let frame = self.stack.pop().expect("non-empty");
+            self.open[frame.name as usize] -= 1;
             if matches!(frame.kind, Kind::Template(_)) {
                 self.templates.pop();
             }
@@ -1509,17 +1539,25 @@ impl Simulator {
             self.pop_foreign_content();
             return self.html_end_tag(raw, name, flags);
         }
-        for i in (0..self.stack.len()).rev() {
-            let f = self.stack[i];
-            if !f.is_foreign() {
-                break;
-            }
-            if eq(raw, self.frame_name(i)) {
-                self.truncate(i);
-                return;
-            }
+        if let Some(i) = self.open_foreign_named(raw, name) {
+            return self.truncate(i);
         }
         self.html_end_tag(raw, name, flags);
+    }
+
+    /// The topmost frame of the foreign elements open on top of the stack whose name is `raw`
+    /// (classified as `name`, which is exact for every name but [`Name::Other`]).
+    fn open_foreign_named(&self, raw: &[u8], name: Name) -> Option<usize> {
+        if self.open[name as usize] == 0 {
+            return None;
+        }
+        let top_run = self.stack.iter().rev().take_while(|f| f.is_foreign());
+        let mut found = top_run.enumerate().filter(|(_, f)| f.name == name);
+        let depth = match name {
+            Name::Other => found.find(|&(d, _)| eq(raw, self.frame_name(self.stack.len() - 1 - d))),
+            _ => found.next(),
+        };
+        depth.map(|(d, _)| self.stack.len() - 1 - d)
     }
 
     /// An end tag processed by the insertion modes, with the stack as it is (the current node

@@ -529,6 +529,27 @@ fn ambiguous_tokens_are_flagged() {
     }
 }
 
+/// Past 512 open elements the simulator pushes no more (each step walks at most that many), and
+/// says so: the first start tag it leaves out is flagged, and foreign content stays in force.
+#[test]
+fn deep_nesting_is_bounded_and_flagged() {
+    let input = format!(
+        "{}<![CDATA[<x>]]>{}",
+        "<svg>".repeat(600),
+        "</g>".repeat(600)
+    );
+    let (tokens, got) = flags(&input);
+    assert!(got[..512].iter().all(Option::is_none), "{:?}", &got[..512]);
+    assert_eq!(got[512], Some(Ambiguity::DeepNesting));
+    // The CDATA section is still one (the current node is an `svg` element).
+    assert!(tokens[600].contains("Cdata"), "{}", tokens[600]);
+    // The same with HTML inside an integration point.
+    let input = format!("<svg><foreignObject>{}", "<div>".repeat(600));
+    let (_, got) = flags(&input);
+    assert_eq!(got[512], Some(Ambiguity::DeepNesting));
+    assert!(got[..512].iter().all(Option::is_none));
+}
+
 const SNIPPETS: &[&str] = &[
     "<!DOCTYPE html><html><head><title>a &amp; b</title><style>p{}</style><script>if(a<b){}</script></head><body><p>x</p></body></html>",
     "<svg viewBox='0 0 1 1'><title>t<b></title><style>a<b></style><path d=M0/><![CDATA[<x>]]></svg><style>a<b></style>",
