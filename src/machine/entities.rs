@@ -1,12 +1,11 @@
 //! Named character references: the longest entity name at the start of a byte slice, for the
 //! named character reference state in [`super::charref`].
 //!
-//! The 2,231 names of the WHATWG table live in a radix trie of node records, generated into
-//! [`super::entities_table`] by `tools/gen_entities.py` (see that file for the layout). A lookup
-//! walks the trie one edge at a time, remembering the last node where a name ended: O(bytes
-//! examined), no allocation. A step finds the child for the next byte in the node's 64-bit set of
-//! children (every byte a name can hold has a bit) and reads that child's record: one load per
-//! level. When the slice runs out on the way to a longer name the answer is
+//! The 2,231 names of the WHATWG table live in a radix trie laid out as a double array,
+//! generated into [`super::entities_table`] by `tools/gen_entities.py` (see that file for the
+//! layout). A lookup walks the trie one edge at a time, remembering the last node where a name
+//! ended: O(bytes examined), no allocation. A step reads the record in the slot the node's base
+//! and the next byte give, and checks that it is the node's child. When the slice runs out on the way to a longer name the answer is
 //! [`NamedMatch::NeedMore`], so a streaming caller knows to wait for the next chunk.
 
 use super::entities_table::{CLASS, LABELS, NODES, Node, VALUE_LEN_BITS, VALUES};
@@ -40,8 +39,8 @@ const ROOT: usize = 0;
 pub(crate) fn match_named(s: &[u8], at_eof: bool) -> NamedMatch {
     // The last name passed: its packed value and its length.
     let mut best = (0, 0);
-    let (mut node, mut at) = (&NODES[ROOT], 0);
-    while node.children != 0 {
+    let (mut node, mut at) = (ROOT, 0);
+    while NODES[node].base != 0 {
         let Some(&byte) = s.get(at) else {
             return out_of_input(best, at_eof);
         };
@@ -49,16 +48,17 @@ pub(crate) fn match_named(s: &[u8], at_eof: bool) -> NamedMatch {
             return found(best);
         };
         at += 1;
-        if child.label_len != 0 {
-            match follow_label(label_rest(child), &s[at..]) {
+        let record = &NODES[child];
+        if record.label_len != 0 {
+            match follow_label(label_rest(record), &s[at..]) {
                 Edge::Followed(len) => at += len,
                 Edge::Diverged => return found(best),
                 Edge::OutOfInput => return out_of_input(best, at_eof),
             }
         }
         node = child;
-        if node.value != 0 {
-            best = (node.value, at);
+        if record.value != 0 {
+            best = (record.value, at);
         }
     }
     found(best)
@@ -73,16 +73,13 @@ fn out_of_input(best: (u16, usize), at_eof: bool) -> NamedMatch {
     }
 }
 
-/// The child of `node` whose edge starts with `byte`: its bit in `node.children` says whether
-/// there is one, the bits below it how many siblings come first.
+/// The slot of the child of `node` whose edge starts with `byte`: the slot `byte` gives from the
+/// node's base, if the node there is `node`'s child.
 #[inline]
-fn child(node: &Node, byte: u8) -> Option<&'static Node> {
-    let bit = 1u64 << CLASS[usize::from(byte)];
-    if node.children & bit == 0 {
-        return None;
-    }
-    let rank = (node.children & (bit - 1)).count_ones() as usize;
-    Some(&NODES[usize::from(node.first_child) + rank])
+fn child(node: usize, byte: u8) -> Option<usize> {
+    let slot = usize::from(NODES[node].base) + usize::from(CLASS[usize::from(byte)]);
+    let candidate = NODES.get(slot)?;
+    (usize::from(candidate.parent) == node).then_some(slot)
 }
 
 /// The bytes of the edge into `node` after its first byte.
