@@ -2,8 +2,9 @@
 """Generate src/machine/entities_table.rs, the named character reference table, from entities.json.
 
 The input is the WHATWG table (https://html.spec.whatwg.org/entities.json): 2,231 names such as
-"&AElig" and "&AElig;", each with one or two code points. The output is a radix trie in flat static
-arrays (read by src/machine/entities.rs) plus every replacement text in one UTF-8 string.
+"&AElig" and "&AElig;", each with one or two code points. The output is a radix trie as a double array of
+node records (read by src/machine/entities.rs), the edge labels in one byte string and every
+replacement text in one UTF-8 string.
 
 Usage:
     python3 tools/gen_entities.py [ENTITIES_JSON] [--check]
@@ -32,6 +33,12 @@ VALUE_LEN_BITS = 3
 # rustfmt's max_width: the generated file must already be formatted (CI runs `cargo fmt --check`).
 MAX_WIDTH = 100
 NAME_RE = re.compile(r"[A-Za-z0-9]+;?")
+# The 63 bytes a name can hold: a node's child for byte b sits in slot `base + class(b)`, class(b)
+# being b's position here. Every other byte is NO_CLASS, which no child has.
+NAME_BYTES = b"0123456789;ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+NO_CLASS = len(NAME_BYTES)
+# The parent of the root and of every empty slot: no slot has this index.
+NO_PARENT = 0xFFFF
 
 
 class Node:
@@ -108,43 +115,62 @@ def pack(pieces):
     return blob, offsets
 
 
+def place(nodes_root):
+    """Double-array layout: the root in slot 0, each node's children in the slots `base + class`
+    of their first bytes, with `base` the lowest (from 1) that finds them all free. Returns
+    ({id(node): slot}, {id(node): base}); a node without children has base 0."""
+    slot_of, base_of, used = {id(nodes_root): 0}, {}, {0}
+    lowest_free = 1
+    for node in breadth_first(nodes_root):
+        classes = [NAME_BYTES.index(byte) for byte in sorted(node.children)]
+        if not classes:
+            base_of[id(node)] = 0
+            continue
+        while lowest_free in used:
+            lowest_free += 1
+        base = max(1, lowest_free - classes[0])
+        while any(base + c in used for c in classes):
+            base += 1
+        base_of[id(node)] = base
+        for byte, c in zip(sorted(node.children), classes):
+            slot_of[id(node.children[byte])] = base + c
+            used.add(base + c)
+    return slot_of, base_of
+
+
 def build_tables(entities):
-    """The node arrays and the two blobs, as a dict of name -> list or bytes."""
-    nodes = breadth_first(compress(build_trie(entities)))
-    index = {id(node): i for i, node in enumerate(nodes)}
+    """The node records by slot (None for an empty one), the byte class table and the blobs."""
+    root = compress(build_trie(entities))
+    nodes = breadth_first(root)
+    slot_of, base_of = place(root)
     labels, label_at = pack(node.label[1:] for node in nodes)
     values, value_at = pack(n.value.encode("utf-8") for n in nodes if n.value is not None)
-    tables = {
-        "FIRST_BYTE": [node.label[0] if node.label else 0 for node in nodes],
-        "REST_START": [label_at[node.label[1:]] for node in nodes],
-        "REST_LEN": [max(len(node.label) - 1, 0) for node in nodes],
-        "FIRST_CHILD": [],
-        "CHILD_COUNT": [len(node.children) for node in nodes],
-        "VALUE": [],
-        "LABELS": labels,
-        "VALUES": values,
-    }
+    records = [None] * (max(slot_of.values()) + 1)
+    parent_of = {id(c): slot_of[id(n)] for n in nodes for c in n.children.values()}
     for node in nodes:
-        first = min((index[id(c)] for c in node.children.values()), default=0)
-        tables["FIRST_CHILD"].append(first)
         text = b"" if node.value is None else node.value.encode("utf-8")
         if len(text) >= 1 << VALUE_LEN_BITS:
-            sys.exit("gen_entities: a replacement text too long for the packed VALUE length")
-        packed = (value_at[text] << VALUE_LEN_BITS | len(text)) if text else 0
-        tables["VALUE"].append(packed)
-    check_limits(tables)
-    return tables
+            sys.exit("gen_entities: a replacement text too long for the packed value length")
+        value = (value_at[text] << VALUE_LEN_BITS | len(text)) if text else 0
+        rest = node.label[1:]
+        parent = parent_of.get(id(node), NO_PARENT)
+        records[slot_of[id(node)]] = (parent, base_of[id(node)], label_at[rest], len(rest), value)
+    check_limits(records, values)
+    classes = [NAME_BYTES.index(b) if b in NAME_BYTES else NO_CLASS for b in range(256)]
+    return {"NODES": records, "CLASS": classes, "LABELS": labels, "VALUES": values,
+            "node_count": len(nodes)}
 
 
-def check_limits(tables):
+def check_limits(records, values):
     """Every number must fit the Rust type it is written as."""
-    limits = {"REST_START": 0xFFFF, "REST_LEN": 0xFF, "FIRST_CHILD": 0xFFFF,
-              "CHILD_COUNT": 0xFF, "VALUE": 0xFFFF}
-    for name, limit in limits.items():
-        if max(tables[name]) > limit:
+    if len(records) >= NO_PARENT:
+        sys.exit("gen_entities: too many slots for u16 indexes")
+    limits = {"base": 0xFFFF, "label_start": 0xFFFF, "label_len": 0xFF, "value": 0xFFFF}
+    for i, (name, limit) in enumerate(limits.items(), start=1):
+        if max(record[i] for record in records if record) > limit:
             sys.exit(f"gen_entities: {name} does not fit its type")
-    if len(tables["VALUES"]) >= 1 << (16 - VALUE_LEN_BITS):
-        sys.exit("gen_entities: VALUES too long for the packed VALUE offsets")
+    if len(values) >= 1 << (16 - VALUE_LEN_BITS):
+        sys.exit("gen_entities: VALUES too long for the packed value offsets")
 
 
 def number_lines(items, indent="    "):
@@ -187,47 +213,74 @@ def string_lines(pieces, indent="    "):
 HEADER = """\
 //! Generated by `tools/gen_entities.py` from `entities.json`; do not edit.
 //!
-//! The {count:,} WHATWG named character references as a radix trie in flat static arrays, read
-//! by [`super::entities::match_named`]. Node 0 is the root; nodes are in breadth-first order, so
-//! the children of node `n` are nodes `FIRST_CHILD[n]..FIRST_CHILD[n] + CHILD_COUNT[n]`, sorted
-//! by `FIRST_BYTE`. The edge into a node is its `FIRST_BYTE` followed by
-//! `LABELS[REST_START..REST_START + REST_LEN]`. A node where a name ends has a nonzero `VALUE`:
-//! `VALUE >> VALUE_LEN_BITS` is the byte offset of its replacement text in `VALUES` and the low
-//! bits its length in bytes.
+//! The {count:,} WHATWG named character references as a radix trie in a double array, read by
+//! [`super::entities::match_named`]: a step down the trie is one load and one compare. The root
+//! is slot 0. The child of a node for the byte `b` is slot `base + CLASS[b]`, when that slot's
+//! `parent` is the node's slot (`CLASS` numbers the 63 bytes a name can hold; every other byte
+//! gets {no_class}, which no child has). A node without children has `base` 0; empty slots have
+//! `parent` {no_parent}. The edge into a node is its byte followed by
+//! `LABELS[label_start..label_start + label_len]`. A node where a name ends has a nonzero
+//! `value`: `value >> VALUE_LEN_BITS` is the byte offset of its replacement text in `VALUES` and
+//! the low bits its length in bytes.
 //!
-//! {n} nodes; {size:,} bytes of tables. Source: {name},
+//! {n} nodes in {slots} slots; {size:,} bytes of tables. Source: {name},
 //! sha256 {sha256}.
 
-/// Number of trie nodes.
-pub(super) const NODE_COUNT: usize = {n};
+/// Number of slots.
+pub(super) const SLOT_COUNT: usize = {slots};
 
-/// How many low bits of a `VALUE` entry hold the replacement text's length.
-pub(super) const VALUE_LEN_BITS: u32 = {VALUE_LEN_BITS};"""
+/// How many low bits of a node's `value` hold the replacement text's length.
+pub(super) const VALUE_LEN_BITS: u32 = {VALUE_LEN_BITS};
+
+/// One slot of the double array: a trie node, or empty.
+pub(super) struct Node {{
+    /// The slot of the node's parent; {no_parent} for the root and empty slots.
+    pub(super) parent: u16,
+    /// The children's slots are `base + CLASS[b]`; 0 when the node has none.
+    pub(super) base: u16,
+    /// Offset in `LABELS` of the edge's bytes after its first.
+    pub(super) label_start: u16,
+    /// Number of the edge's bytes after its first.
+    pub(super) label_len: u8,
+    /// The packed replacement text when a name ends here, else 0.
+    pub(super) value: u16,
+}}
+
+/// A node record, so that each takes one short line below.
+const fn node(parent: u16, base: u16, label_start: u16, label_len: u8, value: u16) -> Node {{
+    Node {{
+        parent,
+        base,
+        label_start,
+        label_len,
+        value,
+    }}
+}}"""
 
 
 def render(tables, source_name, source_sha256, count):
     """The whole generated Rust file."""
-    n = len(tables["FIRST_BYTE"])
-    labels, values = tables["LABELS"], tables["VALUES"].decode("utf-8")
-    size = n * 9 + len(labels) + len(tables["VALUES"])
-    out = [HEADER.format(count=count, n=n, size=size, name=source_name, sha256=source_sha256,
-                         VALUE_LEN_BITS=VALUE_LEN_BITS)]
-    arrays = [
-        ("FIRST_BYTE", "u8", "First byte of the edge into each node (0 for the root).",
-         [f"b'{chr(b)}'" if b else "0" for b in tables["FIRST_BYTE"]]),
-        ("REST_START", "u16", "Offset in `LABELS` of the rest of the edge into each node.",
-         tables["REST_START"]),
-        ("REST_LEN", "u8", "Length of the rest of the edge into each node.", tables["REST_LEN"]),
-        ("FIRST_CHILD", "u16", "Index of each node's first child (0 when it has none).",
-         tables["FIRST_CHILD"]),
-        ("CHILD_COUNT", "u8", "Number of children of each node.", tables["CHILD_COUNT"]),
-        ("VALUE", "u16", "Packed replacement text of each node where a name ends, else 0.",
-         tables["VALUE"]),
-    ]
-    for name, ty, doc, items in arrays:
-        out += ["", f"/// {doc}", f"pub(super) static {name}: [{ty}; NODE_COUNT] = [",
-                number_lines(items), "];"]
+    records, labels = tables["NODES"], tables["LABELS"]
+    values = tables["VALUES"].decode("utf-8")
+    slots = len(records)
+    size = slots * 10 + 256 + len(labels) + len(tables["VALUES"])
+    out = [HEADER.format(count=count, n=tables["node_count"], slots=slots, size=size,
+                         name=source_name, sha256=source_sha256, VALUE_LEN_BITS=VALUE_LEN_BITS,
+                         no_class=NO_CLASS, no_parent=NO_PARENT)]
+    empty = (NO_PARENT, 0, 0, 0, 0)
     out += [
+        "",
+        "/// The trie, root first.",
+        "#[rustfmt::skip]",
+        "pub(super) static NODES: [Node; SLOT_COUNT] = [",
+        *(f"    node({parent}, {base}, {start}, {length}, {value}),"
+          for parent, base, start, length, value in (r or empty for r in records)),
+        "];",
+        "",
+        "/// Each byte's offset from a node's `base` to its child for that byte.",
+        "pub(super) static CLASS: [u8; 256] = [",
+        number_lines(tables["CLASS"]),
+        "];",
         "",
         "/// The edge labels after their first byte, concatenated (shared where they overlap).",
         "pub(super) static LABELS: &[u8] = b\"\\",

@@ -1,16 +1,14 @@
 //! Named character references: the longest entity name at the start of a byte slice, for the
 //! named character reference state in [`super::charref`].
 //!
-//! The 2,231 names of the WHATWG table live in a radix trie of flat static arrays, generated into
-//! [`super::entities_table`] by `tools/gen_entities.py` (see that file for the layout). A lookup
-//! walks the trie one edge at a time, remembering the last node where a name ended: O(bytes
-//! examined), no allocation. When the slice runs out on the way to a longer name the answer is
+//! The 2,231 names of the WHATWG table live in a radix trie laid out as a double array,
+//! generated into [`super::entities_table`] by `tools/gen_entities.py` (see that file for the
+//! layout). A lookup walks the trie one edge at a time, remembering the last node where a name
+//! ended: O(bytes examined), no allocation. A step reads the record in the slot the node's base
+//! and the next byte give, and checks that it is the node's child. When the slice runs out on the way to a longer name the answer is
 //! [`NamedMatch::NeedMore`], so a streaming caller knows to wait for the next chunk.
 
-use super::entities_table::{
-    CHILD_COUNT, FIRST_BYTE, FIRST_CHILD, LABELS, REST_LEN, REST_START, VALUE, VALUE_LEN_BITS,
-    VALUES,
-};
+use super::entities_table::{CLASS, LABELS, NODES, Node, VALUE_LEN_BITS, VALUES};
 
 /// Outcome of looking for a named character reference at the start of `s` (the bytes after `&`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,72 +37,66 @@ const ROOT: usize = 0;
 /// With `at_eof` false, a slice that ends inside a possible longer name gives
 /// [`NamedMatch::NeedMore`] even when a shorter name already matched (`not` could become `notin;`).
 pub(crate) fn match_named(s: &[u8], at_eof: bool) -> NamedMatch {
-    let mut best = NamedMatch::NoMatch;
+    // The last name passed: its packed value and its length.
+    let mut best = (0, 0);
     let (mut node, mut at) = (ROOT, 0);
-    while CHILD_COUNT[node] > 0 {
+    while NODES[node].base != 0 {
         let Some(&byte) = s.get(at) else {
             return out_of_input(best, at_eof);
         };
         let Some(child) = child(node, byte) else {
-            return best;
+            return found(best);
         };
-        match follow_label(label_rest(child), &s[at + 1..]) {
-            Edge::Followed(len) => at += 1 + len,
-            Edge::Diverged => return best,
-            Edge::OutOfInput => return out_of_input(best, at_eof),
+        at += 1;
+        let record = &NODES[child];
+        if record.label_len != 0 {
+            match follow_label(label_rest(record), &s[at..]) {
+                Edge::Followed(len) => at += len,
+                Edge::Diverged => return found(best),
+                Edge::OutOfInput => return out_of_input(best, at_eof),
+            }
         }
         node = child;
-        if let Some(value) = value(node) {
-            best = NamedMatch::Found { len: at, value };
+        if record.value != 0 {
+            best = (record.value, at);
         }
     }
-    best
+    found(best)
 }
 
 /// The answer when `s` ends on the way to a longer name: wait, unless the input is over.
-fn out_of_input(best: NamedMatch, at_eof: bool) -> NamedMatch {
-    if at_eof { best } else { NamedMatch::NeedMore }
+fn out_of_input(best: (u16, usize), at_eof: bool) -> NamedMatch {
+    if at_eof {
+        found(best)
+    } else {
+        NamedMatch::NeedMore
+    }
 }
 
-/// The child of `node` whose edge starts with `byte`: from [`ROOT_CHILDREN`] for the root (the
-/// widest node, 52 children), else by binary search of the sorted siblings.
+/// The slot of the child of `node` whose edge starts with `byte`: the slot `byte` gives from the
+/// node's base, if the node there is `node`'s child.
 #[inline]
 fn child(node: usize, byte: u8) -> Option<usize> {
-    if node == ROOT {
-        let child = usize::from(ROOT_CHILDREN[usize::from(byte)]);
-        return (child != ROOT).then_some(child);
-    }
-    let first = usize::from(FIRST_CHILD[node]);
-    let siblings = &FIRST_BYTE[first..first + usize::from(CHILD_COUNT[node])];
-    siblings.binary_search(&byte).ok().map(|i| first + i)
-}
-
-/// The root's child for each first byte, or [`ROOT`] (never a child) when no name starts with it.
-static ROOT_CHILDREN: [u16; 256] = root_children();
-
-const fn root_children() -> [u16; 256] {
-    let mut table = [ROOT as u16; 256];
-    let first = FIRST_CHILD[ROOT] as usize;
-    let mut i = first;
-    while i < first + CHILD_COUNT[ROOT] as usize {
-        table[FIRST_BYTE[i] as usize] = i as u16;
-        i += 1;
-    }
-    table
+    let slot = usize::from(NODES[node].base) + usize::from(CLASS[usize::from(byte)]);
+    let candidate = NODES.get(slot)?;
+    (usize::from(candidate.parent) == node).then_some(slot)
 }
 
 /// The bytes of the edge into `node` after its first byte.
-fn label_rest(node: usize) -> &'static [u8] {
-    let start = usize::from(REST_START[node]);
-    &LABELS[start..start + usize::from(REST_LEN[node])]
+fn label_rest(node: &Node) -> &'static [u8] {
+    let start = usize::from(node.label_start);
+    &LABELS[start..start + usize::from(node.label_len)]
 }
 
-/// The replacement text of the name ending at `node`, if one does.
-fn value(node: usize) -> Option<&'static str> {
-    let packed = usize::from(VALUE[node]);
-    let len = packed & ((1 << VALUE_LEN_BITS) - 1);
+/// The match for the last name passed, given as (packed value, length); a zero value means none.
+fn found((packed, len): (u16, usize)) -> NamedMatch {
+    if packed == 0 {
+        return NamedMatch::NoMatch;
+    }
+    let packed = usize::from(packed);
     let start = packed >> VALUE_LEN_BITS;
-    (len > 0).then(|| &VALUES[start..start + len])
+    let value = &VALUES[start..start + (packed & ((1 << VALUE_LEN_BITS) - 1))];
+    NamedMatch::Found { len, value }
 }
 
 /// How the input compares with the rest of an edge label.
