@@ -1166,6 +1166,11 @@ impl Simulator {
         }
     }
 
+    /// Whether a foreign frame is open (the HTML frames above the topmost one are inside it).
+    fn foreign_open(&self) -> bool {
+        self.open[Name::Svg as usize] + self.open[Name::Math as usize] > 0
+    }
+
     /// Index of the topmost foreign frame (the one the HTML frames above it are inside).
     fn foreign_base(&self) -> Option<usize> {
         self.stack.iter().rposition(Frame::is_foreign)
@@ -1174,6 +1179,9 @@ impl Simulator {
     /// Index of the HTML frame named `name` in scope inside the integration point on top
     /// (`extra` names bound the scope too), if any.
     fn in_scope(&self, name: Name, extra: &[Name]) -> Option<usize> {
+        if self.open[name as usize] == 0 {
+            return None;
+        }
         for (i, f) in self.stack.iter().enumerate().rev() {
             if f.is_foreign() || matches!(f.kind, Kind::Template(_)) {
                 return None;
@@ -1325,7 +1333,7 @@ impl Simulator {
 
     /// A start tag processed by the insertion modes (HTML content).
     fn html_start_tag(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) -> Feedback {
-        let in_region = self.foreign_base().is_some();
+        let in_region = self.foreign_open();
         // The frameset decision (never inside a template, which clears frameset-ok anyway).
         if self.phase != Phase::Body && self.templates.is_empty() {
             if self.phase == Phase::Frameset {
@@ -1563,7 +1571,7 @@ impl Simulator {
     /// An end tag processed by the insertion modes, with the stack as it is (the current node
     /// may be foreign when the foreign-content rules hand the token over).
     fn html_end_tag(&mut self, raw: &[u8], name: Name, flags: Flags) {
-        let foreign = self.foreign_base().is_some();
+        let foreign = self.foreign_open();
         if self.phase != Phase::Body && self.templates.is_empty() {
             match (self.phase, name) {
                 (Phase::Head, Name::Body) => self.phase = Phase::BodyFramesetOk,
