@@ -97,6 +97,17 @@ fn tag_and_comment_openers_repeated() {
     assert_eq!(consistent(&nested).len(), 40_000);
 }
 
+/// Nesting deeper than the simulator follows (512 elements): the tokens are the tokenizer's, the
+/// same whole, in chunks and byte by byte, and each end tag still finds no open element cheaply.
+#[test]
+fn deep_foreign_and_integration_point_nesting() {
+    let depth = 20_000;
+    let foreign = [b"<svg>".repeat(depth), b"</x>".repeat(depth)].concat();
+    assert_eq!(consistent(&foreign).len(), 2 * depth);
+    let divs = [&b"<svg><foreignObject>"[..], &b"<div>".repeat(depth)].concat();
+    assert_eq!(consistent(&divs).len(), depth + 2);
+}
+
 #[test]
 fn nul_cr_and_invalid_utf8_storms() {
     let nuls = repeated(b"\0", 1 << 18);

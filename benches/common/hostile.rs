@@ -102,6 +102,22 @@ pub const CASES: &[Case] = &[
         make: svg_math,
     },
     Case {
+        name: "foreign-end-tags",
+        what: "50,000 nested `<svg>`, then 50,000 `</x>` (an end tag no open element has)",
+        state: "tag name (foreign content; the simulator's end tag walk)",
+        unit: "pairs",
+        full: 50_000,
+        make: foreign_end_tags,
+    },
+    Case {
+        name: "integration-point-divs",
+        what: "`<svg><foreignObject>` and 100,000 nested `<div>`",
+        state: "tag name (HTML inside an integration point)",
+        unit: "tags",
+        full: 100_000,
+        make: integration_point_divs,
+    },
+    Case {
         name: "end-tag-openers",
         what: "1 MB of `</`",
         state: "bogus comment (from the second `<` on)",
@@ -205,6 +221,14 @@ fn ampersand_amp(size: usize) -> Vec<u8> {
 
 fn svg_math(pairs: usize) -> Vec<u8> {
     b"<svg><math>".repeat(pairs)
+}
+
+fn foreign_end_tags(pairs: usize) -> Vec<u8> {
+    [b"<svg>".repeat(pairs), b"</x>".repeat(pairs)].concat()
+}
+
+fn integration_point_divs(tags: usize) -> Vec<u8> {
+    [&b"<svg><foreignObject>"[..], &b"<div>".repeat(tags)].concat()
 }
 
 fn end_tag_openers(size: usize) -> Vec<u8> {
