@@ -287,10 +287,7 @@ impl Attrs {
     #[inline]
     fn add_linear(&mut self, span: Span, name: &[u8], b: &Buf) -> bool {
         self.any = true;
-        let repeat = self
-            .list
-            .iter()
-            .any(|a| a.name.len() == name.len() && b.slice(a.name).eq_ignore_ascii_case(name));
+        let repeat = self.list.iter().any(|a| same_name(b.slice(a.name), name));
         self.keep_unless(repeat, span)
     }
 
@@ -354,8 +351,7 @@ impl Attrs {
     fn is_key(&self, id: u32, key: Key<'_>, b: &Buf) -> bool {
         match key {
             Key::Plain(name) if id & DECODED == 0 => {
-                let kept = self.list[id as usize].name;
-                kept.len() == name.len() && b.slice(kept).eq_ignore_ascii_case(name)
+                same_name(b.slice(self.list[id as usize].name), name)
             }
             Key::Decoded(start, end) if id & DECODED != 0 => {
                 let (kept_start, kept_end) = self.decoded[(id & !DECODED) as usize];
@@ -410,8 +406,7 @@ fn same_plain_name(list: &[AttrRecord], id: u32, i: usize, b: &Buf) -> bool {
     if id & DECODED != 0 {
         return false;
     }
-    let (kept, name) = (list[id as usize].name, list[i].name);
-    kept.len() == name.len() && b.slice(kept).eq_ignore_ascii_case(b.slice(name))
+    same_name(b.slice(list[id as usize].name), b.slice(list[i].name))
 }
 
 /// The most keys a table of `1 << bits` slots holds before it grows: half full.
@@ -430,8 +425,15 @@ fn table_bits(keys: usize) -> u32 {
 }
 
 /// Whether `name` decodes to itself up to ASCII case: ASCII without NUL.
+#[inline]
 fn is_plain(name: &[u8]) -> bool {
     name.iter().all(|&c| c.wrapping_sub(1) < 0x7F)
+}
+
+/// Whether two raw names are the same up to ASCII case.
+#[inline(always)]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.eq_ignore_ascii_case(y))
 }
 
 /// An attribute name as the tree sees it: ASCII lowercased, NUL as U+FFFD, invalid UTF-8 as U+FFFD.
@@ -608,12 +610,116 @@ impl Machine {
                 self.state = State::AttributeName;
                 Flow::Continue
             }
-            Ok(Some(_)) => {
-                self.tok.data_start = self.pos;
-                self.state = State::AttributeName;
-                Flow::Continue
+            Ok(Some(_)) => self.attribute_run(b),
+        }
+    }
+
+    /// §13.2.5.33–39 for a run of attributes, from a name that starts at the cursor: names, values
+    /// and the whitespace between them in one loop, with the same transitions and actions as the
+    /// state functions (a tag with many attributes does not go through the state dispatch four
+    /// times for each). At anything else (a byte that raises an error or starts a character
+    /// reference, the end of the tag or of the window) it leaves the machine in the state the
+    /// state functions are in at that byte, to go on from exactly there.
+    fn attribute_run(&mut self, b: &Buf) -> Flow {
+        let bytes = b.bytes;
+        let errors = self.config.errors;
+        let (name_stop, unquoted_stop) = if errors {
+            (&ATTR_NAME_STOP_ERRORS, &UNQUOTED_STOP_ERRORS)
+        } else {
+            (&ATTR_NAME_STOP, &UNQUOTED_STOP)
+        };
+        let mut i = self.pos - b.base;
+        loop {
+            // Attribute name, from a byte that is not whitespace, `/`, `>` or `=`.
+            self.tok.data_start = b.base + i;
+            if name_stop.contains(bytes[i]) {
+                return self.resume_at(State::AttributeName, b, i);
+            }
+            let Some(n) = find_in_set(name_stop, &bytes[i + 1..]) else {
+                return self.resume_at(State::AttributeName, b, i);
+            };
+            let end = i + 1 + n;
+            let c = bytes[end];
+            if !(is_whitespace(c) || matches!(c, b'/' | b'>' | b'=')) {
+                return self.resume_at(State::AttributeName, b, end);
+            }
+            self.pos = b.base + end;
+            self.finish_attribute_name(b);
+            let mut j = end;
+            if c != b'=' {
+                // After attribute name.
+                j = skip_whitespace(bytes, j);
+                match bytes.get(j) {
+                    Some(b'=') => {}
+                    Some(b'/' | b'>') | None => {
+                        return self.resume_at(State::AfterAttributeName, b, j);
+                    }
+                    Some(_) => {
+                        i = j;
+                        continue;
+                    }
+                }
+            }
+            // Before attribute value.
+            j = skip_whitespace(bytes, j + 1);
+            i = match bytes.get(j) {
+                Some(&quote @ (b'"' | b'\'')) => {
+                    let start = j + 1;
+                    self.tok.data_start = b.base + start;
+                    let rest = &bytes[start..];
+                    let hit = if errors {
+                        find3(quote, b'&', 0, rest)
+                    } else {
+                        find1(quote, rest)
+                    };
+                    let k = hit.map_or(bytes.len(), |k| start + k);
+                    if bytes.get(k) != Some(&quote) {
+                        let state = if quote == b'"' {
+                            State::AttributeValueDoubleQuoted
+                        } else {
+                            State::AttributeValueSingleQuoted
+                        };
+                        return self.resume_at(state, b, k);
+                    }
+                    let value = Span {
+                        start: b.base + start,
+                        end: b.base + k,
+                    };
+                    self.attrs.set_value(value, quote);
+                    // After attribute value (quoted).
+                    match bytes.get(k + 1) {
+                        Some(&c) if is_whitespace(c) => k + 2,
+                        _ => return self.resume_at(State::AfterAttributeValueQuoted, b, k + 1),
+                    }
+                }
+                Some(b'>') | None => return self.resume_at(State::BeforeAttributeValue, b, j),
+                Some(_) => {
+                    self.tok.data_start = b.base + j;
+                    let k = find_in_set(unquoted_stop, &bytes[j..]).map_or(bytes.len(), |k| j + k);
+                    if !bytes.get(k).is_some_and(|&c| is_whitespace(c)) {
+                        return self.resume_at(State::AttributeValueUnquoted, b, k);
+                    }
+                    let value = Span {
+                        start: b.base + j,
+                        end: b.base + k,
+                    };
+                    self.attrs.set_value(value, 0);
+                    k + 1
+                }
+            };
+            // Before attribute name.
+            i = skip_whitespace(bytes, i);
+            if matches!(bytes.get(i), Some(b'/' | b'>' | b'=') | None) {
+                return self.resume_at(State::BeforeAttributeName, b, i);
             }
         }
+    }
+
+    /// Go on in `state` at window index `at`.
+    fn resume_at(&mut self, state: State, b: &Buf, at: usize) -> Flow {
+        self.state = state;
+        self.pos = b.base + at;
+        Flow::Continue
     }
 
     /// Skip ASCII whitespace at the cursor.
