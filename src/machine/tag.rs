@@ -190,12 +190,6 @@ impl Attrs {
         self.keep_unless(repeat, span)
     }
 
-    /// Whether the attribute named `name` is recorded unchecked (see `settled`).
-    #[inline]
-    fn defers(&self, name: &[u8]) -> bool {
-        self.list.len() >= LINEAR_LIMIT && is_plain(name)
-    }
-
     /// Record the attribute named at `span`, unchecked.
     #[inline]
     fn push_unchecked(&mut self, span: Span) {
@@ -729,18 +723,37 @@ impl Machine {
 
     /// Leaving the attribute name state: the name is complete; check it against the others (now,
     /// or in [`Machine::settle_attributes`]).
+    #[inline]
     pub(super) fn finish_attribute_name(&mut self, b: &Buf) {
         let span = Span {
             start: self.tok.data_start,
             end: self.pos,
         };
-        if self.attrs.defers(b.slice(span)) {
-            if self.config.errors {
-                self.attrs.error_at.push(self.errors.len());
+        let name = b.slice(span);
+        if is_plain(name) {
+            if self.attrs.list.len() >= LINEAR_LIMIT {
+                // A large tag: recorded unchecked.
+                if self.config.errors {
+                    self.attrs.error_at.push(self.errors.len());
+                }
+                self.attrs.push_unchecked(span);
+                return;
             }
-            self.attrs.push_unchecked(span);
-            return;
+            if self.attrs.linear {
+                // A small tag (no unchecked attributes then): compare with the others at once.
+                if !self.attrs.add_linear(span, name, b) {
+                    self.error_here(ErrorCode::DuplicateAttribute);
+                }
+                return;
+            }
         }
+        self.finish_attribute_name_now(b, span);
+    }
+
+    /// [`Machine::finish_attribute_name`] for a name that is not plain, or once the table is in
+    /// use: checked at once, after the unchecked ones.
+    #[inline(never)]
+    fn finish_attribute_name_now(&mut self, b: &Buf, span: Span) {
         self.settle_attributes(b);
         if !self.attrs.add(span, b) {
             self.error_here(ErrorCode::DuplicateAttribute);
