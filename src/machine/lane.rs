@@ -248,6 +248,7 @@ impl Machine {
 
     /// §13.2.5.38 Attribute value (unquoted) from window index `i`: where the before attribute name
     /// state goes on.
+    #[inline(always)]
     fn lane_unquoted_value(&mut self, b: &Buf, i: usize) -> Result<usize, GiveUp> {
         let n = find_in_set(&UNQUOTED_STOP, &b.bytes[i..]).ok_or(GiveUp)?;
         self.attrs.set_value(

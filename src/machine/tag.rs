@@ -68,6 +68,8 @@ pub(crate) struct Attrs {
     hashes: Vec<u32>,
     /// The table's size is `1 << bits`.
     bits: u32,
+    /// The key of [`hash_name`], random for each tokenizer.
+    seed: u64,
     /// The size the table starts at on the next tag that needs one (as `bits`): what the last such
     /// tag's attributes needed, so that a run of tags with many attributes does not grow it again
     /// each time, while forgetting it (clearing the slots in use) stays in proportion to the work of
@@ -93,6 +95,7 @@ impl Default for Attrs {
             spare: Vec::new(),
             hashes: Vec::new(),
             bits: FIRST_TABLE_BITS,
+            seed: random_seed(),
             next_bits: FIRST_TABLE_BITS,
             any: false,
             dropping: false,
@@ -171,14 +174,14 @@ impl Attrs {
             self.start_table(b);
         }
         self.any = true;
-        let (hash, plain) = hash_name(name);
+        let (hash, plain) = hash_name(name, self.seed);
         let repeat = if plain {
             self.find_or_insert(Key::Plain(name), hash, self.list.len(), b)
         } else {
             let start = self.names.len();
             push_decoded_name(&mut self.names, name);
             let end = self.names.len();
-            let hash = hash_name(&self.names[start..end]).0;
+            let hash = hash_name(&self.names[start..end], self.seed).0;
             let repeat = self.find_or_insert(Key::Decoded(start, end), hash, self.list.len(), b);
             if repeat {
                 self.names.truncate(start);
@@ -242,10 +245,18 @@ impl Attrs {
             hashes,
             repeats,
             bits,
+            seed,
             ..
         } = self;
         hashes.clear();
-        hashes.extend(list[start..].iter().map(|a| hash_name(b.slice(a.name)).0));
+        let window = b.bytes;
+        let span = |a: &AttrRecord| (a.name.start - b.base, a.name.end - b.base);
+        hashes.extend(
+            list[start..]
+                .iter()
+                .map(span)
+                .map(|(from, to)| hash_in(window, from, to, *seed)),
+        );
         let mask = (1 << *bits) - 1;
         let mut kept = start;
         let mut repeat = false;
@@ -310,7 +321,7 @@ impl Attrs {
         }
         for i in 0..self.settled {
             let name = b.slice(self.list[i].name);
-            self.place(Slot::pack(hash_name(name).0, i as u32));
+            self.place(Slot::pack(hash_name(name, self.seed).0, i as u32));
         }
     }
 
@@ -457,6 +468,29 @@ const FOLD: u64 = 0x2020_2020_2020_2020;
 const K0: u64 = 0x9E37_79B9_7F4A_7C15;
 const K1: u64 = 0xD6E8_FEB8_6659_FD93;
 
+/// [`hash_name`]'s hash of `window[start..end]`; a name of up to 8 bytes is read in one load
+/// when the window goes on for 8 bytes from its start (it usually does: the tag goes on).
+#[inline(always)]
+fn hash_in(window: &[u8], start: usize, end: usize, seed: u64) -> u32 {
+    let len = end.wrapping_sub(start);
+    if (1..=8).contains(&len)
+        && let Some(bytes) = window.get(start..start + 8)
+    {
+        let word = u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]));
+        let word = word & u64::MAX >> (64 - 8 * len);
+        let fold = FOLD >> (64 - 8 * len);
+        let h = seed ^ (len as u64).wrapping_mul(K0);
+        return (fold_multiply(fold_multiply(h ^ (word | fold), K1), K0) >> 32) as u32;
+    }
+    hash_name(&window[start..end], seed).0
+}
+
+/// A random key for [`hash_name`], from the standard library's per-process random hash keys.
+fn random_seed() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0x7461_6773_u64)
+}
+
 /// The 128-bit product of `a` and `b`, its halves XORed: a cheap mixer of both.
 #[inline(always)]
 fn fold_multiply(a: u64, b: u64) -> u64 {
@@ -492,10 +526,11 @@ fn word_is_plain(word: u64, n: usize) -> bool {
 }
 
 /// A 32-bit hash of `name` with ASCII case folded, 8 bytes at a time, and whether the name is plain
-/// (ASCII without NUL), found in the same pass.
+/// (ASCII without NUL), found in the same pass. `seed` is random, so that a page cannot pick
+/// names that all fall in one place of the table.
 #[inline(always)]
-fn hash_name(name: &[u8]) -> (u32, bool) {
-    let mut h = (name.len() as u64).wrapping_mul(K0);
+fn hash_name(name: &[u8], seed: u64) -> (u32, bool) {
+    let mut h = seed ^ (name.len() as u64).wrapping_mul(K0);
     let mut plain = true;
     let mut chunks = name.chunks_exact(8);
     for chunk in &mut chunks {
@@ -1021,6 +1056,28 @@ mod tests {
                 attrs.add(span, &b)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_name_hashes_alike_read_whole_or_by_parts() {
+        let window = b"aBcDeFgHiJkLmNoPqRsTuVwXyZ\0\xE9-0123456789";
+        for seed in [0, 1, u64::MAX, 0x1234_5678_9ABC_DEF0] {
+            for start in 0..window.len() {
+                for end in start..=window.len() {
+                    let name = &window[start..end];
+                    let folded: Vec<u8> = name.iter().map(u8::to_ascii_lowercase).collect();
+                    assert_eq!(
+                        hash_in(window, start, end, seed),
+                        hash_name(name, seed).0,
+                        "{name:?}"
+                    );
+                    if name.iter().all(u8::is_ascii_alphabetic) {
+                        assert_eq!(hash_name(name, seed).0, hash_name(&folded, seed).0);
+                    }
+                    assert_eq!(hash_name(name, seed).1, is_plain(name), "{name:?}");
+                }
+            }
+        }
     }
 
     #[test]
