@@ -765,7 +765,7 @@ impl Machine {
 
     /// Leaving the attribute name state: the name is complete; check it against the others (now,
     /// or in [`Machine::settle_attributes`]).
-    #[inline]
+    #[inline(always)]
     pub(super) fn finish_attribute_name(&mut self, b: &Buf) {
         let span = Span {
             start: self.tok.data_start,
