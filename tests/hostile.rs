@@ -141,3 +141,57 @@ fn names_that_decode_alike_are_duplicates_with_errors_off_too() {
         assert_eq!(attributes.len(), 1, "{input:?}: {attributes:?}");
     }
 }
+
+/// Past eight attributes a tag's repeats are found in batches (when the tag ends or the input
+/// stops); their duplicate-attribute errors still come in stream order among the tag's other errors,
+/// and the first of each name is kept, whole and chunked.
+#[test]
+fn many_attributes_with_repeats_keep_the_first_and_report_in_order() {
+    let mut input = b"<p".to_vec();
+    let mut expected_errors = Vec::new();
+    let mut kept: Vec<(String, String)> = Vec::new();
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for i in 0..3000u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let k = if i < 20 { i } else { x % 1200 };
+        let name = if x.is_multiple_of(5) {
+            format!("N{k}")
+        } else {
+            format!("n{k}")
+        };
+        input.push(b' ');
+        input.extend_from_slice(name.as_bytes());
+        let name_end = input.len();
+        let lower = name.to_ascii_lowercase();
+        let repeat = kept.iter().any(|(n, _)| *n == lower);
+        if repeat {
+            expected_errors.push((ErrorCode::DuplicateAttribute, name_end));
+        }
+        let value = if x.is_multiple_of(7) {
+            input.extend_from_slice(b"=\"a");
+            expected_errors.push((ErrorCode::UnexpectedNullCharacter, input.len()));
+            input.extend_from_slice(b"\0b\"");
+            "a\u{FFFD}b".to_string()
+        } else {
+            input.extend_from_slice(format!("=v{i}").as_bytes());
+            format!("v{i}")
+        };
+        if !repeat {
+            kept.push((lower, value));
+        }
+    }
+    input.push(b'>');
+    let tokens = consistent(&input);
+    let Html5libToken::StartTag { attributes, .. } = &tokens[0] else {
+        panic!("{:?}", &tokens[..1])
+    };
+    assert_eq!(attributes, &kept);
+    let errors: Vec<_> = run(&input, &Options::new().errors(true), None)
+        .errors
+        .iter()
+        .map(|e| (e.code, e.offset))
+        .collect();
+    assert_eq!(errors, expected_errors);
+}

@@ -64,6 +64,12 @@ const SNIPPETS: &[&str] = &[
     // attributes
     "<a b=c d='e' f=\"g\" h i=j&amp;k l=\"&#x1F600;\" b=dup>",
     "<a\tb\nc\x0Cd /><br/><a/b/c><a =x><a \"b'=c>",
+    // past 8 attributes, repeats are dropped (and reported) when the tag is complete or the
+    // machine stops: their errors must fall between the others where they belong
+    "<a a1=1 a2=2 a3=3 a4=4 a5=5 a6=6 a7=7 a8=8 a9=9 A1=x a9=\"\0\" a10='&amp' a2 b\0c=1 b\0C=2 \
+     a10 \u{e9}=1 \u{c9}=2 \u{e9}=3 a11=x\"y a12=\"q\"a13 a3 a12=&notit; a14 / a1>",
+    "</a b1 b2 b3 b4 b5 b6 b7 b8 b9 B1 b2=x b10 b10><p c1 c2 c3 c4 c5 c6 c7 c8 c9 c1 c1 c1>",
+    "x<a b1 b2 b3 b4 b5 b6 b7 b8 b9 b1 b\0 b10 b\0 b2",
     // multibyte
     "é€😀<é a=é é=😀>é€😀</é><!--é€😀--><?t é€😀?>",
     // processing instructions

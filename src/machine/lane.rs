@@ -103,7 +103,11 @@ impl Machine {
         }
         match self.lane_tag(b, lt, is_end_tag) {
             Ok(lexeme) => lexeme,
-            Err(GiveUp) => self.elsewhere(at),
+            Err(GiveUp) => {
+                // The state functions lex the tag again; what the lane recorded goes.
+                self.attrs.clear();
+                self.elsewhere(at)
+            }
         }
     }
 
@@ -153,6 +157,7 @@ impl Machine {
         if is_end_tag {
             return Ok(Lexeme::EndTag { span, name });
         }
+        self.attrs.settle(b, false);
         self.last_start_tag_span = Some(name);
         Ok(Lexeme::StartTag {
             span,
@@ -194,7 +199,7 @@ impl Machine {
             if !ATTR_NAME_STOP.contains(c) {
                 return Err(GiveUp);
             }
-            self.attrs.add_plain(name, b);
+            self.attrs.add_unchecked(name, b);
             if is_whitespace(c) {
                 // After attribute name.
                 i = skip_whitespace(bytes, i);
@@ -243,6 +248,7 @@ impl Machine {
 
     /// §13.2.5.38 Attribute value (unquoted) from window index `i`: where the before attribute name
     /// state goes on.
+    #[inline(always)]
     fn lane_unquoted_value(&mut self, b: &Buf, i: usize) -> Result<usize, GiveUp> {
         let n = find_in_set(&UNQUOTED_STOP, &b.bytes[i..]).ok_or(GiveUp)?;
         self.attrs.set_value(

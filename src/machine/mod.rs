@@ -372,6 +372,7 @@ impl Machine {
         self.last_start_tag_span = None;
         self.cdata_allowed = false;
         self.errors.clear();
+        self.attrs.clear();
         self.out = None;
         self.resume = 0;
         self.open_numeric_reference = None;
@@ -440,8 +441,14 @@ impl Machine {
         loop {
             match self.step(b) {
                 Flow::Continue => {}
-                Flow::Emit => return self.out.take().map(|r| self.hand_out(r)),
-                Flow::NeedMore => return None,
+                Flow::Emit => {
+                    self.settle_attributes(b);
+                    return self.out.take().map(|r| self.hand_out(r));
+                }
+                Flow::NeedMore => {
+                    self.settle_attributes(b);
+                    return None;
+                }
             }
         }
     }

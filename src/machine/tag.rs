@@ -2,12 +2,16 @@
 //! 32–40), and the attribute list with its duplicate check.
 //!
 //! Attribute names and values are recorded as spans. The standard drops a repeated attribute name
-//! (first wins); [`Attrs`] finds repeats in amortized O(1) per attribute with a hash table keyed by
-//! the decoded (lowercased) name, so a tag with 100,000 attributes costs 100,000 steps, not 10^10.
+//! (first wins); [`Attrs`] finds repeats by comparing names directly in small tags and, past eight
+//! attributes, with a hash table keyed by the decoded (lowercased) name, in amortized O(1) per
+//! attribute: a tag with 100,000 attributes costs 100,000 steps, not 10^10. In a large tag the names
+//! are checked in batches ([`Machine::settle_attributes`]), so that the probes of a table larger
+//! than the cache overlap instead of waiting for each other. The attribute states also run as one
+//! loop over a run of attributes ([`Machine::attribute_run`]), with errors on or off.
 
 use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
-use crate::scan::{ByteSet, find_in_set, find1, find3};
+use crate::scan::{ByteSet, find_in_set, find1, find3, prefetch};
 use crate::token::{AttrRecord, Span};
 
 const WS: &[u8] = b"\t\n\x0C\r ";
@@ -24,27 +28,59 @@ const UNQUOTED_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r >&\0\"'<=`");
 
 /// Up to this many attributes with plain ASCII names, repeats are found by comparing names directly.
 const LINEAR_LIMIT: usize = 8;
+/// The hash table's size when it comes into use, as a power of two (32 slots).
+const FIRST_TABLE_BITS: u32 = 5;
+/// How many names ahead [`Attrs::settle`] asks for the slot a name probes first.
+const PREFETCH_AHEAD: usize = 32;
+/// The tag bit of a [`Slot`]'s key for a decoded name (an index into `Attrs::decoded`).
+const DECODED: u32 = 1 << 31;
 
 /// The attributes of the tag in progress, and what finds repeated names.
 ///
 /// Small tags whose names are plain ASCII (the common case) compare raw names case-insensitively.
 /// Past [`LINEAR_LIMIT`] attributes, or at the first name with NUL or non-ASCII bytes, every kept
-/// name gets a [`Key`] and is found again through a hash table: plain names stay where they are in
-/// the input (compared ASCII case-insensitively, hashed lowercased on the fly), others are decoded
-/// once into `names`. A plain name never equals another one: it decodes to ASCII, they do not.
+/// name goes into a hash table: plain names stay where they are in the input (compared ASCII
+/// case-insensitively, hashed with ASCII case folded), others are decoded once into `names`. A plain
+/// name never equals another one: it decodes to ASCII, they do not.
 pub(crate) struct Attrs {
     /// Attributes kept so far, in source order.
     pub(crate) list: Vec<AttrRecord>,
-    /// Whether `list` is still compared directly (no hash table yet).
+    /// Whether `list` is still compared directly (the table is not in use).
     linear: bool,
-    /// The decoded names of the keys that are not plain, concatenated.
+    /// How many attributes of `list` have been checked for repeats. Past [`LINEAR_LIMIT`]
+    /// attributes, plain names are recorded unchecked and their repeats dropped later, all in one
+    /// pass ([`Machine::settle_attributes`], at the latest when the machine stops): checking each
+    /// name as it comes makes every attribute of a large tag wait for a cache miss on the table,
+    /// with a whole attribute's lexing between two of them, while one loop over the table lets
+    /// the processor overlap them.
+    settled: usize,
+    /// With errors on, for each unchecked attribute: how many errors the machine had reported when
+    /// its name was complete, which is where its duplicate-attribute error goes if it is a repeat.
+    error_at: Vec<usize>,
+    /// Filled by [`Attrs::settle`] with errors on: for each repeat dropped, the offset of its
+    /// name's end and its index among the unchecked attributes.
+    repeats: Vec<(usize, usize)>,
+    /// The decoded names of the kept attributes whose names are not plain, concatenated.
     names: Vec<u8>,
-    /// The names of the first `keys.len()` kept attributes, with their hashes.
-    keys: Vec<(Key, u64)>,
-    /// Open addressing with linear probing over [`Slot`]s; slots of older generations are empty.
+    /// Where each of those names is in `names`.
+    decoded: Vec<(u32, u32)>,
+    /// Open addressing with linear probing over [`Slot`]s. While the table is in use its first
+    /// `1 << bits` slots are the table; every slot past them is empty (0), and so is every slot
+    /// while it is not in use, so a tag that never needs it costs nothing to forget.
     table: Vec<u64>,
-    /// The current generation: never 0, so a zeroed slot is empty.
-    generation: u16,
+    /// The slots of the table before it grew, kept for the next growth.
+    spare: Vec<u64>,
+    /// The hashes of the names [`Attrs::settle`] checks.
+    hashes: Vec<u32>,
+    /// The table's size is `1 << bits`.
+    bits: u32,
+    /// The key of [`hash_name`], random for each tokenizer.
+    seed: u64,
+    /// The size the table starts at on the next tag that needs one (as `bits`): what the last such
+    /// tag's attributes needed, so that a run of tags with many attributes does not grow it again
+    /// each time, while forgetting it (clearing the slots in use) stays in proportion to the work of
+    /// the tag that used them.
+    next_bits: u32,
     /// Whether any attribute was started on this tag (kept or not).
     pub(crate) any: bool,
     /// The attribute in progress is a repeat and is not recorded.
@@ -56,46 +92,55 @@ impl Default for Attrs {
         Attrs {
             list: Vec::new(),
             linear: true,
+            settled: 0,
+            error_at: Vec::new(),
+            repeats: Vec::new(),
             names: Vec::new(),
-            keys: Vec::new(),
+            decoded: Vec::new(),
             table: Vec::new(),
-            generation: 1,
+            spare: Vec::new(),
+            hashes: Vec::new(),
+            bits: FIRST_TABLE_BITS,
+            seed: random_seed(),
+            next_bits: FIRST_TABLE_BITS,
             any: false,
             dropping: false,
         }
     }
 }
 
-/// A kept attribute's name, as the hash table compares it.
+/// A name as the hash table compares it.
 #[derive(Clone, Copy)]
-enum Key {
+enum Key<'a> {
     /// ASCII without NUL: the raw name, compared ASCII case-insensitively.
-    Plain(Span),
+    Plain(&'a [u8]),
     /// Anything else: its decoded form, `names[start..end]`.
-    Decoded(u32, u32),
+    Decoded(usize, usize),
 }
 
-/// A hash table slot, packed into 8 bytes (the table of a tag with 100,000 attributes is zeroed and
-/// walked, so its size counts): the generation (16 bits), 16 bits of the key's hash that the slot
-/// index does not use, to skip most other keys without looking at them, and the key's index.
+/// A hash table slot, packed into 8 bytes: the upper half is the name's 32-bit hash, whose top
+/// `bits` bits are the slot it belongs in (so growing the table needs no name again), the lower
+/// half its key plus one (0 is an empty slot). A key is the attribute's index in `list` for a plain
+/// name, [`DECODED`] plus the index in `decoded` for another. (So a tag holds fewer than 2^31 kept
+/// attributes of each kind: past that, its input alone would pass 4 GiB and its records 80 GB.)
 struct Slot;
 
 impl Slot {
-    fn pack(generation: u16, hash: u64, index: usize) -> u64 {
-        (u64::from(generation) << 48) | (hash >> 48 << 32) | index as u64
+    fn pack(hash: u32, key: u32) -> u64 {
+        (u64::from(hash) << 32) | u64::from(key + 1)
     }
 
-    fn generation(slot: u64) -> u16 {
-        (slot >> 48) as u16
+    fn hash(slot: u64) -> u32 {
+        (slot >> 32) as u32
     }
 
-    /// Whether a slot holds a key whose hash may be `hash`.
-    fn may_be(slot: u64, hash: u64) -> bool {
-        (slot >> 32) as u16 == (hash >> 48) as u16
+    fn key(slot: u64) -> u32 {
+        (slot as u32).wrapping_sub(1)
     }
 
-    fn index(slot: u64) -> usize {
-        slot as u32 as usize
+    /// Where a name with `hash` belongs in a table of `1 << bits` slots.
+    fn home(hash: u32, bits: u32) -> usize {
+        (u64::from(hash) >> (32 - bits)) as usize
     }
 }
 
@@ -109,34 +154,163 @@ impl Attrs {
     }
 
     fn reset(&mut self) {
-        self.list.clear();
         self.any = false;
         self.dropping = false;
-        self.linear = true;
-        if !self.keys.is_empty() {
+        if !self.linear {
+            // Every slot the tag used is among the first `1 << bits`.
+            self.table[..1 << self.bits].fill(0);
+            self.next_bits = table_bits(self.list.len());
             self.names.clear();
-            self.keys.clear();
-            self.generation = self.generation.wrapping_add(1);
-            if self.generation == 0 {
-                self.table.fill(0);
-                self.generation = 1;
-            }
+            self.decoded.clear();
+            self.linear = true;
         }
+        self.list.clear();
+        self.settled = 0;
+        self.error_at.clear();
     }
 
     /// The attribute whose name is at `span` in `b` is complete: keep it unless its decoded name
     /// repeats an earlier one. Returns `false` for a repeat.
     fn add(&mut self, span: Span, b: &Buf) -> bool {
+        debug_assert_eq!(self.settled, self.list.len());
         let name = b.slice(span);
+        if self.linear {
+            if self.list.len() < LINEAR_LIMIT && is_plain(name) {
+                return self.add_linear(span, name, b);
+            }
+            self.start_table(b);
+        }
         self.any = true;
-        self.linear &= self.list.len() < LINEAR_LIMIT && is_plain(name);
-        let repeat = if self.linear {
-            self.list
-                .iter()
-                .any(|a| a.name.len() == name.len() && b.slice(a.name).eq_ignore_ascii_case(name))
+        let (hash, plain) = hash_name(name, self.seed);
+        let repeat = if plain {
+            self.find_or_insert(Key::Plain(name), hash, self.list.len(), b)
         } else {
-            self.find_or_key(span, b)
+            let start = self.names.len();
+            push_decoded_name(&mut self.names, name);
+            let end = self.names.len();
+            let hash = hash_name(&self.names[start..end], self.seed).0;
+            let repeat = self.find_or_insert(Key::Decoded(start, end), hash, self.list.len(), b);
+            if repeat {
+                self.names.truncate(start);
+            } else {
+                self.decoded.push((start as u32, end as u32));
+            }
+            repeat
         };
+        self.keep_unless(repeat, span)
+    }
+
+    /// Record the attribute named at `span`, unchecked.
+    #[inline]
+    fn push_unchecked(&mut self, span: Span) {
+        self.any = true;
+        self.dropping = false;
+        self.list.push(AttrRecord {
+            name: span,
+            value: Span::empty(span.end),
+            quote: 0,
+        });
+    }
+
+    /// The lane's [`Attrs::add`], for a name known to be ASCII without NUL: past
+    /// [`LINEAR_LIMIT`] attributes, recorded unchecked until [`Attrs::settle`].
+    #[inline]
+    pub(crate) fn add_unchecked(&mut self, span: Span, b: &Buf) {
+        if self.list.len() < LINEAR_LIMIT {
+            self.add_linear(span, b.slice(span), b);
+        } else {
+            self.push_unchecked(span);
+        }
+    }
+
+    /// Drop the repeats among the attributes recorded unchecked; with `errors`, note them in
+    /// `repeats`.
+    #[inline]
+    pub(crate) fn settle(&mut self, b: &Buf, errors: bool) {
+        if self.settled < self.list.len() {
+            self.settle_unchecked(b, errors);
+        }
+    }
+
+    /// [`Attrs::settle`]: check the unchecked attributes in source order against the table, and
+    /// move the ones kept up over the repeats. The names are hashed first, in one pass over the
+    /// input; the probes then form a short loop with no dependence from one to the next but the
+    /// rare repeat, so the processor overlaps their cache misses.
+    #[inline(never)]
+    fn settle_unchecked(&mut self, b: &Buf, errors: bool) {
+        let (start, end) = (self.settled, self.list.len());
+        if self.linear {
+            self.next_bits = self.next_bits.max(table_bits(end));
+            self.start_table(b);
+        }
+        while end > max_load(self.bits) {
+            self.grow();
+        }
+        let Attrs {
+            list,
+            table,
+            hashes,
+            repeats,
+            bits,
+            seed,
+            ..
+        } = self;
+        hashes.clear();
+        let window = b.bytes;
+        let span = |a: &AttrRecord| (a.name.start - b.base, a.name.end - b.base);
+        hashes.extend(
+            list[start..]
+                .iter()
+                .map(span)
+                .map(|(from, to)| hash_in(window, from, to, *seed)),
+        );
+        let mask = (1 << *bits) - 1;
+        let mut kept = start;
+        let mut repeat = false;
+        for (k, (i, &hash)) in (start..end).zip(hashes.iter()).enumerate() {
+            // The slot a later name probes first is asked for now: in a large table most probes
+            // miss the cache, and this lets the misses overlap more than the loop alone does.
+            if let Some(&ahead) = hashes.get(k + PREFETCH_AHEAD) {
+                prefetch(table, Slot::home(ahead, *bits));
+            }
+            let mut at = Slot::home(hash, *bits);
+            repeat = loop {
+                let slot = table[at];
+                if slot == 0 {
+                    table[at] = Slot::pack(hash, kept as u32);
+                    break false;
+                }
+                if Slot::hash(slot) == hash && same_plain_name(list, Slot::key(slot), i, b) {
+                    break true;
+                }
+                at = (at + 1) & mask;
+            };
+            if !repeat {
+                if kept != i {
+                    list[kept] = list[i];
+                }
+                kept += 1;
+            } else if errors {
+                repeats.push((list[i].name.end, i - start));
+            }
+        }
+        list.truncate(kept);
+        self.settled = kept;
+        // The last one is the attribute in progress: its value goes nowhere if it was a repeat.
+        self.dropping = repeat;
+    }
+
+    /// Small tags: compare the plain `name` at `span` with every kept name.
+    #[inline]
+    fn add_linear(&mut self, span: Span, name: &[u8], b: &Buf) -> bool {
+        self.any = true;
+        let repeat = self.list.iter().any(|a| same_name(b.slice(a.name), name));
+        self.keep_unless(repeat, span)
+    }
+
+    /// Record the attribute named at `span` unless it is a `repeat`; returns whether it is kept.
+    #[inline(always)]
+    fn keep_unless(&mut self, repeat: bool, span: Span) -> bool {
         self.dropping = repeat;
         if !repeat {
             self.list.push(AttrRecord {
@@ -144,123 +318,92 @@ impl Attrs {
                 value: Span::empty(span.end),
                 quote: 0,
             });
+            self.settled += 1;
         }
         !repeat
     }
 
-    /// [`Attrs::add`] for a name known to be ASCII without NUL (the accelerated path's names).
+    /// Leave the linear mode: the checked names (all plain) go into a new table.
+    #[cold]
+    fn start_table(&mut self, b: &Buf) {
+        self.linear = false;
+        self.bits = self.next_bits;
+        if self.table.len() < 1 << self.bits {
+            self.table.resize(1 << self.bits, 0);
+        }
+        for i in 0..self.settled {
+            let name = b.slice(self.list[i].name);
+            self.place(Slot::pack(hash_name(name, self.seed).0, i as u32));
+        }
+    }
+
+    /// Find the plain or decoded name `key` (hashing to `hash`) among the `kept` names: `true`
+    /// when it is there, else it is placed as the next key of its kind (one probe sequence for
+    /// both); a plain name's key is `kept`, its index in `list`.
     #[inline]
-    pub(crate) fn add_plain(&mut self, span: Span, b: &Buf) -> bool {
-        if !self.linear || self.list.len() >= LINEAR_LIMIT {
-            return self.add(span, b);
-        }
-        let name = b.slice(span);
-        self.any = true;
-        let repeat = self
-            .list
-            .iter()
-            .any(|a| a.name.len() == name.len() && b.slice(a.name).eq_ignore_ascii_case(name));
-        self.dropping = repeat;
-        if !repeat {
-            let value = Span::empty(span.end);
-            self.list.push(AttrRecord {
-                name: span,
-                value,
-                quote: 0,
-            });
-        }
-        !repeat
-    }
-
-    /// Hashed lookup: key every kept attribute not keyed yet, then look the name at `span` up;
-    /// when it is new, it stays keyed (for the attribute about to be pushed).
-    fn find_or_key(&mut self, span: Span, b: &Buf) -> bool {
-        while self.keys.len() < self.list.len() {
-            let kept = self.list[self.keys.len()].name;
-            self.key_and_find(kept, b);
-        }
-        let repeat = self.key_and_find(span, b);
-        if repeat && let Some((Key::Decoded(start, _), _)) = self.keys.pop() {
-            self.names.truncate(start as usize);
-        }
-        repeat
-    }
-
-    /// Key the name at `span` and find it in the table: `true` if an earlier key is the same name,
-    /// else the new key is placed in the table.
-    fn key_and_find(&mut self, span: Span, b: &Buf) -> bool {
-        let raw = b.slice(span);
-        let key = if is_plain(raw) {
-            (
-                Key::Plain(span),
-                hash(raw.iter().map(u8::to_ascii_lowercase)),
-            )
-        } else {
-            let start = self.names.len();
-            push_decoded_name(&mut self.names, raw);
-            let decoded = &self.names[start..];
-            let end = self.names.len() as u32;
-            (
-                Key::Decoded(start as u32, end),
-                hash(decoded.iter().copied()),
-            )
-        };
-        self.keys.push(key);
-        self.find_or_insert(self.keys.len() - 1, b)
-    }
-
-    /// Probe for key `i` with `hash`: `true` when an earlier key has the same name, else key `i`
-    /// takes the first free slot (one probe sequence for both).
-    fn find_or_insert(&mut self, i: usize, b: &Buf) -> bool {
-        if self.table.len() < 2 * (i + 2) {
+    fn find_or_insert(&mut self, key: Key<'_>, hash: u32, kept: usize, b: &Buf) -> bool {
+        if kept + 1 > max_load(self.bits) {
             self.grow();
         }
-        let (key, hash) = self.keys[i];
-        let mask = self.table.len() - 1;
-        let mut at = hash as usize & mask;
+        let mask = (1 << self.bits) - 1;
+        let mut at = Slot::home(hash, self.bits);
         loop {
             let slot = self.table[at];
-            if Slot::generation(slot) != self.generation {
-                self.table[at] = Slot::pack(self.generation, hash, i);
+            if slot == 0 {
+                let id = match key {
+                    Key::Plain(_) => kept as u32,
+                    Key::Decoded(..) => DECODED | self.decoded.len() as u32,
+                };
+                self.table[at] = Slot::pack(hash, id);
                 return false;
             }
-            if Slot::may_be(slot, hash) {
-                let (other, other_hash) = self.keys[Slot::index(slot)];
-                if other_hash == hash && self.same_name(other, key, b) {
-                    return true;
-                }
+            if Slot::hash(slot) == hash && self.is_key(Slot::key(slot), key, b) {
+                return true;
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// Double the table (at least 64 slots), placing the current generation's slots again.
-    fn grow(&mut self) {
-        let size = (self.table.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.table, vec![0; size]);
-        let mask = size - 1;
-        for slot in old {
-            if Slot::generation(slot) == self.generation {
-                let mut at = self.keys[Slot::index(slot)].1 as usize & mask;
-                while Slot::generation(self.table[at]) == self.generation {
-                    at = (at + 1) & mask;
-                }
-                self.table[at] = slot;
+    /// Whether the kept key `id` is the name `key`.
+    fn is_key(&self, id: u32, key: Key<'_>, b: &Buf) -> bool {
+        match key {
+            Key::Plain(name) if id & DECODED == 0 => {
+                same_name(b.slice(self.list[id as usize].name), name)
             }
-        }
-    }
-
-    /// Whether two keys are the same attribute name.
-    fn same_name(&self, a: Key, other: Key, b: &Buf) -> bool {
-        match (a, other) {
-            (Key::Plain(x), Key::Plain(y)) => {
-                x.len() == y.len() && b.slice(x).eq_ignore_ascii_case(b.slice(y))
-            }
-            (Key::Decoded(s1, e1), Key::Decoded(s2, e2)) => {
-                self.names[s1 as usize..e1 as usize] == self.names[s2 as usize..e2 as usize]
+            Key::Decoded(start, end) if id & DECODED != 0 => {
+                let (kept_start, kept_end) = self.decoded[(id & !DECODED) as usize];
+                self.names[kept_start as usize..kept_end as usize] == self.names[start..end]
             }
             _ => false,
         }
+    }
+
+    /// Double the table, placing its slots again from the hashes they hold.
+    #[cold]
+    fn grow(&mut self) {
+        let size = 1 << self.bits;
+        self.spare.clear();
+        self.spare.extend_from_slice(&self.table[..size]);
+        self.table[..size].fill(0);
+        self.bits += 1;
+        if self.table.len() < 2 * size {
+            self.table.resize(2 * size, 0);
+        }
+        let spare = std::mem::take(&mut self.spare);
+        for &slot in spare.iter().filter(|&&slot| slot != 0) {
+            self.place(slot);
+        }
+        self.spare = spare;
+    }
+
+    /// Put a slot in the first free place from its home on.
+    fn place(&mut self, slot: u64) {
+        let mask = (1 << self.bits) - 1;
+        let mut at = Slot::home(Slot::hash(slot), self.bits);
+        while self.table[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        self.table[at] = slot;
     }
 
     /// The value of the attribute in progress (if it is kept).
@@ -272,9 +415,42 @@ impl Attrs {
     }
 }
 
+/// Whether the kept name `id` (plain: an index in `list`) is the name of `list[i]`. A repeat, or a
+/// rare collision of two hashes: kept out of the probe loop.
+#[cold]
+#[inline(never)]
+fn same_plain_name(list: &[AttrRecord], id: u32, i: usize, b: &Buf) -> bool {
+    if id & DECODED != 0 {
+        return false;
+    }
+    same_name(b.slice(list[id as usize].name), b.slice(list[i].name))
+}
+
+/// The most keys a table of `1 << bits` slots holds before it grows: half full.
+#[inline(always)]
+fn max_load(bits: u32) -> usize {
+    1 << (bits - 1)
+}
+
+/// The size (as bits) of the smallest table that holds `keys` keys.
+fn table_bits(keys: usize) -> u32 {
+    let mut bits = FIRST_TABLE_BITS;
+    while keys > max_load(bits) {
+        bits += 1;
+    }
+    bits
+}
+
 /// Whether `name` decodes to itself up to ASCII case: ASCII without NUL.
+#[inline]
 fn is_plain(name: &[u8]) -> bool {
     name.iter().all(|&c| c.wrapping_sub(1) < 0x7F)
+}
+
+/// Whether two raw names are the same up to ASCII case.
+#[inline(always)]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.eq_ignore_ascii_case(y))
 }
 
 /// An attribute name as the tree sees it: ASCII lowercased, NUL as U+FFFD, invalid UTF-8 as U+FFFD.
@@ -296,13 +472,92 @@ fn push_decoded_name(out: &mut Vec<u8>, raw: &[u8]) {
     }
 }
 
-/// FNV-1a, then a multiply to spread the low bits the table uses.
-fn hash(bytes: impl Iterator<Item = u8>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+/// `0x20` in every byte: OR-ing it in folds ASCII case (and merges some other pairs of bytes, which
+/// only costs a comparison now and then: equal names still hash equally).
+const FOLD: u64 = 0x2020_2020_2020_2020;
+const K0: u64 = 0x9E37_79B9_7F4A_7C15;
+const K1: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// [`hash_name`]'s hash of `window[start..end]`; a name of up to 8 bytes is read in one load
+/// when the window goes on for 8 bytes from its start (it usually does: the tag goes on).
+#[inline(always)]
+fn hash_in(window: &[u8], start: usize, end: usize, seed: u64) -> u32 {
+    let len = end.wrapping_sub(start);
+    if (1..=8).contains(&len)
+        && let Some(bytes) = window.get(start..start + 8)
+    {
+        let word = u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]));
+        let word = word & u64::MAX >> (64 - 8 * len);
+        let fold = FOLD >> (64 - 8 * len);
+        let h = seed ^ (len as u64).wrapping_mul(K0);
+        return (fold_multiply(fold_multiply(h ^ (word | fold), K1), K0) >> 32) as u32;
     }
-    h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7
+    hash_name(&window[start..end], seed).0
+}
+
+/// A random key for [`hash_name`], from the standard library's per-process random hash keys.
+fn random_seed() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0x7461_6773_u64)
+}
+
+/// The 128-bit product of `a` and `b`, its halves XORed: a cheap mixer of both.
+#[inline(always)]
+fn fold_multiply(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    product as u64 ^ (product >> 64) as u64
+}
+
+/// The bytes of `bytes` (1 to 7 of them) as a little-endian word, zeros above.
+#[inline(always)]
+fn load_short(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    if n >= 4 {
+        let low = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        let high = u32::from_le_bytes([bytes[n - 4], bytes[n - 3], bytes[n - 2], bytes[n - 1]]);
+        u64::from(low) | u64::from(high) << (8 * (n - 4))
+    } else {
+        let (first, middle, last) = (bytes[0], bytes[n / 2], bytes[n - 1]);
+        u64::from(first) | u64::from(middle) << (8 * (n / 2)) | u64::from(last) << (8 * (n - 1))
+    }
+}
+
+/// Whether a word of `n` name bytes (zeros above) is all ASCII without NUL.
+#[inline(always)]
+fn word_is_plain(word: u64, n: usize) -> bool {
+    // Bytes past the name become 1, so only the name's own zeros count.
+    let padded = if n == 8 {
+        word
+    } else {
+        word | (ONES << (8 * n))
+    };
+    let zero = padded.wrapping_sub(ONES) & !padded & HIGHS;
+    (word & HIGHS) | zero == 0
+}
+
+/// A 32-bit hash of `name` with ASCII case folded, 8 bytes at a time, and whether the name is plain
+/// (ASCII without NUL), found in the same pass. `seed` is random, so that a page cannot pick
+/// names that all fall in one place of the table.
+#[inline(always)]
+fn hash_name(name: &[u8], seed: u64) -> (u32, bool) {
+    let mut h = seed ^ (name.len() as u64).wrapping_mul(K0);
+    let mut plain = true;
+    let mut chunks = name.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        plain &= word_is_plain(word, 8);
+        h = fold_multiply(h ^ (word | FOLD), K1);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let word = load_short(rest);
+        plain &= word_is_plain(word, rest.len());
+        let fold = FOLD >> (64 - 8 * rest.len());
+        h = fold_multiply(h ^ (word | fold), K1);
+    }
+    ((fold_multiply(h, K0) >> 32) as u32, plain)
 }
 
 impl Machine {
@@ -396,12 +651,116 @@ impl Machine {
                 self.state = State::AttributeName;
                 Flow::Continue
             }
-            Ok(Some(_)) => {
-                self.tok.data_start = self.pos;
-                self.state = State::AttributeName;
-                Flow::Continue
+            Ok(Some(_)) => self.attribute_run(b),
+        }
+    }
+
+    /// §13.2.5.33–39 for a run of attributes, from a name that starts at the cursor: names, values
+    /// and the whitespace between them in one loop, with the same transitions and actions as the
+    /// state functions (a tag with many attributes does not go through the state dispatch four
+    /// times for each). At anything else (a byte that raises an error or starts a character
+    /// reference, the end of the tag or of the window) it leaves the machine in the state the
+    /// state functions are in at that byte, to go on from exactly there.
+    fn attribute_run(&mut self, b: &Buf) -> Flow {
+        let bytes = b.bytes;
+        let errors = self.config.errors;
+        let (name_stop, unquoted_stop) = if errors {
+            (&ATTR_NAME_STOP_ERRORS, &UNQUOTED_STOP_ERRORS)
+        } else {
+            (&ATTR_NAME_STOP, &UNQUOTED_STOP)
+        };
+        let mut i = self.pos - b.base;
+        loop {
+            // Attribute name, from a byte that is not whitespace, `/`, `>` or `=`.
+            self.tok.data_start = b.base + i;
+            if name_stop.contains(bytes[i]) {
+                return self.resume_at(State::AttributeName, b, i);
+            }
+            let Some(n) = find_in_set(name_stop, &bytes[i + 1..]) else {
+                return self.resume_at(State::AttributeName, b, i);
+            };
+            let end = i + 1 + n;
+            let c = bytes[end];
+            if !(is_whitespace(c) || matches!(c, b'/' | b'>' | b'=')) {
+                return self.resume_at(State::AttributeName, b, end);
+            }
+            self.pos = b.base + end;
+            self.finish_attribute_name(b);
+            let mut j = end;
+            if c != b'=' {
+                // After attribute name.
+                j = skip_whitespace(bytes, j);
+                match bytes.get(j) {
+                    Some(b'=') => {}
+                    Some(b'/' | b'>') | None => {
+                        return self.resume_at(State::AfterAttributeName, b, j);
+                    }
+                    Some(_) => {
+                        i = j;
+                        continue;
+                    }
+                }
+            }
+            // Before attribute value.
+            j = skip_whitespace(bytes, j + 1);
+            i = match bytes.get(j) {
+                Some(&quote @ (b'"' | b'\'')) => {
+                    let start = j + 1;
+                    self.tok.data_start = b.base + start;
+                    let rest = &bytes[start..];
+                    let hit = if errors {
+                        find3(quote, b'&', 0, rest)
+                    } else {
+                        find1(quote, rest)
+                    };
+                    let k = hit.map_or(bytes.len(), |k| start + k);
+                    if bytes.get(k) != Some(&quote) {
+                        let state = if quote == b'"' {
+                            State::AttributeValueDoubleQuoted
+                        } else {
+                            State::AttributeValueSingleQuoted
+                        };
+                        return self.resume_at(state, b, k);
+                    }
+                    let value = Span {
+                        start: b.base + start,
+                        end: b.base + k,
+                    };
+                    self.attrs.set_value(value, quote);
+                    // After attribute value (quoted).
+                    match bytes.get(k + 1) {
+                        Some(&c) if is_whitespace(c) => k + 2,
+                        _ => return self.resume_at(State::AfterAttributeValueQuoted, b, k + 1),
+                    }
+                }
+                Some(b'>') | None => return self.resume_at(State::BeforeAttributeValue, b, j),
+                Some(_) => {
+                    self.tok.data_start = b.base + j;
+                    let k = find_in_set(unquoted_stop, &bytes[j..]).map_or(bytes.len(), |k| j + k);
+                    if !bytes.get(k).is_some_and(|&c| is_whitespace(c)) {
+                        return self.resume_at(State::AttributeValueUnquoted, b, k);
+                    }
+                    let value = Span {
+                        start: b.base + j,
+                        end: b.base + k,
+                    };
+                    self.attrs.set_value(value, 0);
+                    k + 1
+                }
+            };
+            // Before attribute name.
+            i = skip_whitespace(bytes, i);
+            if matches!(bytes.get(i), Some(b'/' | b'>' | b'=') | None) {
+                return self.resume_at(State::BeforeAttributeName, b, i);
             }
         }
+    }
+
+    /// Go on in `state` at window index `at`.
+    fn resume_at(&mut self, state: State, b: &Buf, at: usize) -> Flow {
+        self.state = state;
+        self.pos = b.base + at;
+        Flow::Continue
     }
 
     /// Skip ASCII whitespace at the cursor.
@@ -409,15 +768,75 @@ impl Machine {
         self.pos = b.base + skip_whitespace(b.bytes, self.pos - b.base);
     }
 
-    /// Leaving the attribute name state: the name is complete; check it against the others.
+    /// Leaving the attribute name state: the name is complete; check it against the others (now,
+    /// or in [`Machine::settle_attributes`]).
+    #[inline(always)]
     pub(super) fn finish_attribute_name(&mut self, b: &Buf) {
         let span = Span {
             start: self.tok.data_start,
             end: self.pos,
         };
+        let name = b.slice(span);
+        if is_plain(name) {
+            if self.attrs.list.len() >= LINEAR_LIMIT {
+                // A large tag: recorded unchecked.
+                if self.config.errors {
+                    self.attrs.error_at.push(self.errors.len());
+                }
+                self.attrs.push_unchecked(span);
+                return;
+            }
+            if self.attrs.linear {
+                // A small tag (no unchecked attributes then): compare with the others at once.
+                if !self.attrs.add_linear(span, name, b) {
+                    self.error_here(ErrorCode::DuplicateAttribute);
+                }
+                return;
+            }
+        }
+        self.finish_attribute_name_now(b, span);
+    }
+
+    /// [`Machine::finish_attribute_name`] for a name that is not plain, or once the table is in
+    /// use: checked at once, after the unchecked ones.
+    #[inline(never)]
+    fn finish_attribute_name_now(&mut self, b: &Buf, span: Span) {
+        self.settle_attributes(b);
         if !self.attrs.add(span, b) {
             self.error_here(ErrorCode::DuplicateAttribute);
         }
+    }
+
+    /// Check the attributes recorded unchecked, before the tag is handed out, before the machine
+    /// stops (its errors are then taken, in order), and before a name that is checked at once.
+    #[inline]
+    pub(crate) fn settle_attributes(&mut self, b: &Buf) {
+        if self.attrs.settled < self.attrs.list.len() {
+            self.settle_attributes_now(b);
+        }
+    }
+
+    #[inline(never)]
+    fn settle_attributes_now(&mut self, b: &Buf) {
+        self.attrs.settle(b, self.config.errors);
+        if self.attrs.repeats.is_empty() {
+            self.attrs.error_at.clear();
+            return;
+        }
+        // Each repeat's error goes where it would have been reported: after the errors reported
+        // before its name was complete. Merged from the back, in place.
+        let (repeats, error_at) = (&self.attrs.repeats, &self.attrs.error_at);
+        let errors = &mut self.errors;
+        let mut end = errors.len();
+        errors.resize(end + repeats.len(), (0, ErrorCode::DuplicateAttribute));
+        for (j, &(offset, i)) in repeats.iter().enumerate().rev() {
+            let at = error_at[i];
+            errors.copy_within(at..end, at + j + 1);
+            errors[at + j] = (offset, ErrorCode::DuplicateAttribute);
+            end = at;
+        }
+        self.attrs.repeats.clear();
+        self.attrs.error_at.clear();
     }
 
     /// §13.2.5.33 Attribute name state (the attribute's name starts at `tok.data_start`).
@@ -649,6 +1068,28 @@ mod tests {
                 attrs.add(span, &b)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_name_hashes_alike_read_whole_or_by_parts() {
+        let window = b"aBcDeFgHiJkLmNoPqRsTuVwXyZ\0\xE9-0123456789";
+        for seed in [0, 1, u64::MAX, 0x1234_5678_9ABC_DEF0] {
+            for start in 0..window.len() {
+                for end in start..=window.len() {
+                    let name = &window[start..end];
+                    let folded: Vec<u8> = name.iter().map(u8::to_ascii_lowercase).collect();
+                    assert_eq!(
+                        hash_in(window, start, end, seed),
+                        hash_name(name, seed).0,
+                        "{name:?}"
+                    );
+                    if name.iter().all(u8::is_ascii_alphabetic) {
+                        assert_eq!(hash_name(name, seed).0, hash_name(&folded, seed).0);
+                    }
+                    assert_eq!(hash_name(name, seed).1, is_plain(name), "{name:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 mod simd;
 
-pub(crate) use simd::ascii_str;
+pub(crate) use simd::{ascii_str, prefetch};
 
 /// A set of bytes, as a 256-entry membership table, built at compile time.
 #[derive(Clone, Copy)]
@@ -352,6 +352,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn prefetch_takes_any_index() {
+        let table = vec![7u64; 1000];
+        for index in [0, 1, 999, 1000, usize::MAX] {
+            prefetch(&table, index);
+        }
+        prefetch::<u64>(&[], 0);
+        assert!(table.iter().all(|&x| x == 7));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! The only `unsafe` in the crate: SSE2 block tests for x86_64 (SSE2 is part of the x86_64 baseline,
-//! so no run-time detection is needed), and turning bytes checked to be ASCII into `&str`.
+//! so no run-time detection is needed), turning bytes checked to be ASCII into `&str`, and a
+//! prefetch hint.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-    _mm_set1_epi8,
+    __m128i, _MM_HINT_T0, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+    _mm_movemask_epi8, _mm_prefetch, _mm_set1_epi8,
 };
 
 /// `bytes` as a `&str` when they are all ASCII (which is always valid UTF-8), checked with the
@@ -135,4 +136,18 @@ pub(super) fn first_block(hay: &[u8], test: impl Fn(Block) -> u32) -> Option<u32
     // x86_64 baseline.
     let v = unsafe { _mm_loadu_si128(hay.as_ptr().cast::<__m128i>()) };
     Some(test(Block(v)))
+}
+
+/// Ask for the cache line that holds `slice[index]` (if there is one) ahead of its use. A hint
+/// only: nothing is read into the program, and no index can fault.
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = slice.get(index) {
+        // SAFETY: SSE is part of the x86_64 baseline; a prefetch of the address of an element of a
+        // live slice touches no program-visible state (it cannot fault or change memory).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, index);
 }
