@@ -1098,12 +1098,10 @@ impl Simulator {
         });
     }
 
-    /// A push past [`MAX_DEPTH`]: the element stays out, and the token is marked. The fast path
-    /// for foreign content is left until the mode is settled again.
+    /// A push past [`MAX_DEPTH`]: the element stays out, and the token is marked.
     #[cold]
     fn too_deep(&mut self) {
         self.ambiguous(Ambiguity::DeepNesting);
-        self.in_foreign = false;
     }
 
     /// Keep `raw` lowercased at the end of `names`.
@@ -1253,6 +1251,9 @@ impl Simulator {
     /// node's namespace, and that state holds.
     #[inline(never)]
     fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+        // Only a push past the depth bound leaves a flag with the fast path still on: it was the
+        // last token's.
+        self.last = None;
         let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
         let (name, flags) = classify(onwards, len);
         if flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
