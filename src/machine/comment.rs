@@ -274,7 +274,9 @@ impl Machine {
                 Flow::Continue
             }
             Ok(Some(b'-')) => {
-                self.pos += 1;
+                // Each `-` stays in this state: a run of them is one step.
+                let run = b.rest(self.pos).iter().take_while(|&&c| c == b'-').count();
+                self.pos += run;
                 Flow::Continue
             }
             Ok(Some(_)) => {
