@@ -49,6 +49,7 @@ mod scan;
 pub mod simulator;
 mod token;
 mod tokenizer;
+mod word;
 
 pub use error::{ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode};
 pub use simulator::Ambiguity;

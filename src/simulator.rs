@@ -35,6 +35,7 @@ use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
 use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
+use crate::word::prefix_word;
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
 /// [`Tokens::ambiguity`]). Its guess may be wrong from that token on: text states, CDATA
@@ -431,43 +432,13 @@ fn words(onwards: &[u8], len: usize) -> Option<Words> {
     if len > 16 {
         return None;
     }
-    let lo = masked(onwards, len.min(8));
+    let lo = prefix_word(onwards, len.min(8));
     let hi = if len > 8 {
-        masked(&onwards[8..], len - 8)
+        prefix_word(&onwards[8..], len - 8)
     } else {
         0
     };
     Some([lo, hi])
-}
-
-/// The first `n` (at most 8) bytes of `bytes` as a little-endian word, zero beyond them.
-#[inline(always)]
-fn masked(bytes: &[u8], n: usize) -> u64 {
-    match bytes.first_chunk::<8>() {
-        Some(&eight) => {
-            let mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
-            u64::from_le_bytes(eight) & mask
-        }
-        None => word(&bytes[..n]),
-    }
-}
-
-/// Up to 8 bytes as a little-endian word, zero beyond them: two or three loads that may
-/// overlap, no loop.
-#[inline(always)]
-fn word(bytes: &[u8]) -> u64 {
-    let n = bytes.len();
-    let byte = |i: usize| u64::from(bytes[i]) << (8 * i);
-    let four = |i: usize| {
-        let four: [u8; 4] = bytes[i..i + 4].try_into().expect("four bytes");
-        u64::from(u32::from_le_bytes(four)) << (8 * i)
-    };
-    match n {
-        0 => 0,
-        1..=3 => byte(0) | byte(n / 2) | byte(n - 1),
-        4..=7 => four(0) | four(n - 4),
-        _ => u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes")),
-    }
 }
 
 /// [`GROUPS`], one name per entry.

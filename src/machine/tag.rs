@@ -13,6 +13,7 @@ use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{ByteSet, find_in_set, find1, find3, prefetch};
 use crate::token::{AttrRecord, Span};
+use crate::word::{prefix_word, word};
 
 const WS: &[u8] = b"\t\n\x0C\r ";
 /// Bytes that end a tag name run; with errors on, NUL stops the run too.
@@ -485,11 +486,8 @@ const K1: u64 = 0xD6E8_FEB8_6659_FD93;
 #[inline(always)]
 fn hash_in(window: &[u8], start: usize, end: usize, seed: u64) -> u32 {
     let len = end.wrapping_sub(start);
-    if (1..=8).contains(&len)
-        && let Some(bytes) = window.get(start..start + 8)
-    {
-        let word = u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]));
-        let word = word & u64::MAX >> (64 - 8 * len);
+    if (1..=8).contains(&len) {
+        let word = prefix_word(&window[start..], len);
         let fold = FOLD >> (64 - 8 * len);
         let h = seed ^ (len as u64).wrapping_mul(K0);
         return (fold_multiply(fold_multiply(h ^ (word | fold), K1), K0) >> 32) as u32;
@@ -508,20 +506,6 @@ fn random_seed() -> u64 {
 fn fold_multiply(a: u64, b: u64) -> u64 {
     let product = u128::from(a) * u128::from(b);
     product as u64 ^ (product >> 64) as u64
-}
-
-/// The bytes of `bytes` (1 to 7 of them) as a little-endian word, zeros above.
-#[inline(always)]
-fn load_short(bytes: &[u8]) -> u64 {
-    let n = bytes.len();
-    if n >= 4 {
-        let low = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-        let high = u32::from_le_bytes([bytes[n - 4], bytes[n - 3], bytes[n - 2], bytes[n - 1]]);
-        u64::from(low) | u64::from(high) << (8 * (n - 4))
-    } else {
-        let (first, middle, last) = (bytes[0], bytes[n / 2], bytes[n - 1]);
-        u64::from(first) | u64::from(middle) << (8 * (n / 2)) | u64::from(last) << (8 * (n - 1))
-    }
 }
 
 /// Whether a word of `n` name bytes (zeros above) is all ASCII without NUL.
@@ -552,7 +536,7 @@ fn hash_name(name: &[u8], seed: u64) -> (u32, bool) {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let word = load_short(rest);
+        let word = word(rest);
         plain &= word_is_plain(word, rest.len());
         let fold = FOLD >> (64 - 8 * rest.len());
         h = fold_multiply(h ^ (word | fold), K1);

@@ -1,0 +1,54 @@
+//! Short byte strings read as little-endian `u64` words, for the code that compares or hashes
+//! names eight bytes at a time: attribute names (`src/machine/tag.rs`) and the tag names the
+//! simulator knows (`src/simulator.rs`). Bytes past the string are zero in the word.
+
+/// Up to 8 bytes as a little-endian word, zero beyond them: two or three loads that may
+/// overlap, no loop.
+#[inline(always)]
+pub(crate) fn word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let byte = |i: usize| u64::from(bytes[i]) << (8 * i);
+    let four = |i: usize| {
+        let four: [u8; 4] = bytes[i..i + 4].try_into().expect("four bytes");
+        u64::from(u32::from_le_bytes(four)) << (8 * i)
+    };
+    match n {
+        0 => 0,
+        1..=3 => byte(0) | byte(n / 2) | byte(n - 1),
+        4..=7 => four(0) | four(n - 4),
+        _ => u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes")),
+    }
+}
+
+/// The first `n` (at most 8) bytes of `bytes` as a little-endian word, zero beyond them: one load
+/// and a mask when `bytes` goes on for 8 bytes (a name inside its window usually does).
+#[inline(always)]
+pub(crate) fn prefix_word(bytes: &[u8], n: usize) -> u64 {
+    match bytes.first_chunk::<8>() {
+        Some(&eight) => {
+            let mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
+            u64::from_le_bytes(eight) & mask
+        }
+        None => word(&bytes[..n]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_the_bytes_little_endian_with_zeros_above() {
+        let bytes = b"abcdefghij";
+        for start in 0..bytes.len() {
+            for n in 0..=8.min(bytes.len() - start) {
+                let part = &bytes[start..start + n];
+                let mut eight = [0; 8];
+                eight[..n].copy_from_slice(part);
+                let want = u64::from_le_bytes(eight);
+                assert_eq!(word(part), want, "{part:?}");
+                assert_eq!(prefix_word(&bytes[start..], n), want, "{part:?}");
+            }
+        }
+    }
+}
