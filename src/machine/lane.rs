@@ -157,7 +157,7 @@ impl Machine {
         if is_end_tag {
             return Ok(Lexeme::EndTag { span, name });
         }
-        self.attrs.settle(b, false);
+        self.settle_attributes(b);
         self.last_start_tag_span = Some(name);
         Ok(Lexeme::StartTag {
             span,

@@ -31,7 +31,7 @@ const UNQUOTED_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r >&\0\"'<=`");
 const LINEAR_LIMIT: usize = 8;
 /// The hash table's size when it comes into use, as a power of two (32 slots).
 const FIRST_TABLE_BITS: u32 = 5;
-/// How many names ahead [`Attrs::settle`] asks for the slot a name probes first.
+/// How many names ahead [`Attrs::settle_unchecked`] asks for the slot a name probes first.
 const PREFETCH_AHEAD: usize = 32;
 /// The tag bit of a [`Slot`]'s key for a decoded name (an index into `Attrs::decoded`).
 const DECODED: u32 = 1 << 31;
@@ -58,7 +58,7 @@ pub(crate) struct Attrs {
     /// With errors on, for each unchecked attribute: how many errors the machine had reported when
     /// its name was complete, which is where its duplicate-attribute error goes if it is a repeat.
     error_at: Vec<usize>,
-    /// Filled by [`Attrs::settle`] with errors on: for each repeat dropped, the offset of its
+    /// Filled by [`Attrs::settle_unchecked`] with errors on: for each repeat dropped, the offset of its
     /// name's end and its index among the unchecked attributes.
     repeats: Vec<(usize, usize)>,
     /// The decoded names of the kept attributes whose names are not plain, concatenated.
@@ -71,7 +71,7 @@ pub(crate) struct Attrs {
     table: Vec<u64>,
     /// The slots of the table before it grew, kept for the next growth.
     spare: Vec<u64>,
-    /// The hashes of the names [`Attrs::settle`] checks.
+    /// The hashes of the names [`Attrs::settle_unchecked`] checks.
     hashes: Vec<u32>,
     /// The table's size is `1 << bits`.
     bits: u32,
@@ -214,7 +214,7 @@ impl Attrs {
     }
 
     /// The lane's [`Attrs::add`], for a name known to be ASCII without NUL: past
-    /// [`LINEAR_LIMIT`] attributes, recorded unchecked until [`Attrs::settle`].
+    /// [`LINEAR_LIMIT`] attributes, recorded unchecked until [`Attrs::settle_unchecked`].
     #[inline]
     pub(crate) fn add_unchecked(&mut self, span: Span, b: &Buf) {
         if self.list.len() < LINEAR_LIMIT {
@@ -224,19 +224,11 @@ impl Attrs {
         }
     }
 
-    /// Drop the repeats among the attributes recorded unchecked; with `errors`, note them in
-    /// `repeats`.
-    #[inline]
-    pub(crate) fn settle(&mut self, b: &Buf, errors: bool) {
-        if self.settled < self.list.len() {
-            self.settle_unchecked(b, errors);
-        }
-    }
-
-    /// [`Attrs::settle`]: check the unchecked attributes in source order against the table, and
-    /// move the ones kept up over the repeats. The names are hashed first, in one pass over the
-    /// input; the probes then form a short loop with no dependence from one to the next but the
-    /// rare repeat, so the processor overlaps their cache misses.
+    /// Drop the repeats among the attributes recorded unchecked (with `errors`, note them in
+    /// `repeats`): check them in source order against the table, and move the ones kept up over
+    /// the repeats. The names are hashed first, in one pass over the input; the probes then form
+    /// a short loop with no dependence from one to the next but the rare repeat, so the processor
+    /// overlaps their cache misses.
     #[inline(never)]
     fn settle_unchecked(&mut self, b: &Buf, errors: bool) {
         let (start, end) = (self.settled, self.list.len());
@@ -802,7 +794,7 @@ impl Machine {
 
     #[inline(never)]
     fn settle_attributes_now(&mut self, b: &Buf) {
-        self.attrs.settle(b, self.config.errors);
+        self.attrs.settle_unchecked(b, self.config.errors);
         if self.attrs.repeats.is_empty() {
             self.attrs.error_at.clear();
             return;
