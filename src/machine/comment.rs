@@ -275,8 +275,7 @@ impl Machine {
             }
             Ok(Some(b'-')) => {
                 // Each `-` stays in this state: a run of them is one step.
-                let run = b.rest(self.pos).iter().take_while(|&&c| c == b'-').count();
-                self.pos += run;
+                self.pos += b.run_of(b'-', self.pos);
                 Flow::Continue
             }
             Ok(Some(_)) => {

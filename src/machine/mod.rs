@@ -58,6 +58,12 @@ impl<'b> Buf<'b> {
         &self.bytes[pos - self.base..]
     }
 
+    /// How many bytes equal to `byte` the window has in a row from stream offset `pos`.
+    #[inline]
+    pub(crate) fn run_of(&self, byte: u8, pos: usize) -> usize {
+        self.rest(pos).iter().take_while(|&&c| c == byte).count()
+    }
+
     /// The window's bytes of `span`.
     #[inline]
     pub(crate) fn slice(&self, span: Span) -> &'b [u8] {

@@ -24,7 +24,7 @@ impl Machine {
     /// A NUL in a text state (errors on): report it and the NULs right after it, one error each,
     /// and step over them all.
     fn text_nulls(&mut self, b: &Buf) -> Flow {
-        let run = b.rest(self.pos).iter().take_while(|&&c| c == 0).count();
+        let run = b.run_of(0, self.pos);
         self.error_run(ErrorCode::UnexpectedNullCharacter, self.pos..self.pos + run);
         self.pos += run;
         Flow::Continue
