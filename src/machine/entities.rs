@@ -5,8 +5,9 @@
 //! generated into [`super::entities_table`] by `tools/gen_entities.py` (see that file for the
 //! layout). A lookup walks the trie one edge at a time, remembering the last node where a name
 //! ended: O(bytes examined), no allocation. A step reads the record in the slot the node's base
-//! and the next byte give, and checks that it is the node's child. When the slice runs out on the way to a longer name the answer is
-//! [`NamedMatch::NeedMore`], so a streaming caller knows to wait for the next chunk.
+//! and the next byte give, and checks that it is the node's child. When the slice runs out on the
+//! way to a longer name the answer is [`NamedMatch::NeedMore`], so a streaming caller knows to
+//! wait for the next chunk.
 
 use super::entities_table::{CLASS, LABELS, NODES, Node, VALUE_LEN_BITS, VALUES};
 
