@@ -5,9 +5,11 @@
 //! has seen is emitted (up to a point where cutting cannot change its decoding) and only the bytes of
 //! the unfinished token are copied aside (the *carry*). On the next feed the machine first reads the
 //! carry, extended with just enough of the new chunk to finish that token (growing the copy by
-//! doubling), then switches to reading the new chunk in place. Memory is therefore bounded by the
-//! chunk size plus the longest unfinished token, and the tokens do not depend on the chunking (text
-//! may be split into more tokens at seams; concatenated it is the same).
+//! doubling), then switches to reading the new chunk in place. A plain tag the seam cuts off is not
+//! read at all until then: the carry is extended up to the new chunk's first `>`, and the direct
+//! lane lexes the whole tag at once. Memory is therefore bounded by the chunk size plus the longest
+//! unfinished token, and the tokens do not depend on the chunking (text may be split into more
+//! tokens at seams; concatenated it is the same).
 //!
 //! Dropping the iterator early pauses: what was not consumed is kept in the carry, and the next
 //! [`Tokenizer::feed`] (an empty one is fine) resumes exactly there.
@@ -20,6 +22,7 @@ use bumpalo::Bump;
 use crate::error::{ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
+use crate::scan::find1;
 use crate::simulator::Simulator;
 use crate::token::{
     AttrRecord, Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind,
@@ -783,6 +786,64 @@ impl<'t> Tokens<'t> {
         }
     }
 
+    /// The carried bytes are a tag the last seam cut off, from its `<`
+    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to its first `>` and read that as a
+    /// fixed window, where the lane lexes the whole tag in one go. Whatever it does not finish
+    /// there (a `>` inside a quoted value ended the copy early) is left for
+    /// [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it is the last one, or the
+    /// carry limit is near; the state functions extend the carried buffer as for any token.
+    fn extend_to_cut_tag_end(&mut self) -> bool {
+        if self.held.eof || self.held.copied != 0 {
+            return false;
+        }
+        let Some(k) = find1(b'>', self.held.chunk) else {
+            return false;
+        };
+        let Frozen::Extending(v) = &mut self.held.frozen else {
+            return false;
+        };
+        if v.len() + k + 1 > self.limits.carry {
+            return false;
+        }
+        v.extend_from_slice(&self.held.chunk[..=k]);
+        self.held.copied = k + 1;
+        self.phase = Phase::Frozen;
+        true
+    }
+
+    /// The end of a fixed window that holds only the start of the chunk
+    /// ([`Tokens::extend_to_cut_tag_end`]): read on from the chunk in place when nothing
+    /// unfinished lies before it, or else from a copy of the unfinished bytes and the rest of the
+    /// chunk, in the arena.
+    #[cold]
+    #[inline(never)]
+    fn leave_frozen(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        // A tag cut off by this window's end is whole in what follows.
+        self.machine.resume_cut_tag();
+        let retention = self.machine.retention();
+        self.machine.resolve_last_start_tag(&src.window());
+        self.forget_later(src, retention);
+        if retention >= self.held.chunk_base {
+            self.phase = Phase::Chunk;
+        } else {
+            let rest = &src.bytes[retention - src.base..];
+            let more = &self.held.chunk[self.held.copied..];
+            let bytes = self.arena.alloc_slice_fill_copy(rest.len() + more.len(), 0);
+            bytes[..rest.len()].copy_from_slice(rest);
+            bytes[rest.len()..].copy_from_slice(more);
+            let bytes: &'t [u8] = bytes;
+            self.held.frozen = Frozen::Fixed(bytes);
+            self.held.frozen_base = retention;
+            self.held.copied = self.held.chunk.len();
+            self.frozen_src = Some(self.arena.alloc(Source {
+                bytes,
+                base: retention,
+                arena: self.arena,
+            }));
+        }
+        self.next()
+    }
+
     /// The first record of this feed came out of the carried buffer: decide where to read next.
     fn leave_extending(&mut self) {
         let retention = self.machine.retention();
@@ -803,6 +864,9 @@ impl<'t> Tokens<'t> {
     }
 
     fn next_extending(&mut self) -> Option<Token<'t>> {
+        if self.machine.resume_cut_tag() && self.extend_to_cut_tag_end() {
+            return self.next();
+        }
         match self.run_extending() {
             Some(record) => {
                 self.leave_extending();
@@ -978,6 +1042,9 @@ impl<'t> Tokens<'t> {
     #[cold]
     #[inline(never)]
     fn end_of_window(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        if self.phase == Phase::Frozen && self.held.copied < self.held.chunk.len() {
+            return self.leave_frozen(src);
+        }
         let b = &Buf {
             bytes: src.bytes,
             base: src.base,

@@ -80,6 +80,29 @@ impl Machine {
         self.elsewhere(end)
     }
 
+    /// The lane gave up on the tag at window index `lt`: if the end of the window cuts it off
+    /// (no `>` after it, more input to come), wait in [`State::TagCut`] at its `<` instead of
+    /// lexing half of it now. No tag state emits anything before a `>`, so the state functions
+    /// would only have read on to the end of the window; the next chunk brings the whole tag,
+    /// for the lane to lex in one go ([`Machine::resume_cut_tag`]).
+    #[cold]
+    #[inline(never)]
+    fn wait_for_cut_tag(&mut self, b: &Buf, lt: usize) {
+        if !b.eof && find1(b'>', &b.bytes[lt..]).is_none() {
+            self.state = State::TagCut;
+        }
+    }
+
+    /// Whether the machine waits at the `<` of a cut tag ([`Machine::wait_for_cut_tag`]); if so,
+    /// it is back in the data state at that `<`.
+    pub(crate) fn resume_cut_tag(&mut self) -> bool {
+        let cut = self.state == State::TagCut;
+        if cut {
+            self.state = State::Data;
+        }
+        cut
+    }
+
     /// The state functions continue in the data state at `pos`.
     fn elsewhere(&mut self, pos: usize) -> Lexeme {
         self.pos = pos;
@@ -106,6 +129,7 @@ impl Machine {
             Err(GiveUp) => {
                 // The state functions lex the tag again; what the lane recorded goes.
                 self.attrs.clear();
+                self.wait_for_cut_tag(b, lt);
                 self.elsewhere(at)
             }
         }

@@ -247,6 +247,10 @@ pub(crate) enum State {
     AfterProcessingInstructionTarget,
     ProcessingInstructionData,
     ProcessingInstructionQuestionable,
+    /// Not a state of the standard: the data state waiting at the `<` of a tag that the end of
+    /// the window cuts off, left unread until the next chunk brings its end (see
+    /// [`Machine::wait_for_cut_tag`]).
+    TagCut,
     Eof,
 }
 
@@ -569,7 +573,7 @@ impl Machine {
             AfterProcessingInstructionTarget => self.after_processing_instruction_target_state(b),
             ProcessingInstructionData => self.processing_instruction_data_state(b),
             ProcessingInstructionQuestionable => self.processing_instruction_questionable_state(b),
-            Eof => Flow::NeedMore,
+            TagCut | Eof => Flow::NeedMore,
         }
     }
 
@@ -716,6 +720,7 @@ impl Machine {
         use State::*;
         match self.state {
             Data
+            | TagCut
             | Rcdata
             | Rawtext
             | ScriptData
