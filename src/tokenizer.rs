@@ -584,6 +584,8 @@ impl Tokenizer {
             chunk_src,
             frozen_src: None,
             phase: if done { Phase::Done } else { phase },
+            plain: false,
+            window: chunk_src,
             limits: self.options.limits,
             limit_error: &mut self.limit_error,
             forget: None,
@@ -683,6 +685,12 @@ pub struct Tokens<'t> {
     carry: &'t mut Vec<u8>,
     carry_base: &'t mut usize,
     phase: Phase,
+    /// Nothing to check before reading `window` (see [`Tokens::prepare`]): the phase is
+    /// [`Phase::Chunk`] or [`Phase::Frozen`], nothing waits to be forgotten, and there is no
+    /// arena limit. Cleared by every change of phase and by [`Tokens::forget_later`].
+    plain: bool,
+    /// The window the machine reads in [`Phase::Chunk`] or [`Phase::Frozen`], once `plain` is set.
+    window: &'t Source<'t>,
     /// The buffer the last token came from, for [`Tokens::position`].
     last_window: Option<&'t Source<'t>>,
     /// The chunk's description in the arena, shared by the tokens that borrow the chunk.
@@ -807,7 +815,7 @@ impl<'t> Tokens<'t> {
         }
         v.extend_from_slice(&self.held.chunk[..=k]);
         self.held.copied = k + 1;
-        self.phase = Phase::Frozen;
+        self.set_phase(Phase::Frozen);
         true
     }
 
@@ -824,7 +832,7 @@ impl<'t> Tokens<'t> {
         self.machine.resolve_last_start_tag(&src.window());
         self.forget_later(src, retention);
         if retention >= self.held.chunk_base {
-            self.phase = Phase::Chunk;
+            self.set_phase(Phase::Chunk);
         } else {
             let rest = &src.bytes[retention - src.base..];
             let more = &self.held.chunk[self.held.copied..];
@@ -852,14 +860,14 @@ impl<'t> Tokens<'t> {
                 v.extend_from_slice(&self.held.chunk[self.held.copied..]);
             }
             self.held.copied = self.held.chunk.len();
-            self.phase = Phase::Frozen;
+            self.set_phase(Phase::Frozen);
         } else {
             let src = self.frozen_source();
             self.machine.resolve_last_start_tag(&src.window());
             // The token about to be handed out lies before `retention`: its positions are let go
             // of only when the next token is asked for.
             self.forget_later(src, retention);
-            self.phase = Phase::Chunk;
+            self.set_phase(Phase::Chunk);
         }
     }
 
@@ -874,7 +882,7 @@ impl<'t> Tokens<'t> {
                 Some(self.token(record, src))
             }
             None if self.machine.is_done() || self.limit_error.is_some() => {
-                self.phase = Phase::Done;
+                self.set_phase(Phase::Done);
                 None
             }
             None => self.end_of_carried_window(),
@@ -884,7 +892,7 @@ impl<'t> Tokens<'t> {
     /// The whole chunk went into the carried buffer and no token finished: emit what text can be
     /// emitted and keep the rest for the next feed (in place when nothing borrows it).
     fn end_of_carried_window(&mut self) -> Option<Token<'t>> {
-        self.phase = Phase::Done;
+        self.set_phase(Phase::Done);
         let b = self.held.window(self.phase);
         let b = Buf {
             bytes: b.bytes,
@@ -922,6 +930,7 @@ impl<'t> Tokens<'t> {
     /// answers for it.
     fn forget_later(&mut self, src: &'t Source<'t>, from: usize) {
         self.forget = Some((src, from));
+        self.plain = false;
     }
 
     /// Do what [`Tokens::forget_later`] put off.
@@ -939,15 +948,34 @@ impl<'t> Tokens<'t> {
         *self.carry_base = from;
     }
 
+    /// Change phase; [`Tokens::prepare`] runs before the next read.
+    fn set_phase(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.plain = false;
+    }
+
+    /// What [`Iterator::next`] checks before reading the window, done when something changed
+    /// and remembered in `plain` until something changes again. `Some`: the answer does not come
+    /// from the window.
+    #[inline(never)]
+    fn prepare(&mut self) -> Option<Option<Token<'t>>> {
+        if self.limits.arena != usize::MAX && self.arena.allocated_bytes() > self.limits.arena {
+            return Some(self.arena_limit());
+        }
+        self.forget_now();
+        self.window = match self.phase {
+            Phase::Done => return Some(None),
+            Phase::Extending => return Some(self.next_extending()),
+            Phase::Chunk => self.chunk_src,
+            Phase::Frozen => self.frozen_source(),
+        };
+        self.plain = self.limits.arena == usize::MAX;
+        None
+    }
+
     #[inline]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
-        if self.forget.is_some() {
-            self.forget_now();
-        }
-        let src = match self.phase {
-            Phase::Chunk => self.chunk_src,
-            _ => self.frozen_source(),
-        };
+        let src = self.window;
         let b = Buf {
             bytes: src.bytes,
             base: src.base,
@@ -1050,7 +1078,7 @@ impl<'t> Tokens<'t> {
             base: src.base,
             eof: self.held.eof,
         };
-        self.phase = Phase::Done;
+        self.set_phase(Phase::Done);
         if self.machine.is_done() {
             return None;
         }
@@ -1089,7 +1117,7 @@ impl<'t> Tokens<'t> {
             needed,
             offset,
         });
-        self.phase = Phase::Done;
+        self.set_phase(Phase::Done);
     }
 
     /// The arena has grown past [`Options::max_arena`]: stop before the next token.
@@ -1178,14 +1206,12 @@ impl<'t> Iterator for Tokens<'t> {
     type Item = Token<'t>;
 
     fn next(&mut self) -> Option<Token<'t>> {
-        if self.limits.arena != usize::MAX && self.arena.allocated_bytes() > self.limits.arena {
-            return self.arena_limit();
+        if !self.plain
+            && let Some(answer) = self.prepare()
+        {
+            return answer;
         }
-        match self.phase {
-            Phase::Done => None,
-            Phase::Extending => self.next_extending(),
-            Phase::Frozen | Phase::Chunk => self.next_in_window(),
-        }
+        self.next_in_window()
     }
 }
 
