@@ -241,7 +241,9 @@ impl Machine {
             i = skip_whitespace(bytes, i + 1);
             i = match *bytes.get(i).ok_or(GiveUp)? {
                 b'>' => return Ok((i, false)),
-                q @ (b'"' | b'\'') => self.lane_quoted_value(b, i, q)?,
+                // One arm per quote, so that each search has its needle as a constant.
+                b'"' => self.lane_quoted_value(b, i, b'"')?,
+                b'\'' => self.lane_quoted_value(b, i, b'\'')?,
                 _ => self.lane_unquoted_value(b, i)?,
             };
         }
