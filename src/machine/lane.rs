@@ -13,7 +13,7 @@
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Buf, Machine, State, is_whitespace, skip_whitespace};
 use crate::scan::{find_in_set, find_name_end, find1};
-use crate::token::Span;
+use crate::token::{AttrRecord, Span};
 
 /// What the lane found. The machine is left after it, in the data state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,67 +223,72 @@ impl Machine {
             if !ATTR_NAME_STOP.contains(c) {
                 return Err(GiveUp);
             }
-            self.attrs.add_unchecked(name, b);
             if is_whitespace(c) {
                 // After attribute name.
                 i = skip_whitespace(bytes, i);
                 c = *bytes.get(i).ok_or(GiveUp)?;
-                if !matches!(c, b'=' | b'>' | b'/') {
-                    continue;
-                }
             }
-            match c {
-                b'>' => return Ok((i, false)),
-                b'/' => return Ok((self.lane_solidus(bytes, i)?, true)),
-                _ => {}
-            }
-            // Before attribute value.
-            i = skip_whitespace(bytes, i + 1);
-            i = match *bytes.get(i).ok_or(GiveUp)? {
-                b'>' => return Ok((i, false)),
-                // One arm per quote, so that each search has its needle as a constant.
-                b'"' => self.lane_quoted_value(b, i, b'"')?,
-                b'\'' => self.lane_quoted_value(b, i, b'\'')?,
-                _ => self.lane_unquoted_value(b, i)?,
+            // Each way on ends at a `>`, a `/`, or the next name, which the before attribute name
+            // state at the loop's top takes: so there is one place that records the attribute.
+            let record = if c == b'=' {
+                // Before attribute value.
+                i = skip_whitespace(bytes, i + 1);
+                let (value, quote, next) = match *bytes.get(i).ok_or(GiveUp)? {
+                    b'>' => (Span::empty(name.end), 0, i),
+                    // One arm per quote, so that each search has its needle as a constant.
+                    b'"' => lane_quoted_value(b, i, b'"')?,
+                    b'\'' => lane_quoted_value(b, i, b'\'')?,
+                    _ => lane_unquoted_value(b, i)?,
+                };
+                i = next;
+                AttrRecord { name, value, quote }
+            } else {
+                no_value(name)
             };
+            self.attrs.add_unchecked(record, b);
         }
     }
+}
 
-    /// Attribute value (quoted) from the quote at window index `i` (§13.2.5.36–37), then the after
-    /// attribute value (quoted) state (§13.2.5.39): where the before attribute name state goes on.
-    #[inline(always)]
-    fn lane_quoted_value(&mut self, b: &Buf, i: usize, quote: u8) -> Result<usize, GiveUp> {
-        let bytes = b.bytes;
-        let start = i + 1;
-        let n = find1(quote, &bytes[start..]).ok_or(GiveUp)?;
-        self.attrs.set_value(
-            Span {
-                start: b.base + start,
-                end: b.base + start + n,
-            },
-            quote,
-        );
-        let after = start + n + 1;
-        match bytes.get(after) {
-            // `>`, `/` and whitespace are the before attribute name state's to handle; anything
-            // else starts the next attribute (missing-whitespace-between-attributes).
-            Some(_) => Ok(after),
-            None => Err(GiveUp),
-        }
+/// An attribute named at `name` with no value.
+#[inline(always)]
+fn no_value(name: Span) -> AttrRecord {
+    AttrRecord {
+        name,
+        value: Span::empty(name.end),
+        quote: 0,
     }
+}
 
-    /// §13.2.5.38 Attribute value (unquoted) from window index `i`: where the before attribute name
-    /// state goes on.
-    #[inline(always)]
-    fn lane_unquoted_value(&mut self, b: &Buf, i: usize) -> Result<usize, GiveUp> {
-        let n = find_in_set(&UNQUOTED_STOP, &b.bytes[i..]).ok_or(GiveUp)?;
-        self.attrs.set_value(
-            Span {
-                start: b.base + i,
-                end: b.base + i + n,
-            },
-            0,
-        );
-        Ok(i + n)
+/// Attribute value (quoted) from the quote at window index `i` (§13.2.5.36–37), then the after
+/// attribute value (quoted) state (§13.2.5.39): the value, its quote, and where the before
+/// attribute name state goes on.
+#[inline(always)]
+fn lane_quoted_value(b: &Buf, i: usize, quote: u8) -> Result<(Span, u8, usize), GiveUp> {
+    let bytes = b.bytes;
+    let start = i + 1;
+    let n = find1(quote, &bytes[start..]).ok_or(GiveUp)?;
+    let value = Span {
+        start: b.base + start,
+        end: b.base + start + n,
+    };
+    let after = start + n + 1;
+    match bytes.get(after) {
+        // `>`, `/` and whitespace are the before attribute name state's to handle; anything
+        // else starts the next attribute (missing-whitespace-between-attributes).
+        Some(_) => Ok((value, quote, after)),
+        None => Err(GiveUp),
     }
+}
+
+/// §13.2.5.38 Attribute value (unquoted) from window index `i`: the value, no quote, and where the
+/// before attribute name state goes on.
+#[inline(always)]
+fn lane_unquoted_value(b: &Buf, i: usize) -> Result<(Span, u8, usize), GiveUp> {
+    let n = find_in_set(&UNQUOTED_STOP, &b.bytes[i..]).ok_or(GiveUp)?;
+    let value = Span {
+        start: b.base + i,
+        end: b.base + i + n,
+    };
+    Ok((value, 0, i + n))
 }

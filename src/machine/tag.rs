@@ -213,15 +213,20 @@ impl Attrs {
         });
     }
 
-    /// The lane's [`Attrs::add`], for a name known to be ASCII without NUL: past
-    /// [`LINEAR_LIMIT`] attributes, recorded unchecked until [`Attrs::settle_unchecked`].
+    /// The lane's [`Attrs::add`], for a whole attribute (name and value) whose name is known to
+    /// be ASCII without NUL: dropped if it repeats a kept name; past [`LINEAR_LIMIT`] attributes,
+    /// recorded unchecked until [`Attrs::settle_unchecked`].
     #[inline]
-    pub(crate) fn add_unchecked(&mut self, span: Span, b: &Buf) {
+    pub(crate) fn add_unchecked(&mut self, record: AttrRecord, b: &Buf) {
+        self.any = true;
         if self.list.len() < LINEAR_LIMIT {
-            self.add_linear(span, b.slice(span), b);
-        } else {
-            self.push_unchecked(span);
+            let name = b.slice(record.name);
+            if self.list.iter().any(|a| same_name(b.slice(a.name), name)) {
+                return;
+            }
+            self.settled += 1;
         }
+        self.list.push(record);
     }
 
     /// Drop the repeats among the attributes recorded unchecked (with `errors`, note them in
