@@ -67,18 +67,20 @@ impl Machine {
 
     /// §13.2.5.42 Markup declaration open state (the cursor is just past `<!`, `mark` on the `<`).
     pub(super) fn markup_declaration_open_state(&mut self, b: &Buf) -> Flow {
-        let decided = [
-            (lookahead(b, self.pos, b"--", false), 0),
-            (lookahead(b, self.pos, b"DOCTYPE", true), 1),
-            (lookahead(b, self.pos, b"[CDATA[", false), 2),
-        ];
-        if decided.iter().any(|(d, _)| d.is_none()) {
-            return Flow::NeedMore;
-        }
-        let which = decided
-            .iter()
-            .find(|(d, _)| *d == Some(true))
-            .map(|&(_, w)| w);
+        // The three words start with different bytes: the first byte picks the one to look for.
+        let candidate: Option<(&[u8], bool, u8)> = match b.rest(self.pos).first() {
+            Some(b'-') => Some((b"--", false, 0)),
+            Some(b'D' | b'd') => Some((b"DOCTYPE", true, 1)),
+            Some(b'[') => Some((b"[CDATA[", false, 2)),
+            Some(_) => None,
+            None if b.eof => None,
+            None => return Flow::NeedMore,
+        };
+        let which = match candidate.map(|(word, fold, w)| (lookahead(b, self.pos, word, fold), w)) {
+            Some((None, _)) => return Flow::NeedMore,
+            Some((Some(true), w)) => Some(w),
+            _ => None,
+        };
         let emitted = match which {
             Some(2) if self.cdata_allowed => {
                 self.pos += 7;
