@@ -45,11 +45,27 @@ impl Machine {
     /// §13.2.5.1 Data state with errors off: the next text or plain tag, or [`Lexeme::Elsewhere`].
     #[inline]
     pub(crate) fn lex_lane(&mut self, b: &Buf) -> Lexeme {
+        // After text that ended at a tag, the tag is where the text ended: no need to find it.
+        let (lt, is_end_tag) = if self.known_tag.0 == self.pos {
+            (self.pos - b.base, self.known_tag.1)
+        } else {
+            match self.find_tag(b) {
+                Ok(tag) => tag,
+                Err(lexeme) => return lexeme,
+            }
+        };
+        self.lane_text_or_tag(b, lt, is_end_tag)
+    }
+
+    /// The window index of the next `<` that opens a tag whose name starts with a letter, and
+    /// whether it is an end tag; or what to hand out when something else comes first.
+    #[inline(always)]
+    fn find_tag(&mut self, b: &Buf) -> Result<(usize, bool), Lexeme> {
         let bytes = b.bytes;
         let mut i = self.pos - b.base;
         loop {
             let Some(n) = find1(b'<', &bytes[i..]) else {
-                return self.lane_end_of_text(b);
+                return Err(self.lane_end_of_text(b));
             };
             let lt = i + n;
             let is_end_tag = match bytes.get(lt + 1) {
@@ -57,15 +73,14 @@ impl Machine {
                 Some(b'/') if bytes.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => true,
                 // `<!` and `<?` always start a token (comment, DOCTYPE, CDATA, processing
                 // instruction), so the text ends here; `</` without a letter may not.
-                Some(b'!' | b'?') => return self.lane_text_or_elsewhere(b.base + lt),
-                Some(b'/') | None => return self.elsewhere(b.base + lt),
+                Some(b'!' | b'?') => return Err(self.lane_text_or_elsewhere(b.base + lt)),
+                Some(b'/') | None => return Err(self.elsewhere(b.base + lt)),
                 Some(_) => {
                     i = lt + 1;
                     continue;
                 }
             };
-            // A tag: first the text before it, then (at the next call) the tag itself.
-            return self.lane_text_or_tag(b, lt, is_end_tag);
+            return Ok((lt, is_end_tag));
         }
     }
 
@@ -122,6 +137,8 @@ impl Machine {
     fn lane_text_or_tag(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Lexeme {
         let at = b.base + lt;
         if self.text_start < at {
+            // The text first, then (at the next call) the tag itself.
+            self.known_tag = (at, is_end_tag);
             return self.lane_text_to(at);
         }
         match self.lane_tag(b, lt, is_end_tag) {

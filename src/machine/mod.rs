@@ -320,6 +320,11 @@ pub(crate) struct Machine {
     /// The span of the last start tag's name while it is only known by position: it is copied
     /// into `last_start_tag` when a text state that needs it is entered, or before its bytes go.
     last_start_tag_span: Option<Span>,
+    /// The stream offset of the `<` of a tag the lane found right after text it handed out, and
+    /// whether it is an end tag: when the lane is next called there, it lexes the tag without
+    /// looking for it again (the bytes at an offset never change, so the offset alone says the
+    /// finding still holds).
+    pub(crate) known_tag: (usize, bool),
     /// The standard's temporary buffer, used by the script-data double-escape states.
     temp: ShortName,
     /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not HTML).
@@ -363,6 +368,7 @@ impl Machine {
             doctype: DoctypeRecord::default(),
             last_start_tag: ShortName::default(),
             last_start_tag_span: None,
+            known_tag: (usize::MAX, false),
             temp: ShortName::default(),
             cdata_allowed: false,
             errors: Vec::new(),
@@ -380,6 +386,7 @@ impl Machine {
         self.mark = 0;
         self.last_start_tag.clear();
         self.last_start_tag_span = None;
+        self.known_tag = (usize::MAX, false);
         self.cdata_allowed = false;
         self.errors.clear();
         self.attrs.clear();
