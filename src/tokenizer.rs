@@ -1194,11 +1194,14 @@ fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Tok
 /// The attributes of the start tag just lexed, copied into the arena.
 #[inline(always)]
 fn attributes<'t>(src: &'t Source<'t>, machine: &Machine) -> &'t [AttrRecord] {
-    let list = &machine.attrs.list;
-    if list.is_empty() {
-        &[]
-    } else {
-        src.arena.alloc_slice_copy(list)
+    let arena = src.arena;
+    // Most tags have one or two attributes: copied as arrays of known size, they are a few
+    // stores instead of a call to `memcpy`.
+    match machine.attrs.list[..] {
+        [] => &[],
+        [a] => arena.alloc([a]),
+        [a, b] => arena.alloc([a, b]),
+        ref list => arena.alloc_slice_copy(list),
     }
 }
 
