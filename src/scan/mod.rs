@@ -139,11 +139,19 @@ pub(crate) fn find_name_end(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
     hay.iter().position(|&x| is_end(x))
 }
 
+/// Index of the first `a` in `hay`. The first 32 bytes are looked at inline (the text between
+/// two tags is often that short); past them, memchr takes over.
 #[inline(always)]
 pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if let Some(mask) = simd::first_block(hay, |v| simd::eq(v, a)) {
-        return found_or_rest(mask, || memchr::memchr(a, &hay[16..]));
+        return found_or_rest(mask, || {
+            let rest = &hay[16..];
+            match simd::first_block(rest, |v| simd::eq(v, a)) {
+                Some(mask) => found_or_rest(mask, || memchr::memchr(a, &rest[16..])),
+                None => memchr::memchr(a, rest),
+            }
+        });
     }
     short_or_rest(hay, |c| c == a, || memchr::memchr(a, hay))
 }
