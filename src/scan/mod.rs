@@ -123,11 +123,18 @@ pub(crate) fn find_name_end(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
     let is_end = |x: u8| !(b'!'..0x80).contains(&x) || x == a || x == b || x == c;
     #[cfg(target_arch = "x86_64")]
     {
+        let test =
+            |v| simd::below_signed(v, b'!') | simd::eq(v, a) | simd::eq(v, b) | simd::eq(v, c);
+        // Most names end within their first block: that one is looked at before any loop.
         let mut at = 0;
+        if let Some(mask) = simd::first_block(hay, test) {
+            if mask != 0 {
+                return Some(mask.trailing_zeros() as usize);
+            }
+            at = 16;
+        }
         while hay.len() - at >= 16 {
-            let v = simd::load(&hay[at..at + 16]);
-            let mask =
-                simd::below_signed(v, b'!') | simd::eq(v, a) | simd::eq(v, b) | simd::eq(v, c);
+            let mask = test(simd::load(&hay[at..at + 16]));
             if mask != 0 {
                 return Some(at + mask.trailing_zeros() as usize);
             }
