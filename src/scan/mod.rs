@@ -54,7 +54,6 @@ pub(crate) fn find_in_set(set: &ByteSet, hay: &[u8]) -> Option<usize> {
     hay.iter().position(|&b| set.contains(b))
 }
 
-/// Index of the first `a` in `hay`.
 /// What decoding changes in a part, besides non-ASCII bytes (see [`unchanged_span`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Changes {
