@@ -35,7 +35,7 @@ use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
 use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
-use crate::word::prefix_word;
+use crate::word::{prefix_word, word};
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
 /// [`Tokens::ambiguity`]). Its guess may be wrong from that token on: text states, CDATA
@@ -60,16 +60,16 @@ pub enum Ambiguity {
     MisnestedHtmlInForeignContent,
     /// More than 512 elements open in what the simulator follows (SVG and MathML
     /// content, HTML inside integration points, templates): the start tag's element is not
-    /// pushed, so that no step of the simulator costs more than a bounded walk of its stack,
-    /// whatever the input. End tags and text states inside such deep nesting are the
-    /// simulator's guess.
+    /// pushed, so that the simulator's state stays small whatever the input. End tags and text
+    /// states inside such deep nesting are the simulator's guess.
     DeepNesting,
 }
 
-/// How many elements the simulator keeps open (see [`Ambiguity::DeepNesting`]). Some of its
-/// steps walk the stack (an end tag in foreign content looks for an open element of its name, a
-/// start tag in an integration point for a `p` in scope): bounding the depth keeps every walk,
-/// and so the whole run, linear in the input.
+/// How many elements the simulator keeps open (see [`Ambiguity::DeepNesting`]): a bound on its
+/// memory. No step walks the stack (an end tag in foreign content looking for an open element
+/// of its name, a start tag in an integration point for a `p` in scope): each frame keeps what
+/// such a walk would find ([`Nearest`], [`Frame::below_named`]), in [`Height`]s that fit 16
+/// bits thanks to this bound. Only popping visits frames, each once.
 pub(crate) const MAX_DEPTH: usize = 512;
 
 // ---- what the simulator knows about a tag name -----------------------------------------------
@@ -114,6 +114,48 @@ const HTML: Flags = 1 << 18;
 /// attributes), the integration points and `annotation-xml`.
 const FOREIGN_CHECK: Flags = 1 << 19;
 
+/// Start tags that the "in body" rules, as the simulator follows them inside an integration
+/// point, do more with than insert an element ([`has_own_rules`]; set by [`known`]).
+const OWN_RULES: Flags = 1 << 20;
+
+/// Whether an end tag of `name` with flags `flags` has rules of its own in the insertion modes
+/// before the steps for end tags inside an integration point ([`Simulator::html_end_tag`]):
+/// `template`, `br`, `body`, `html`, and the table elements.
+fn has_own_end_rules(name: Name, flags: Flags) -> bool {
+    flags & TABLE != 0 || matches!(name, Name::Template | Name::Br | Name::Body | Name::Html)
+}
+
+/// Whether a start tag of `name` with flags `flags` has rules of its own in HTML content inside
+/// an integration point ([`Simulator::html_start_tag`], [`Simulator::region_start_tag`]): the
+/// tables, headings, void elements, text states and the head's elements (`html` and `head`
+/// among them), and the names those steps look for.
+const fn has_own_rules(name: Name, flags: Flags) -> bool {
+    use Name as N;
+    flags & (TABLE | HEADING | VOID | HEAD | RCDATA | RAWTEXT | SCRIPT | PLAINTEXT | NOSCRIPT) != 0
+        || matches!(
+            name,
+            N::A | N::Body
+                | N::Button
+                | N::Dd
+                | N::Dt
+                | N::Form
+                | N::Frameset
+                | N::Input
+                | N::Li
+                | N::Math
+                | N::Nobr
+                | N::Optgroup
+                | N::Option
+                | N::Rb
+                | N::Rp
+                | N::Rt
+                | N::Rtc
+                | N::Select
+                | N::Svg
+                | N::Template
+        )
+}
+
 /// The names the simulator needs by identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -132,6 +174,8 @@ enum Name {
     Font,
     Form,
     Frameset,
+    Head,
+    Html,
     Input,
     Li,
     Malignmark,
@@ -301,7 +345,7 @@ const GROUPS: &[(&[&[u8]], Name, Flags)] = {
             N::Other,
             HEADING_FLAGS,
         ),
-        (&[b"head"], N::Other, SPECIAL | HEAD | BREAKOUT | HTML),
+        (&[b"head"], N::Head, SPECIAL | HEAD | BREAKOUT | HTML),
         (
             &[b"hr"],
             N::Other,
@@ -309,7 +353,7 @@ const GROUPS: &[(&[&[u8]], Name, Flags)] = {
         ),
         (
             &[b"html"],
-            N::Other,
+            N::Html,
             SPECIAL | BOUNDARY | HEAD | SCOPED_END | HTML,
         ),
         (&[b"iframe"], N::Other, SPECIAL | RAWTEXT | FS_KILL | HTML),
@@ -482,12 +526,17 @@ const fn known() -> [Known; known_count()] {
                 }
                 i += 1;
             }
+            let own_rules = if has_own_rules(name, flags) {
+                OWN_RULES
+            } else {
+                0
+            };
             out[n] = Known {
                 spelling,
                 words,
                 letters,
                 name,
-                flags,
+                flags: flags | own_rules,
             };
             n += 1;
             s += 1;
@@ -747,7 +796,11 @@ const F_TEXT_IP: Flags = 1 << 25;
 /// On a template outside foreign content: an HTML element was opened in it, and may still be.
 const F_HTML_OPEN: Flags = 1 << 26;
 
-/// One open element the simulator tracks: 12 bytes.
+/// A frame's place on the stack as its height (index + 1), so that 0 can say "none": every
+/// height fits, the stack being at most [`MAX_DEPTH`] frames.
+type Height = u16;
+
+/// One open element the simulator tracks: 28 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     kind: Kind,
@@ -757,6 +810,13 @@ struct Frame {
     /// Where its lowercase name starts in `names` if it is a [`Name::Other`] (it ends where the
     /// next frame's starts); the others' are [`SPELLINGS`].
     start: u32,
+    /// The next frame down with the same name (see [`Simulator::top_named`]; for a
+    /// [`Name::Other`], once entered into [`OtherNames`]).
+    below_named: Height,
+    /// For a [`Name::Other`] entered into [`OtherNames`]: its name's slot there.
+    slot: u16,
+    /// What the walks down the stack from this frame would stop at.
+    nearest: Nearest,
 }
 
 impl Frame {
@@ -772,6 +832,116 @@ impl Frame {
             && self.flags & (F_HTML_IP | F_TEXT_IP) == 0
             && self.name != Name::AnnotationXml
     }
+}
+
+/// The nearest frames at or below a frame (as [`Height`]s, 0: none) of the kinds that end the
+/// simulator's walks down the stack of open elements: what "has an element in scope", the end
+/// tag steps and the `li`/`dd`/`dt` loop would stop at, found without walking. Each is the
+/// frame's own height when it is of that kind, else the frame below's, set once when the frame
+/// is pushed: no entry depends on what changes later (a template's mode, [`F_HTML_OPEN`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Nearest {
+    /// An HTML element or a template: the foreign elements above it are the ones open on top.
+    non_foreign: Height,
+    /// A template or a foreign element: the HTML elements above it are the ones open in the
+    /// integration point on top.
+    non_html: Height,
+    /// A foreign element: the HTML elements above the topmost one are inside it.
+    foreign: Height,
+    /// A special element: an HTML one, an integration point (or `annotation-xml`), a template.
+    special: Height,
+    /// A scope boundary ("has an element in scope"): an HTML one, an integration point (or
+    /// `annotation-xml`), a template.
+    boundary: Height,
+    /// An HTML `h1`–`h6` element.
+    heading: Height,
+    /// Where the `li`, `dd` and `dt` start tags stop looking for the element to close: a
+    /// template, a foreign element, or a special HTML element but `address`, `div` and `p`.
+    list_stop: Height,
+}
+
+impl Nearest {
+    /// The entries of a frame pushed at `height` on a frame whose entries are `self`.
+    fn above(self, height: Height, kind: Kind, name: Name, flags: Flags) -> Nearest {
+        let html = kind == Kind::Html;
+        let foreign = matches!(kind, Kind::Svg | Kind::MathMl);
+        let at = |here: bool, below: Height| if here { height } else { below };
+        let list_stop =
+            !html || flags & SPECIAL != 0 && !matches!(name, Name::Address | Name::Div | Name::P);
+        Nearest {
+            non_foreign: at(!foreign, self.non_foreign),
+            non_html: at(!html, self.non_html),
+            foreign: at(foreign, self.foreign),
+            special: at(flags & SPECIAL != 0, self.special),
+            boundary: at(flags & BOUNDARY != 0, self.boundary),
+            heading: at(html && flags & HEADING != 0, self.heading),
+            list_stop: at(list_stop, self.list_stop),
+        }
+    }
+}
+
+/// The [`Name::Other`] names of the open frames, each with its topmost frame: a hash table of
+/// [`Height`]s (0: empty), keyed by the name of the frame it holds, so that an end tag finds
+/// the open element of its name, or that there is none, without a walk.
+///
+/// A name's slot is taken when its first frame is entered and freed when that frame is popped:
+/// frames are entered bottom up and popped last in, first out, so names come and go that way
+/// too, and a freed slot is always the last taken. No probe sequence ever crosses a slot freed
+/// after it was made, so freeing is clearing, and a slot never moves (frames keep theirs).
+///
+/// Frames are entered when an end tag first needs the table ([`Simulator::enter_other_names`]),
+/// not when they are pushed: most end tags close the current node, whose name is compared
+/// directly, and most frames are popped before any other end tag comes. Each frame is entered
+/// at most once.
+#[derive(Debug, Default)]
+struct OtherNames {
+    /// [`OTHER_SLOTS`] heights once a name has come, empty before.
+    slots: Vec<Height>,
+    /// The frames up to this height are in the table (those named [`Name::Other`]).
+    entered: Height,
+    /// The keys of [`other_name_slot`], random for each simulator, so that a page cannot pick
+    /// names that all fall in one place of the table.
+    seeds: [u64; 2],
+}
+
+/// How many frames [`Simulator::topmost_named`] compares one by one before it looks a name up
+/// in [`OtherNames`].
+const SHORT_WALK: usize = 8;
+
+/// The size of [`OtherNames`]: at least four times [`MAX_DEPTH`], which bounds the names it
+/// holds, so that probe sequences stay short.
+const OTHER_SLOTS: usize = (4 * MAX_DEPTH).next_power_of_two();
+const _: () = assert!(OTHER_SLOTS.is_power_of_two() && MAX_DEPTH < Height::MAX as usize);
+
+/// The slot where the search for `raw` (any case) in [`OtherNames`] starts, for the random
+/// `seeds`: a folded-multiply hash of its bytes with ASCII case folded (a name of up to 16
+/// bytes in one multiplication, as two words; a longer one 8 bytes at a time).
+fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> usize {
+    const FOLD: u64 = 0x2020_2020_2020_2020;
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let fold_multiply = |a: u64, b: u64| {
+        let product = u128::from(a) * u128::from(b);
+        product as u64 ^ (product >> 64) as u64
+    };
+    let len = raw.len() as u64;
+    let h = match words(raw, raw.len()) {
+        Some([lo, hi]) => fold_multiply((lo | FOLD) ^ seeds[0], (hi | FOLD) ^ seeds[1] ^ len),
+        None => raw.chunks(8).fold(seeds[0] ^ len, |h, chunk| {
+            fold_multiply(h ^ (word(chunk) | FOLD), seeds[1])
+        }),
+    };
+    (fold_multiply(h, K) >> (64 - OTHER_SLOTS.trailing_zeros())) as usize
+}
+
+/// Random keys for [`other_name_slot`], from the standard library's per-process random hash
+/// keys.
+fn random_seeds() -> [u64; 2] {
+    use std::hash::BuildHasher;
+    let state = std::collections::hash_map::RandomState::new();
+    [
+        state.hash_one(0x7369_6d75_u64),
+        state.hash_one(0x6c61_746f_u64),
+    ]
 }
 
 /// What to tell the tokenizer after a token: bit 7 set = change the CDATA permission to bit 6;
@@ -827,23 +997,46 @@ enum Mode {
     Slow,
 }
 
+/// Which path a tag takes in [`Mode::Slow`] (see [`Simulator::settle_mode`]). The fast paths
+/// clear the last token's ambiguity flag themselves, as [`Simulator::observe_slow`] does, and
+/// leave the tags they do not handle to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagPath {
+    /// [`Simulator::observe_slow`].
+    General,
+    /// The current node is a plain foreign element ([`Frame::is_plain_foreign`]):
+    /// [`Simulator::foreign_start_tag_fast`], [`Simulator::foreign_end_tag_fast`].
+    Foreign,
+    /// The current node is an HTML element inside an integration point, in the body:
+    /// [`Simulator::region_start_tag_fast`], [`Simulator::region_end_tag_fast`].
+    Region,
+}
+
 /// The simulator's state; one per [`Tokenizer`], reset with it.
 #[derive(Debug)]
 pub(crate) struct Simulator {
     mode: Mode,
-    /// In [`Mode::Slow`]: the current node is a plain foreign element and the last token was
-    /// not ambiguous, so start tags take [`Simulator::foreign_start_tag_fast`].
-    in_foreign: bool,
+    /// In [`Mode::Slow`], where tags go.
+    path: TagPath,
+    /// With [`TagPath::Region`]: the flags of the start tags that
+    /// [`Simulator::region_start_tag_fast`] leaves to the general path.
+    region_rules: Flags,
     scripting: bool,
     phase: Phase,
     frameset_ok: bool,
     /// The templates, foreign elements and HTML elements inside integration points that are open.
     stack: Vec<Frame>,
-    /// How many frames of each [`Name`] are on the stack: an end tag in foreign content whose
-    /// name is on no frame needs no walk of the stack.
-    open: [u32; Name::COUNT],
+    /// The topmost frame of each [`Name`] but [`Name::Other`] (whose are in `others`); each
+    /// frame links to the next one down with its name ([`Frame::below_named`]), so that a pop
+    /// restores this. With [`Frame::nearest`], whether an element of a name is open where an
+    /// end tag or a scope looks for it takes no walk.
+    top_named: [Height; Name::COUNT],
+    /// The topmost frame of each [`Name::Other`] name.
+    others: OtherNames,
     /// The lowercase names of those that are [`Name::Other`].
     names: Vec<u8>,
+    /// The lowest foreign frame (0: none): every frame below it is a template.
+    first_foreign: Height,
     /// The `template` frames on `stack`, bottom to top: each one's bound on the open tables
     /// inside it outside foreign content (like `tables`).
     templates: Vec<u32>,
@@ -861,13 +1054,16 @@ impl Simulator {
     pub(crate) fn new(on: bool, scripting: bool) -> Simulator {
         Simulator {
             mode: if on { Mode::Slow } else { Mode::Off },
-            in_foreign: false,
+            path: TagPath::General,
+            region_rules: OWN_RULES,
             scripting,
             phase: Phase::Head,
             frameset_ok: true,
             stack: Vec::new(),
-            open: [0; Name::COUNT],
+            top_named: [0; Name::COUNT],
+            others: OtherNames::default(),
             names: Vec::new(),
+            first_foreign: 0,
             templates: Vec::new(),
             tables: 0,
             cdata: false,
@@ -881,12 +1077,10 @@ impl Simulator {
         if self.mode != Mode::Off {
             self.mode = Mode::Slow;
         }
-        self.in_foreign = false;
+        self.path = TagPath::General;
         self.phase = Phase::Head;
         self.frameset_ok = true;
-        self.stack.clear();
-        self.open = [0; Name::COUNT];
-        self.names.clear();
+        self.truncate(0);
         self.templates.clear();
         self.tables = 0;
         self.cdata = false;
@@ -912,12 +1106,15 @@ impl Simulator {
     #[inline(always)]
     fn observe(&mut self, token: &Token<'_>) -> Feedback {
         if self.mode != Mode::Fast {
-            if self.in_foreign
-                && let Token::StartTag(tag) = token
-            {
-                return self.foreign_start_tag_fast(tag);
+            match (self.path, token) {
+                (TagPath::Foreign, Token::StartTag(tag)) => {
+                    return self.foreign_start_tag_fast(tag);
+                }
+                (TagPath::Foreign, Token::EndTag(tag)) => return self.foreign_end_tag_fast(tag),
+                (TagPath::Region, Token::StartTag(tag)) => return self.region_start_tag_fast(tag),
+                (TagPath::Region, Token::EndTag(tag)) => return self.region_end_tag_fast(tag),
+                _ => return self.observe_slow(token),
             }
-            return self.observe_slow(token);
         }
         match token {
             Token::StartTag(tag) => self.start_tag_fast(tag),
@@ -978,7 +1175,7 @@ impl Simulator {
     fn observe_general(&mut self, token: &Token<'_>) -> Feedback {
         let feedback = match token {
             Token::StartTag(tag) => self.start_tag(tag),
-            Token::EndTag(tag) => self.end_tag_slow(tag),
+            Token::EndTag(tag) => self.end_tag(tag),
             Token::Text(text) => self.text(text),
             _ => Feedback::NONE,
         };
@@ -1014,9 +1211,8 @@ impl Simulator {
     }
 
     /// The common state holds when nothing is open, the body has started with frameset-ok
-    /// cleared, and the last token was not ambiguous (whose flag the next token clears);
-    /// [`Simulator::in_foreign`] when the current node is a plain foreign element
-    /// ([`Frame::is_plain_foreign`]) and the last token was not ambiguous.
+    /// cleared, and the last token was not ambiguous (whose flag the next token clears); the
+    /// [`TagPath`] follows the current node.
     fn settle_mode(&mut self) {
         if self.mode == Mode::Off {
             return;
@@ -1025,7 +1221,24 @@ impl Simulator {
         let top = self.stack.last();
         let fast = settled && top.is_none() && self.phase == Phase::Body;
         self.mode = if fast { Mode::Fast } else { Mode::Slow };
-        self.in_foreign = settled && top.is_some_and(Frame::is_plain_foreign);
+        self.path = match top {
+            None => TagPath::General,
+            Some(top) if top.is_plain_foreign() => TagPath::Foreign,
+            Some(top) if top.kind == Kind::Html => self.region_path(),
+            Some(_) => TagPath::General,
+        };
+    }
+
+    /// The path of start tags when the current node is an HTML element inside an integration
+    /// point: [`TagPath::Region`] in the body, with [`Simulator::region_rules`] for the phase.
+    fn region_path(&mut self) -> TagPath {
+        // A start tag in the body with frameset-ok "ok" clears it if it has `FS_KILL`.
+        self.region_rules = match self.phase {
+            Phase::Body => OWN_RULES,
+            Phase::BodyFramesetOk if self.frameset_ok => OWN_RULES | FS_KILL,
+            _ => return TagPath::General,
+        };
+        TagPath::Region
     }
 
     fn ambiguous(&mut self, why: Ambiguity) {
@@ -1048,39 +1261,129 @@ impl Simulator {
 
     // ---- the stack --------------------------------------------------------------------------
 
-    #[inline]
+    /// Push a frame, unless [`MAX_DEPTH`] frames are open.
+    #[inline(always)]
     fn push(&mut self, kind: Kind, name: Name, flags: Flags, raw: &[u8]) {
         if self.stack.len() >= MAX_DEPTH {
             return self.too_deep();
         }
-        let start = self.names.len() as u32;
+        self.push_frame(kind, name, flags, raw);
+    }
+
+    /// Push a frame (below [`MAX_DEPTH`]).
+    #[inline(never)]
+    fn push_frame(&mut self, kind: Kind, name: Name, flags: Flags, raw: &[u8]) {
+        let height = self.stack.len() as Height + 1;
+        let mut frame = Frame {
+            kind,
+            name,
+            flags,
+            start: self.names.len() as u32,
+            below_named: 0,
+            slot: 0,
+            nearest: self.nearest().above(height, kind, name, flags),
+        };
         if name == Name::Other {
+            // Entered into `others` when an end tag needs it.
             self.store_name(raw);
+        } else {
+            frame.below_named = std::mem::replace(&mut self.top_named[name as usize], height);
         }
         if matches!(kind, Kind::Template(_)) {
             self.templates.push(0);
         }
-        self.open[name as usize] += 1;
-        self.stack.push(Frame {
-            kind,
-            name,
-            flags,
-            start,
-        });
+        if frame.is_foreign() && self.first_foreign == 0 {
+            self.first_foreign = height;
+        }
+        self.stack.push(frame);
     }
 
     /// A push past [`MAX_DEPTH`]: the element stays out, and the token is marked.
-    #[cold]
+    #[inline(always)]
     fn too_deep(&mut self) {
         self.ambiguous(Ambiguity::DeepNesting);
     }
 
     /// Keep `raw` lowercased at the end of `names`.
-    #[inline(never)]
     fn store_name(&mut self, raw: &[u8]) {
-        let start = self.names.len();
-        self.names.extend_from_slice(raw);
-        self.names[start..].make_ascii_lowercase();
+        self.names.extend(raw.iter().map(u8::to_ascii_lowercase));
+    }
+
+    /// The slot of [`OtherNames`] that holds the name `raw` (any case), or the empty one it
+    /// would take.
+    fn other_slot(&self, raw: &[u8]) -> usize {
+        let mut at = other_name_slot(raw, self.others.seeds);
+        loop {
+            match self.others.slots[at] {
+                0 => return at,
+                height if eq(raw, self.frame_name(usize::from(height) - 1)) => return at,
+                _ => at = (at + 1) % OTHER_SLOTS,
+            }
+        }
+    }
+
+    /// Enter the frames pushed since the last time into [`OtherNames`].
+    #[inline(never)]
+    fn enter_other_names(&mut self) {
+        for i in usize::from(self.others.entered)..self.stack.len() {
+            if self.stack[i].name == Name::Other {
+                if self.others.slots.is_empty() {
+                    self.others.slots = vec![0; OTHER_SLOTS];
+                    self.others.seeds = random_seeds();
+                }
+                let slot = self.other_slot(self.frame_name(i));
+                let height = i as Height + 1;
+                self.stack[i].slot = slot as u16;
+                self.stack[i].below_named = std::mem::replace(&mut self.others.slots[slot], height);
+            }
+        }
+        self.others.entered = self.stack.len() as Height;
+    }
+
+    /// The topmost frame named `raw` (classified as `name`, which is exact for every name but
+    /// [`Name::Other`]) if one is at or above `floor`; otherwise a lower one, or 0.
+    fn topmost_named(&mut self, raw: &[u8], name: Name, floor: Height) -> Height {
+        if name != Name::Other {
+            return self.top_named[name as usize];
+        }
+        let lowest = usize::from(floor).max(1);
+        if (self.stack.len() + 1).saturating_sub(lowest) <= SHORT_WALK {
+            // The common case of an end tag, without the table.
+            for i in (lowest - 1..self.stack.len()).rev() {
+                if self.stack[i].name == Name::Other && eq(raw, self.frame_name(i)) {
+                    return i as Height + 1;
+                }
+            }
+            return 0;
+        }
+        if usize::from(self.others.entered) < self.stack.len() {
+            self.enter_other_names();
+        }
+        if self.others.slots.is_empty() {
+            return 0;
+        }
+        self.others.slots[self.other_slot(raw)]
+    }
+
+    /// [`Nearest`] of the current node (all 0 when nothing is open).
+    fn nearest(&self) -> Nearest {
+        self.stack
+            .last()
+            .map_or_else(Nearest::default, |f| f.nearest)
+    }
+
+    /// The index of the frame at `height` if it is an HTML element at or above `stop`: found
+    /// by a walk down from the current node that ends at `stop`.
+    fn html_at(&self, height: Height, stop: Height) -> Option<usize> {
+        let i = usize::from(height).checked_sub(1)?;
+        (height >= stop && self.stack[i].kind == Kind::Html).then_some(i)
+    }
+
+    /// The topmost of the frames named `extra` above `stop` (a higher scope boundary).
+    fn bound_by(&self, stop: Height, extra: &[Name]) -> Height {
+        extra
+            .iter()
+            .fold(stop, |stop, &n| stop.max(self.top_named[n as usize]))
     }
 
     /// The breakout of the rules for parsing tokens in foreign content: pop elements until the
@@ -1099,13 +1402,24 @@ impl Simulator {
     /// Pop every frame from index `i` on.
     fn truncate(&mut self, i: usize) {
         while self.stack.len() > i {
+            let entered = self.stack.len() <= usize::from(self.others.entered);
             let frame = self.stack.pop().expect("non-empty");
-            self.open[frame.name as usize] -= 1;
+            match frame.name {
+                Name::Other if entered => {
+                    self.others.slots[usize::from(frame.slot)] = frame.below_named;
+                }
+                Name::Other => {}
+                name => self.top_named[name as usize] = frame.below_named,
+            }
             if matches!(frame.kind, Kind::Template(_)) {
                 self.templates.pop();
             }
             self.names.truncate(frame.start as usize);
         }
+        if usize::from(self.first_foreign) > i {
+            self.first_foreign = 0;
+        }
+        self.others.entered = self.others.entered.min(self.stack.len() as Height);
     }
 
     /// Pop every frame from index `i` on, as "pop until" does: HTML formatting elements popped
@@ -1137,42 +1451,24 @@ impl Simulator {
 
     /// Whether a foreign frame is open (the HTML frames above the topmost one are inside it).
     fn foreign_open(&self) -> bool {
-        self.open[Name::Svg as usize] + self.open[Name::Math as usize] > 0
-    }
-
-    /// Index of the topmost foreign frame (the one the HTML frames above it are inside).
-    fn foreign_base(&self) -> Option<usize> {
-        self.stack.iter().rposition(Frame::is_foreign)
+        self.nearest().foreign != 0
     }
 
     /// Index of the HTML frame named `name` in scope inside the integration point on top
     /// (`extra` names bound the scope too), if any.
     fn in_scope(&self, name: Name, extra: &[Name]) -> Option<usize> {
-        if self.open[name as usize] == 0 {
-            return None;
-        }
-        for (i, f) in self.stack.iter().enumerate().rev() {
-            if f.is_foreign() || matches!(f.kind, Kind::Template(_)) {
-                return None;
-            }
-            if f.name == name {
-                return Some(i);
-            }
-            if f.flags & BOUNDARY != 0 || extra.contains(&f.name) {
-                return None;
-            }
-        }
-        None
+        let near = self.nearest();
+        let stop = self.bound_by(near.non_html.max(near.boundary), extra);
+        self.html_at(self.top_named[name as usize], stop)
     }
 
     /// The open-table bound for the HTML content around the foreign content: the innermost
     /// template's below it, or the document's.
     fn outer_tables(&self) -> u32 {
-        let first = self
-            .stack
-            .iter()
-            .position(Frame::is_foreign)
-            .unwrap_or(self.stack.len());
+        let first = match self.first_foreign {
+            0 => self.stack.len(),
+            height => usize::from(height) - 1,
+        };
         // Below the first foreign frame, every frame is a template.
         first
             .checked_sub(1)
@@ -1187,11 +1483,7 @@ impl Simulator {
 
     /// Whether an HTML `table` is open inside the integration point on top.
     fn table_in_region(&self) -> bool {
-        self.stack
-            .iter()
-            .rev()
-            .take_while(|f| f.kind == Kind::Html)
-            .any(|f| f.name == Name::Table)
+        self.top_named[Name::Table as usize] > self.nearest().non_html
     }
 
     /// "Close a p element" if one is in button scope (the `p` and what is above it are popped).
@@ -1216,14 +1508,13 @@ impl Simulator {
         self.html_start_tag(tag, name, flags)
     }
 
-    /// A start tag with [`Simulator::in_foreign`] set: the current node is a plain foreign
-    /// element, so unless the tag breaks out or needs a closer look (`font`, integration points,
+    /// A start tag with [`TagPath::Foreign`]: the current node is a plain foreign element, so
+    /// unless the tag breaks out or needs a closer look (`font`, integration points,
     /// `annotation-xml`: [`Simulator::foreign_start_tag_checked`]) it is pushed in the current
     /// node's namespace, and that state holds.
     #[inline(never)]
     fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
-        // Only a push past the depth bound leaves a flag with the fast path still on: it was the
-        // last token's.
+        // The last token's flag, if any (a fast path leaves it set without a settle).
         self.last = None;
         let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
         let (name, flags) = classify(onwards, len);
@@ -1238,9 +1529,8 @@ impl Simulator {
         Feedback::NONE
     }
 
-    /// What [`Simulator::observe_general`] does with such a start tag, without checking what
-    /// [`Simulator::in_foreign`] says (the last token was not ambiguous, the current node is
-    /// foreign and no integration point).
+    /// What [`Simulator::observe_general`] does with such a start tag, knowing what
+    /// [`TagPath::Foreign`] says (the current node is foreign and no integration point).
     #[inline(never)]
     fn foreign_start_tag_checked(
         &mut self,
@@ -1252,6 +1542,25 @@ impl Simulator {
         let feedback = self.foreign_start_tag(tag, top, name, flags);
         self.settle_mode();
         feedback
+    }
+
+    /// A start tag with [`TagPath::Region`]: the current node is an HTML element inside an
+    /// integration point, so unless the tag has rules of its own there ([`OWN_RULES`], a `p` to
+    /// close, the frameset-ok flag to clear: [`Simulator::region_rules`]) it is pushed, and that
+    /// state holds (with the CDATA permission off).
+    #[inline(never)]
+    fn region_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+        // The last token's flag, as in `foreign_start_tag_fast`.
+        self.last = None;
+        let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
+        let (name, flags) = classify(onwards, len);
+        if flags & self.region_rules != 0
+            || flags & CLOSES_P != 0 && self.top_named[Name::P as usize] != 0
+        {
+            return self.start_tag_slow(tag);
+        }
+        self.push(Kind::Html, name, flags, &onwards[..len]);
+        Feedback::NONE
     }
 
     /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
@@ -1417,20 +1726,9 @@ impl Simulator {
                 } else {
                     &[Name::Dd, Name::Dt]
                 };
-                for i in (0..self.stack.len()).rev() {
-                    let f = self.stack[i];
-                    if f.kind != Kind::Html {
-                        break;
-                    }
-                    if same.contains(&f.name) {
-                        self.pop_to(i);
-                        break;
-                    }
-                    if f.flags & SPECIAL != 0
-                        && !matches!(f.name, Name::Address | Name::Div | Name::P)
-                    {
-                        break;
-                    }
+                let topmost = self.bound_by(0, same);
+                if let Some(i) = self.html_at(topmost, self.nearest().list_stop) {
+                    self.pop_to(i);
                 }
             }
             Name::Select => {
@@ -1456,12 +1754,11 @@ impl Simulator {
                 }
             }
             Name::A | Name::Nobr => {
-                let open = self
-                    .stack
-                    .iter()
-                    .rposition(|f| !f.is_foreign() && f.name == name)
-                    .filter(|&i| i > self.foreign_base().unwrap_or(0));
-                if let Some(i) = open {
+                // Open inside the topmost foreign element (above the bottom frame when there is
+                // none).
+                let topmost = self.top_named[name as usize];
+                if topmost > self.nearest().foreign.max(1) {
+                    let i = usize::from(topmost) - 1;
                     if i + 1 != self.stack.len() {
                         // The adoption agency algorithm.
                         self.ambiguous(Ambiguity::MisnestedHtmlInForeignContent);
@@ -1493,9 +1790,10 @@ impl Simulator {
             _ => {}
         }
         let void = flags & VOID != 0 || name == Name::Input;
-        let ignored = matches!(name, Name::Body | Name::Frameset | Name::Svg | Name::Math)
-            || eq(tag.raw_name(), b"html")
-            || eq(tag.raw_name(), b"head");
+        let ignored = matches!(
+            name,
+            Name::Body | Name::Frameset | Name::Svg | Name::Math | Name::Html | Name::Head
+        );
         if !void && !ignored {
             self.push(Kind::Html, name, flags, tag.raw_name());
         }
@@ -1503,7 +1801,16 @@ impl Simulator {
 
     // ---- end tags ---------------------------------------------------------------------------
 
+    /// An end tag in [`Mode::Slow`] (after [`Simulator::settle_mode`]: [`Simulator::end_tag`]).
+    #[inline(never)]
     fn end_tag_slow(&mut self, tag: &EndTag<'_>) -> Feedback {
+        let feedback = self.end_tag(tag);
+        self.settle_mode();
+        feedback
+    }
+
+    /// An end tag outside the common state.
+    fn end_tag(&mut self, tag: &EndTag<'_>) -> Feedback {
         let raw = tag.raw_name();
         let (name, flags) = classify(name_onwards(tag.src, tag.name), raw.len());
         match self.stack.last().copied() {
@@ -1511,6 +1818,78 @@ impl Simulator {
             _ => self.html_end_tag(raw, name, flags),
         }
         self.settle(None)
+    }
+
+    /// An end tag with [`TagPath::Foreign`] (the current node is a plain foreign element):
+    /// "any other end tag" of foreign content closes the topmost foreign element of its name
+    /// open on top of the stack; without one it goes to the insertion modes
+    /// ([`Simulator::region_end_tag`]). End tags with rules of their own
+    /// ([`has_own_end_rules`], `</br>` and `</p>`, headings) take the general path.
+    #[inline(never)]
+    fn foreign_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
+        // The last token's flag, as in `foreign_start_tag_fast`.
+        self.last = None;
+        let raw = tag.raw_name();
+        let (name, flags) = classify(name_onwards(tag.src, tag.name), raw.len());
+        // The insertion modes' steps before `region_end_tag` change nothing for such a name.
+        let phase_kept = self.phase != Phase::BodyFramesetOk || self.frameset_ok;
+        if has_own_end_rules(name, flags) || name == Name::P || flags & HEADING != 0 || !phase_kept
+        {
+            return self.end_tag_slow(tag);
+        }
+        let depth = self.stack.len();
+        let run = self.nearest().non_foreign;
+        let stop = self.end_tag_stop(name, flags);
+        let candidate = self.topmost_named(raw, name, (run + 1).min(stop));
+        if candidate > run {
+            self.truncate(usize::from(candidate) - 1);
+        } else {
+            self.region_end_tag(name, flags, stop, candidate);
+        }
+        self.settle_if_popped(depth)
+    }
+
+    /// An end tag with [`TagPath::Region`] (the current node is an HTML element inside an
+    /// integration point, in the body): the insertion modes' steps
+    /// ([`Simulator::region_end_tag`]). End tags with rules of their own
+    /// ([`has_own_end_rules`]) take the general path.
+    #[inline(never)]
+    fn region_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
+        // The last token's flag, as in `foreign_start_tag_fast`.
+        self.last = None;
+        let raw = tag.raw_name();
+        let (name, flags) = classify(name_onwards(tag.src, tag.name), raw.len());
+        if has_own_end_rules(name, flags) {
+            return self.end_tag_slow(tag);
+        }
+        let depth = self.stack.len();
+        let stop = self.end_tag_stop(name, flags);
+        let candidate = self.end_tag_candidate(raw, name, flags, stop);
+        self.region_end_tag(name, flags, stop, candidate);
+        self.settle_if_popped(depth)
+    }
+
+    /// After a fast path's end tag: nothing changed unless frames were popped from `depth`.
+    fn settle_if_popped(&mut self, depth: usize) -> Feedback {
+        if self.stack.len() == depth {
+            return Feedback::NONE;
+        }
+        let feedback = self.settle(None);
+        self.settle_mode();
+        feedback
+    }
+
+    /// Where the steps for an end tag inside an integration point that stopped at `stop` (an
+    /// [`Simulator::end_tag_stop`]) without finding their element leave the tracked frames:
+    /// above the bottom of the stack, or above a template with untracked HTML elements open in
+    /// it, both below the foreign content; `None` if a special element or scope boundary (an
+    /// integration point among them) ended them.
+    fn untracked_bottom(&self, stop: Height) -> Option<usize> {
+        let Some(i) = usize::from(stop).checked_sub(1) else {
+            return Some(0);
+        };
+        let f = self.stack[i];
+        (!f.is_foreign() && f.flags & F_HTML_OPEN != 0).then_some(i + 1)
     }
 
     /// "Any other end tag" (and `</br>`, `</p>`) in foreign content.
@@ -1527,17 +1906,40 @@ impl Simulator {
 
     /// The topmost frame of the foreign elements open on top of the stack whose name is `raw`
     /// (classified as `name`, which is exact for every name but [`Name::Other`]).
-    fn open_foreign_named(&self, raw: &[u8], name: Name) -> Option<usize> {
-        if self.open[name as usize] == 0 {
-            return None;
+    fn open_foreign_named(&mut self, raw: &[u8], name: Name) -> Option<usize> {
+        let run = self.nearest().non_foreign;
+        let topmost = self.topmost_named(raw, name, run + 1);
+        (topmost > run).then(|| usize::from(topmost) - 1)
+    }
+
+    /// Where the steps for an end tag inside an integration point (or foreign content) stop
+    /// going down the stack unless they find their element first: at a special element for
+    /// "any other end tag", at a scope boundary (or `button` for `</p>`, `ol` and `ul` for
+    /// `</li>`) for the end tags closed by scope and the formatting ones. Integration points and
+    /// templates are both; 0: nothing stops them.
+    fn end_tag_stop(&self, name: Name, flags: Flags) -> Height {
+        let near = self.nearest();
+        if flags & (SCOPED_END | FORMATTING) == 0 {
+            return near.special;
         }
-        let top_run = self.stack.iter().rev().take_while(|f| f.is_foreign());
-        let mut found = top_run.enumerate().filter(|(_, f)| f.name == name);
-        let depth = match name {
-            Name::Other => found.find(|&(d, _)| eq(raw, self.frame_name(self.stack.len() - 1 - d))),
-            _ => found.next(),
+        let extra: &[Name] = match name {
+            Name::P => &[Name::Button],
+            Name::Li => &[Name::Ol, Name::Ul],
+            _ => &[],
         };
-        depth.map(|(d, _)| self.stack.len() - 1 - d)
+        self.bound_by(near.boundary, extra)
+    }
+
+    /// The element an end tag inside an integration point would close: the topmost of its name
+    /// (any HTML `h1`–`h6` for those), if there is one at or above `stop`; the steps close it
+    /// if it is an HTML element ([`Simulator::html_at`]). No foreign element above it has the
+    /// name: the foreign-content rules looked there first.
+    fn end_tag_candidate(&mut self, raw: &[u8], name: Name, flags: Flags, stop: Height) -> Height {
+        if flags & HEADING != 0 {
+            self.nearest().heading
+        } else {
+            self.topmost_named(raw, name, stop)
+        }
     }
 
     /// An end tag processed by the insertion modes, with the stack as it is (the current node
@@ -1547,7 +1949,7 @@ impl Simulator {
         if self.phase != Phase::Body && self.templates.is_empty() {
             match (self.phase, name) {
                 (Phase::Head, Name::Body) => self.phase = Phase::BodyFramesetOk,
-                (Phase::Head, _) if eq(raw, b"html") => self.phase = Phase::BodyFramesetOk,
+                (Phase::Head, Name::Html) => self.phase = Phase::BodyFramesetOk,
                 (Phase::Head | Phase::BodyFramesetOk, Name::Br) => self.phase = Phase::Body,
                 _ => {}
             }
@@ -1573,55 +1975,24 @@ impl Simulator {
             }
             return;
         }
-        if matches!(name, Name::Br | Name::Body) || eq(raw, b"html") {
+        if matches!(name, Name::Br | Name::Body | Name::Html) {
             // `</br>` is `<br>`; `</body>` and `</html>` only change the insertion mode.
             return;
         }
+        let stop = self.end_tag_stop(name, flags);
+        let candidate = self.end_tag_candidate(raw, name, flags, stop);
+        self.region_end_tag(name, flags, stop, candidate);
+    }
+
+    /// The steps of the insertion modes for an end tag inside an integration point (or foreign
+    /// content), past the names with rules of their own ([`has_own_end_rules`]): close the
+    /// `candidate` ([`Simulator::end_tag_candidate`]) if the steps reach it before they `stop`
+    /// ([`Simulator::end_tag_stop`]).
+    fn region_end_tag(&mut self, name: Name, flags: Flags, stop: Height, candidate: Height) {
         if flags & TABLE != 0 && (self.table_in_region() || self.outer_tables() > 0) {
             self.ambiguous(Ambiguity::TableInForeignContent);
         }
-        let scoped = flags & SCOPED_END != 0;
-        let extra: &[Name] = match name {
-            Name::P => &[Name::Button],
-            Name::Li => &[Name::Ol, Name::Ul],
-            _ => &[],
-        };
-        let heading = flags & HEADING != 0;
-        let mut target = None;
-        let mut bottom = 0;
-        for i in (0..self.stack.len()).rev() {
-            let f = self.stack[i];
-            if f.is_foreign() {
-                if f.flags & (SPECIAL | BOUNDARY) != 0 {
-                    // An integration point: special, and a scope boundary.
-                    return;
-                }
-                continue;
-            }
-            if f.flags & F_HTML_OPEN != 0 {
-                // A template with untracked HTML elements open in it, below the foreign content.
-                bottom = i + 1;
-                break;
-            }
-            let matches = if heading {
-                f.kind == Kind::Html && f.flags & HEADING != 0
-            } else {
-                eq(raw, self.frame_name(i))
-            };
-            if matches {
-                target = Some(i);
-                break;
-            }
-            let stop = if scoped || flags & FORMATTING != 0 {
-                f.flags & BOUNDARY != 0 || extra.contains(&f.name)
-            } else {
-                f.flags & SPECIAL != 0
-            };
-            if stop {
-                return;
-            }
-        }
-        match target {
+        match self.html_at(candidate, stop) {
             Some(i) => {
                 if flags & FORMATTING != 0
                     && self.stack[i + 1..]
@@ -1638,6 +2009,9 @@ impl Simulator {
             }
             None => {
                 // Down to the HTML elements below the foreign content, which are not tracked.
+                let Some(bottom) = self.untracked_bottom(stop) else {
+                    return;
+                };
                 self.ambiguous(Ambiguity::ForeignEndTag);
                 if flags & HTML != 0 {
                     self.truncate(bottom);
