@@ -108,6 +108,28 @@ fn deep_foreign_and_integration_point_nesting() {
     assert_eq!(consistent(&divs).len(), depth + 2);
 }
 
+/// Tags that once sent the simulator down its stack, up to 512 frames each: end tags of names
+/// no open element has under 600 distinctly named foreign elements, and list items, links,
+/// `</p>`, table tags and other end tags under 400 HTML elements and 200 templates around an
+/// integration point. The same tokens whole, in chunks and byte by byte.
+#[test]
+fn tags_under_deep_stacks_of_many_names() {
+    let names: String = (0..600).map(|i| format!("<x{i}>")).collect();
+    let named = [format!("<svg>{names}"), "</y>".repeat(10_000)].concat();
+    assert_eq!(consistent(named.as_bytes()).len(), 1 + 600 + 10_000);
+    let steps = [
+        "<template>".repeat(200),
+        "<svg><foreignObject>".to_owned(),
+        "<span>".repeat(400),
+        "<li></p><a><tr></x>".repeat(4_000),
+    ]
+    .concat();
+    assert_eq!(
+        consistent(steps.as_bytes()).len(),
+        200 + 2 + 400 + 5 * 4_000
+    );
+}
+
 #[test]
 fn nul_cr_and_invalid_utf8_storms() {
     let nuls = repeated(b"\0", 1 << 18);

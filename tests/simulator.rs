@@ -550,6 +550,111 @@ fn deep_nesting_is_bounded_and_flagged() {
     assert!(got[..512].iter().all(Option::is_none));
 }
 
+/// Whether a CDATA section after `input` is one (the adjusted current node is foreign).
+fn cdata_after(input: &str) -> bool {
+    let tokens = sim(&format!("{input}<![CDATA[x]]>"));
+    tokens.last().is_some_and(|t| t == "cd:\"x\"")
+}
+
+/// The ambiguity of the last token of `input`, and how many tokens were ambiguous.
+fn last_flag(input: &str) -> (Option<Ambiguity>, usize) {
+    let (_, got) = flags(input);
+    (
+        got[got.len() - 1],
+        got.iter().filter(|a| a.is_some()).count(),
+    )
+}
+
+/// Deep stacks, with the depth bound (512) crossed: what the simulator finds without walking
+/// the stack (the nearest special element, scope boundary, foreign element; the topmost open
+/// element of a name) is what a walk finds, at every depth.
+#[test]
+fn end_tags_find_their_element_at_any_depth() {
+    // `</svg>` closes one svg each; the last of the 512 kept open ends foreign content.
+    let svgs = "<svg>".repeat(600);
+    for closed in [1, 2, 100, 511, 512, 600] {
+        let input = format!("{svgs}{}", "</svg>".repeat(closed));
+        assert_eq!(cdata_after(&input), closed < 512, "{closed}");
+    }
+    // Foreign elements of 600 names (the last 89 past the bound): each end tag closes down to
+    // its element, any case; the next end tag of a closed or never pushed name is ambiguous.
+    let names: String = (0..600).map(|i| format!("<x{i}>")).collect();
+    for at in [0, 7, 300, 509] {
+        let input = format!("<svg>{names}</X{at}>");
+        assert_eq!(last_flag(&input), (None, 89), "{at}");
+        let closed = format!("{input}</x{}>", at + 1);
+        assert_eq!(last_flag(&closed).0, Some(Ambiguity::ForeignEndTag), "{at}");
+        if at > 0 {
+            let below = format!("{input}</x{}>", at - 1);
+            assert_eq!(last_flag(&below).0, None, "{at}");
+        }
+    }
+    let never_pushed = format!("<svg>{names}</x511>");
+    assert_eq!(last_flag(&never_pushed).0, Some(Ambiguity::ForeignEndTag));
+    // `</p>` finds its `p` under any number of elements that are no scope boundary, and not
+    // past one (`object`) or a `button`.
+    let ip = "<svg><foreignObject>";
+    for depth in [0, 1, 8, 9, 300, 508, 509, 600] {
+        let spans = "<span>".repeat(depth);
+        assert!(cdata_after(&format!("{ip}<p>{spans}</p>")), "{depth}");
+        assert!(cdata_after(&format!("{ip}<p>{spans}</h2><h1>{spans}</h2>")));
+        for stop in ["<object>", "<button>"] {
+            assert!(!cdata_after(&format!("{ip}<p>{stop}{spans}</p>")), "{stop}");
+        }
+        // "Any other end tag" stops at the first special element.
+        let divs = "<div>".repeat(depth);
+        assert_eq!(
+            cdata_after(&format!("{ip}<span>{divs}</span>")),
+            depth == 0,
+            "{depth}"
+        );
+        // <li> closes the open `li` under `div`s, not past a `section`: then `</li>` closes
+        // the new one, unless it was past the bound, and `</li>` closes the old one.
+        let li = format!("{ip}<li>{divs}<li></li>");
+        assert!(cdata_after(&li), "{depth}");
+        let sectioned = format!("{ip}<li><section>{divs}<li></li>");
+        assert_eq!(cdata_after(&sectioned), 4 + depth >= 512, "{depth}");
+        // An open `a` is misnested under the `div`s.
+        let a = format!("{ip}<a>{divs}<a>");
+        let want = if depth == 0 {
+            None
+        } else {
+            Some(Ambiguity::MisnestedHtmlInForeignContent)
+        };
+        assert_eq!(last_flag(&a).0, want, "{depth}");
+    }
+    // An `a` open outside the integration point on top is not found from inside it.
+    let outer_a = format!("{ip}<a>{}{ip}<a>", "<div>".repeat(300));
+    assert_eq!(last_flag(&outer_a), (None, 0));
+}
+
+/// Templates and tables under deep foreign content: a table tag inside an integration point
+/// looks at the table bound of the innermost template below the foreign content, however many
+/// templates there are, and `</template>` closes everything above the template.
+#[test]
+fn deep_templates_and_tables_around_foreign_content() {
+    let templates = "<template>".repeat(300);
+    let ip = "<svg><foreignObject>";
+    // No table open: `<tr>` is ignored.
+    let input = format!("{templates}{ip}<tr>");
+    assert_eq!(last_flag(&input), (None, 0));
+    assert!(cdata_after(&input));
+    // A table in the innermost template: ambiguous, and the stack is closed.
+    let input = format!("{templates}<table>{ip}<tr>");
+    assert_eq!(
+        last_flag(&input),
+        (Some(Ambiguity::TableInForeignContent), 1)
+    );
+    assert!(!cdata_after(&input));
+    // A table in an outer template only: the innermost one has none.
+    let input = format!("<template><table>{templates}{ip}<tr>");
+    assert_eq!(last_flag(&input), (None, 0));
+    // `</template>` under 400 HTML elements in an integration point closes them all.
+    let input = format!("<template>{ip}{}</template>", "<div>".repeat(400));
+    assert!(!cdata_after(&input));
+    assert!(cdata_after(&format!("{ip}{input}")));
+}
+
 const SNIPPETS: &[&str] = &[
     "<!DOCTYPE html><html><head><title>a &amp; b</title><style>p{}</style><script>if(a<b){}</script></head><body><p>x</p></body></html>",
     "<svg viewBox='0 0 1 1'><title>t<b></title><style>a<b></style><path d=M0/><![CDATA[<x>]]></svg><style>a<b></style>",
