@@ -1019,7 +1019,8 @@ pub(crate) struct Simulator {
     /// In [`Mode::Slow`], where tags go.
     path: TagPath,
     /// With [`TagPath::Region`]: the flags of the start tags that
-    /// [`Simulator::region_start_tag_fast`] leaves to the general path.
+    /// [`Simulator::region_start_tag_fast`] leaves to the general path ([`OWN_RULES`], and
+    /// [`FS_KILL`] with frameset-ok "ok", [`CLOSES_P`] with a `p` open).
     region_rules: Flags,
     scripting: bool,
     phase: Phase,
@@ -1233,11 +1234,13 @@ impl Simulator {
     /// point: [`TagPath::Region`] in the body, with [`Simulator::region_rules`] for the phase.
     fn region_path(&mut self) -> TagPath {
         // A start tag in the body with frameset-ok "ok" clears it if it has `FS_KILL`.
-        self.region_rules = match self.phase {
-            Phase::Body => OWN_RULES,
-            Phase::BodyFramesetOk if self.frameset_ok => OWN_RULES | FS_KILL,
+        let phase_rules = match self.phase {
+            Phase::Body => 0,
+            Phase::BodyFramesetOk if self.frameset_ok => FS_KILL,
             _ => return TagPath::General,
         };
+        let p_open = self.top_named[Name::P as usize] != 0;
+        self.region_rules = OWN_RULES | phase_rules | if p_open { CLOSES_P } else { 0 };
         TagPath::Region
     }
 
@@ -1512,7 +1515,7 @@ impl Simulator {
     /// unless the tag breaks out or needs a closer look (`font`, integration points,
     /// `annotation-xml`: [`Simulator::foreign_start_tag_checked`]) it is pushed in the current
     /// node's namespace, and that state holds.
-    #[inline(never)]
+    #[inline(always)]
     fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
         // The last token's flag, if any (a fast path leaves it set without a settle).
         self.last = None;
@@ -1548,16 +1551,18 @@ impl Simulator {
     /// integration point, so unless the tag has rules of its own there ([`OWN_RULES`], a `p` to
     /// close, the frameset-ok flag to clear: [`Simulator::region_rules`]) it is pushed, and that
     /// state holds (with the CDATA permission off).
-    #[inline(never)]
+    #[inline(always)]
     fn region_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
         let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
         let (name, flags) = classify(onwards, len);
-        if flags & self.region_rules != 0
-            || flags & CLOSES_P != 0 && self.top_named[Name::P as usize] != 0
-        {
+        if flags & self.region_rules != 0 {
             return self.start_tag_slow(tag);
+        }
+        if name == Name::P {
+            // Now a `p` to close.
+            self.region_rules |= CLOSES_P;
         }
         self.push(Kind::Html, name, flags, &onwards[..len]);
         Feedback::NONE
