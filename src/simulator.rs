@@ -546,52 +546,45 @@ const fn known() -> [Known; known_count()] {
     out
 }
 
-/// The bucket of a name of length `len` whose first eight bytes are `lo`, any case. The factor
-/// was found by search so that no bucket holds more than two [`KNOWN`] names; [`buckets`]
-/// checks it.
+/// The bucket of a name of length `len` whose first eight bytes are `lo`, any case: one of
+/// 1,024. The factor was found by search so that no two [`KNOWN`] names share a bucket;
+/// [`buckets`] checks it.
 const fn bucket(len: usize, lo: u64) -> usize {
     let key = (lo | 0x2020_2020_2020_2020) ^ len as u64;
-    (key.wrapping_mul(0x1e43_8eaa_9881_f3fd) >> 56) as usize
+    (key.wrapping_mul(0xd9ae_2f9b_59a0_dda3) >> 54) as usize
 }
 
-/// Where each bucket's names are in [`KNOWN`] (`u8::MAX`: none).
-const BUCKETS: [[u8; 2]; 256] = buckets();
+/// Where each bucket's name is in [`KNOWN`] (`u8::MAX`: none).
+const BUCKETS: [u8; 1024] = buckets();
 
-const fn buckets() -> [[u8; 2]; 256] {
+const fn buckets() -> [u8; 1024] {
     assert!(KNOWN.len() < u8::MAX as usize);
-    let mut out = [[u8::MAX; 2]; 256];
+    let mut out = [u8::MAX; 1024];
     let mut i = 0;
     while i < KNOWN.len() {
         let known = KNOWN[i];
         let b = &mut out[bucket(known.spelling.len(), known.words[0])];
-        if b[0] == u8::MAX {
-            b[0] = i as u8;
-        } else if b[1] == u8::MAX {
-            b[1] = i as u8;
-        } else {
-            panic!("three known names in one bucket: find another factor for `bucket`");
-        }
+        assert!(
+            *b == u8::MAX,
+            "two known names in one bucket: find another factor for `bucket`"
+        );
+        *b = i as u8;
         i += 1;
     }
     out
 }
 
 /// The identity and properties of the `len`-byte tag name (any case) at the start of `onwards`
-/// (the name and what follows it in its window): one bucket, at most two comparisons of two
-/// words.
+/// (the name and what follows it in its window): one bucket, one comparison of two words.
 #[inline(always)]
 fn classify(onwards: &[u8], len: usize) -> (Name, Flags) {
     let Some(words) = words(onwards, len) else {
         return (Name::Other, 0);
     };
-    for i in BUCKETS[bucket(len, words[0])] {
-        if let Some(known) = KNOWN.get(usize::from(i))
-            && known.spelled_by(len, words)
-        {
-            return (known.name, known.flags);
-        }
+    match KNOWN.get(usize::from(BUCKETS[bucket(len, words[0])])) {
+        Some(known) if known.spelled_by(len, words) => (known.name, known.flags),
+        _ => (Name::Other, 0),
     }
-    (Name::Other, 0)
 }
 
 /// A tag name (at `name` in `src`) and what follows it in its window, for [`classify`].
@@ -987,13 +980,14 @@ impl Feedback {
     }
 }
 
-/// Which path [`Simulator::observe`] takes.
+/// Which path [`Tokens::simulate`] takes (see [`Simulator::settle_mode`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// [`Options::simulate`](crate::Options::simulate) is off.
     Off,
-    /// The common state: see [`Simulator::settle_mode`].
+    /// The common state.
     Fast,
+    /// Every token gets a look, tags on the [`TagPath`].
     Slow,
 }
 
@@ -1103,24 +1097,27 @@ impl Simulator {
         }
     }
 
-    /// The feedback for `token`, just handed out (see [`Simulator::wants`]).
+    /// The feedback for `token`, just handed out (see [`Simulator::wants`]), in the common
+    /// state ([`Mode::Fast`]).
     #[inline(always)]
-    fn observe(&mut self, token: &Token<'_>) -> Feedback {
-        if self.mode != Mode::Fast {
-            match (self.path, token) {
-                (TagPath::Foreign, Token::StartTag(tag)) => {
-                    return self.foreign_start_tag_fast(tag);
-                }
-                (TagPath::Foreign, Token::EndTag(tag)) => return self.foreign_end_tag_fast(tag),
-                (TagPath::Region, Token::StartTag(tag)) => return self.region_start_tag_fast(tag),
-                (TagPath::Region, Token::EndTag(tag)) => return self.region_end_tag_fast(tag),
-                _ => return self.observe_slow(token),
-            }
-        }
+    fn observe_common(&mut self, token: &Token<'_>) -> Feedback {
         match token {
             Token::StartTag(tag) => self.start_tag_fast(tag),
             Token::EndTag(tag) => self.end_tag_fast(tag),
             _ => Feedback::NONE,
+        }
+    }
+
+    /// The feedback for `token` on the [`TagPath::Foreign`] and [`TagPath::Region`] paths: tags
+    /// take their fast paths, other tokens [`Simulator::observe_slow`].
+    #[inline(always)]
+    fn observe_on_tag_path(&mut self, token: &Token<'_>) -> Feedback {
+        match (self.path, token) {
+            (TagPath::Foreign, Token::StartTag(tag)) => self.foreign_start_tag_fast(tag),
+            (TagPath::Foreign, Token::EndTag(tag)) => self.foreign_end_tag_fast(tag),
+            (TagPath::Region, Token::StartTag(tag)) => self.region_start_tag_fast(tag),
+            (TagPath::Region, Token::EndTag(tag)) => self.region_end_tag_fast(tag),
+            _ => self.observe_slow(token),
         }
     }
 
@@ -2062,7 +2059,21 @@ impl Tokens<'_> {
     /// between this token and the next.
     #[inline(never)]
     pub(crate) fn simulate(&mut self, token: &Token<'_>) {
-        let feedback = self.sim.observe(token);
+        let feedback = match self.sim.mode {
+            Mode::Fast => self.sim.observe_common(token),
+            _ if self.sim.path == TagPath::General => self.sim.observe_slow(token),
+            _ => return self.simulate_on_tag_path(token),
+        };
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+    }
+
+    /// [`Tokens::simulate`] on the [`TagPath::Foreign`] and [`TagPath::Region`] paths, out of
+    /// line so that the others stay short.
+    #[inline(never)]
+    fn simulate_on_tag_path(&mut self, token: &Token<'_>) {
+        let feedback = self.sim.observe_on_tag_path(token);
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
