@@ -118,6 +118,24 @@ pub const CASES: &[Case] = &[
         make: integration_point_divs,
     },
     Case {
+        name: "foreign-end-tag-names",
+        what: "`<svg>`, 600 nested foreign elements of distinct names (`<x0><x1>…`), then 100,000 \
+               `</y>` (an end tag of another name)",
+        state: "tag name (foreign content; the simulator's search for an open element by name)",
+        unit: "end tags",
+        full: 100_000,
+        make: foreign_end_tag_names,
+    },
+    Case {
+        name: "integration-point-steps",
+        what: "200 nested `<template>`, `<svg><foreignObject>`, 400 nested `<span>`, then 20,000 \
+               `<li></p><a><tr></x>`",
+        state: "tag name (HTML inside an integration point; the simulator's scope and list steps)",
+        unit: "repeats",
+        full: 20_000,
+        make: integration_point_steps,
+    },
+    Case {
         name: "end-tag-openers",
         what: "1 MB of `</`",
         state: "bogus comment (from the second `<` on)",
@@ -229,6 +247,28 @@ fn foreign_end_tags(pairs: usize) -> Vec<u8> {
 
 fn integration_point_divs(tags: usize) -> Vec<u8> {
     [&b"<svg><foreignObject>"[..], &b"<div>".repeat(tags)].concat()
+}
+
+fn foreign_end_tag_names(end_tags: usize) -> Vec<u8> {
+    let names: String = (0..600).map(|i| format!("<x{i}>")).collect();
+    [
+        format!("<svg>{names}").into_bytes(),
+        b"</y>".repeat(end_tags),
+    ]
+    .concat()
+}
+
+/// Each repeat is a list item, a `</p>` and a link that look for their element in scope or on
+/// the stack, a table tag that looks for a table in the templates and the integration point,
+/// and an end tag that stops at the first special element.
+fn integration_point_steps(repeats: usize) -> Vec<u8> {
+    [
+        b"<template>".repeat(200),
+        b"<svg><foreignObject>".to_vec(),
+        b"<span>".repeat(400),
+        b"<li></p><a><tr></x>".repeat(repeats),
+    ]
+    .concat()
 }
 
 fn end_tag_openers(size: usize) -> Vec<u8> {
