@@ -957,12 +957,14 @@ impl<'t> Tokens<'t> {
     /// What [`Iterator::next`] checks before reading the window, done when something changed
     /// and remembered in `plain` until something changes again. `Some`: the answer does not come
     /// from the window.
-    #[inline(never)]
+    #[inline]
     fn prepare(&mut self) -> Option<Option<Token<'t>>> {
         if self.limits.arena != usize::MAX && self.arena.allocated_bytes() > self.limits.arena {
             return Some(self.arena_limit());
         }
-        self.forget_now();
+        if self.forget.is_some() {
+            self.forget_now();
+        }
         self.window = match self.phase {
             Phase::Done => return Some(None),
             Phase::Extending => return Some(self.next_extending()),
