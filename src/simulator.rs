@@ -35,7 +35,7 @@ use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
 use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
-use crate::word::{prefix_word, word};
+use crate::word::{FOLD, K0, fold_multiply, prefix_word, random_keys, word};
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
 /// [`Tokens::ambiguity`]). Its guess may be wrong from that token on: text states, CDATA
@@ -910,12 +910,6 @@ const _: () = assert!(OTHER_SLOTS.is_power_of_two() && MAX_DEPTH < Height::MAX a
 /// `seeds`: a folded-multiply hash of its bytes with ASCII case folded (a name of up to 16
 /// bytes in one multiplication, as two words; a longer one 8 bytes at a time).
 fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> usize {
-    const FOLD: u64 = 0x2020_2020_2020_2020;
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let fold_multiply = |a: u64, b: u64| {
-        let product = u128::from(a) * u128::from(b);
-        product as u64 ^ (product >> 64) as u64
-    };
     let len = raw.len() as u64;
     let h = match words(raw, raw.len()) {
         Some([lo, hi]) => fold_multiply((lo | FOLD) ^ seeds[0], (hi | FOLD) ^ seeds[1] ^ len),
@@ -923,18 +917,7 @@ fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> usize {
             fold_multiply(h ^ (word(chunk) | FOLD), seeds[1])
         }),
     };
-    (fold_multiply(h, K) >> (64 - OTHER_SLOTS.trailing_zeros())) as usize
-}
-
-/// Random keys for [`other_name_slot`], from the standard library's per-process random hash
-/// keys.
-fn random_seeds() -> [u64; 2] {
-    use std::hash::BuildHasher;
-    let state = std::collections::hash_map::RandomState::new();
-    [
-        state.hash_one(0x7369_6d75_u64),
-        state.hash_one(0x6c61_746f_u64),
-    ]
+    (fold_multiply(h, K0) >> (64 - OTHER_SLOTS.trailing_zeros())) as usize
 }
 
 /// What to tell the tokenizer after a token: bit 7 set = change the CDATA permission to bit 6;
@@ -1329,7 +1312,7 @@ impl Simulator {
             if self.stack[i].name == Name::Other {
                 if self.others.slots.is_empty() {
                     self.others.slots = vec![0; OTHER_SLOTS];
-                    self.others.seeds = random_seeds();
+                    self.others.seeds = random_keys();
                 }
                 let slot = self.other_slot(self.frame_name(i));
                 let height = i as Height + 1;

@@ -1,6 +1,31 @@
 //! Short byte strings read as little-endian `u64` words, for the code that compares or hashes
 //! names eight bytes at a time: attribute names (`src/machine/tag.rs`) and the tag names the
-//! simulator knows (`src/simulator.rs`). Bytes past the string are zero in the word.
+//! simulator knows (`src/simulator.rs`). Bytes past the string are zero in the word. The pieces
+//! both of their hashes are made of are here too: the case fold, the mixer and its constants,
+//! and random keys.
+
+/// `0x20` in every byte: OR-ing it into a word folds ASCII case (and merges some other pairs of
+/// bytes, which only costs a comparison now and then: equal names still hash equally).
+pub(crate) const FOLD: u64 = 0x2020_2020_2020_2020;
+/// Odd constants for [`fold_multiply`].
+pub(crate) const K0: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const K1: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// The 128-bit product of `a` and `b`, its halves XORed: a cheap mixer of both.
+#[inline(always)]
+pub(crate) fn fold_multiply(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    product as u64 ^ (product >> 64) as u64
+}
+
+/// `N` random keys for a hash of names, from the standard library's per-process random hash
+/// keys (a fresh `RandomState` each call), so that a page cannot pick names that all fall in one
+/// place of a table.
+pub(crate) fn random_keys<const N: usize>() -> [u64; N] {
+    use std::hash::BuildHasher;
+    let state = std::collections::hash_map::RandomState::new();
+    std::array::from_fn(|i| state.hash_one(i))
+}
 
 /// Up to 8 bytes as a little-endian word, zero beyond them: two or three loads that may
 /// overlap, no loop.

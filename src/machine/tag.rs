@@ -13,7 +13,7 @@ use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{ByteSet, find_in_set, find1, find3, prefetch};
 use crate::token::{AttrRecord, Span};
-use crate::word::{prefix_word, word};
+use crate::word::{FOLD, K0, K1, fold_multiply, prefix_word, random_keys, word};
 
 const WS: &[u8] = b"\t\n\x0C\r ";
 /// Bytes that end a tag name run; with errors on, NUL stops the run too.
@@ -102,7 +102,7 @@ impl Default for Attrs {
             spare: Vec::new(),
             hashes: Vec::new(),
             bits: FIRST_TABLE_BITS,
-            seed: random_seed(),
+            seed: random_keys::<1>()[0],
             next_bits: FIRST_TABLE_BITS,
             any: false,
             dropping: false,
@@ -474,11 +474,6 @@ fn push_decoded_name(out: &mut Vec<u8>, raw: &[u8]) {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
-/// `0x20` in every byte: OR-ing it in folds ASCII case (and merges some other pairs of bytes, which
-/// only costs a comparison now and then: equal names still hash equally).
-const FOLD: u64 = 0x2020_2020_2020_2020;
-const K0: u64 = 0x9E37_79B9_7F4A_7C15;
-const K1: u64 = 0xD6E8_FEB8_6659_FD93;
 
 /// [`hash_name`]'s hash of `window[start..end]`; a name of up to 8 bytes is read in one load
 /// when the window goes on for 8 bytes from its start (it usually does: the tag goes on).
@@ -492,19 +487,6 @@ fn hash_in(window: &[u8], start: usize, end: usize, seed: u64) -> u32 {
         return (fold_multiply(fold_multiply(h ^ (word | fold), K1), K0) >> 32) as u32;
     }
     hash_name(&window[start..end], seed).0
-}
-
-/// A random key for [`hash_name`], from the standard library's per-process random hash keys.
-fn random_seed() -> u64 {
-    use std::hash::BuildHasher;
-    std::collections::hash_map::RandomState::new().hash_one(0x7461_6773_u64)
-}
-
-/// The 128-bit product of `a` and `b`, its halves XORed: a cheap mixer of both.
-#[inline(always)]
-fn fold_multiply(a: u64, b: u64) -> u64 {
-    let product = u128::from(a) * u128::from(b);
-    product as u64 ^ (product >> 64) as u64
 }
 
 /// Whether a word of `n` name bytes (zeros above) is all ASCII without NUL.
