@@ -260,20 +260,10 @@ impl Machine {
                 i = next;
                 AttrRecord { name, value, quote }
             } else {
-                no_value(name)
+                AttrRecord::without_value(name)
             };
             self.attrs.add_unchecked(record, b);
         }
-    }
-}
-
-/// An attribute named at `name` with no value.
-#[inline(always)]
-fn no_value(name: Span) -> AttrRecord {
-    AttrRecord {
-        name,
-        value: Span::empty(name.end),
-        quote: 0,
     }
 }
 

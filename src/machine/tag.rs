@@ -206,11 +206,7 @@ impl Attrs {
     fn push_unchecked(&mut self, span: Span) {
         self.any = true;
         self.dropping = false;
-        self.list.push(AttrRecord {
-            name: span,
-            value: Span::empty(span.end),
-            quote: 0,
-        });
+        self.list.push(AttrRecord::without_value(span));
     }
 
     /// The lane's [`Attrs::add`], for a whole attribute (name and value) whose name is known to
@@ -220,8 +216,7 @@ impl Attrs {
     pub(crate) fn add_unchecked(&mut self, record: AttrRecord, b: &Buf) {
         self.any = true;
         if self.list.len() < LINEAR_LIMIT {
-            let name = b.slice(record.name);
-            if self.list.iter().any(|a| same_name(b.slice(a.name), name)) {
+            if self.repeats_a_kept_name(b.slice(record.name), b) {
                 return;
             }
             self.settled += 1;
@@ -302,8 +297,15 @@ impl Attrs {
     #[inline]
     fn add_linear(&mut self, span: Span, name: &[u8], b: &Buf) -> bool {
         self.any = true;
-        let repeat = self.list.iter().any(|a| same_name(b.slice(a.name), name));
+        let repeat = self.repeats_a_kept_name(name, b);
         self.keep_unless(repeat, span)
+    }
+
+    /// Whether the plain `name` is, up to ASCII case, the name of an attribute kept so far (all
+    /// of them plain: the linear mode), compared one by one.
+    #[inline(always)]
+    fn repeats_a_kept_name(&self, name: &[u8], b: &Buf) -> bool {
+        self.list.iter().any(|a| same_name(b.slice(a.name), name))
     }
 
     /// Record the attribute named at `span` unless it is a `repeat`; returns whether it is kept.
@@ -311,11 +313,7 @@ impl Attrs {
     fn keep_unless(&mut self, repeat: bool, span: Span) -> bool {
         self.dropping = repeat;
         if !repeat {
-            self.list.push(AttrRecord {
-                name: span,
-                value: Span::empty(span.end),
-                quote: 0,
-            });
+            self.list.push(AttrRecord::without_value(span));
             self.settled += 1;
         }
         !repeat

@@ -103,6 +103,18 @@ pub(crate) struct AttrRecord {
     pub(crate) quote: u8,
 }
 
+impl AttrRecord {
+    /// An attribute named at `name` with no value (yet).
+    #[inline(always)]
+    pub(crate) fn without_value(name: Span) -> AttrRecord {
+        AttrRecord {
+            name,
+            value: Span::empty(name.end),
+            quote: 0,
+        }
+    }
+}
+
 /// The bytes spans index into, and the arena for decoded strings.
 #[derive(Clone, Copy)]
 pub(crate) struct Source<'a> {
