@@ -988,6 +988,10 @@ impl<'t> Tokens<'t> {
                 Lexeme::Elsewhere => {}
                 lexeme => return self.lane_token(lexeme, src),
             }
+        } else if self.machine.raw_lane_open()
+            && let Some(token) = self.raw_lane_token(src, &b)
+        {
+            return Some(token);
         }
         let record = self.machine.run(&b);
         self.side.collect(self.machine, &b);
@@ -1056,8 +1060,34 @@ impl<'t> Tokens<'t> {
                 }
                 Some(Token::EndTag(EndTag { src, span, name }))
             }
-            Lexeme::Elsewhere => unreachable!("the lane hands out only tokens"),
+            Lexeme::RawText(..) | Lexeme::Elsewhere => {
+                unreachable!("the data lane hands out only its tokens")
+            }
         }
+    }
+
+    /// The raw lane ([`Machine::lex_raw_lane`]): RCDATA, RAWTEXT or script data text up to its
+    /// end tag, or the end tag, as a token borrowing `src`. `None`: the state functions go on.
+    #[inline(never)]
+    fn raw_lane_token(&mut self, src: &'t Source<'t>, b: &Buf) -> Option<Token<'t>> {
+        let (token, kind, part) = match self.machine.lex_raw_lane(b) {
+            Lexeme::RawText(span, kind) => (
+                Token::Text(Text { src, span, kind }),
+                Kind::Text(kind),
+                span,
+            ),
+            Lexeme::EndTag { span, name } => (
+                Token::EndTag(EndTag { src, span, name }),
+                Kind::EndTag,
+                name,
+            ),
+            _ => return None,
+        };
+        self.last_window = Some(src);
+        if self.sim.wants(kind, part, src.bytes, src.base) {
+            self.simulate(&token);
+        }
+        Some(token)
     }
 
     /// Hand out `token` after the tree-builder simulator has seen it.

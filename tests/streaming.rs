@@ -57,9 +57,12 @@ const SNIPPETS: &[&str] = &[
     "<script>a<!--b<script>c</script>d-->e</script><p>",
     "<script>if (a<b && c>d) { s = \"</scr\" + \"ipt>\"; }</script>",
     "<script><!-- </SCRIPT --></script>",
+    "<script></script><script src=x></script ><script>a</scriptx></script\t><script>b</script/>",
+    "<script>a<!-x<!b<!--c--></script><SCRIPT>d</Script><script>e</scrip></script",
     // RCDATA, RAWTEXT, PLAINTEXT
     "<title>&amp;<b></title ></title><textarea>\r\n&lt;</textarea>",
     "<style>a > b { content: \"</style\" }</style><xmp><p></xmp>",
+    "<title></title><textarea>a</textarea1></textarea><style></STYLE x=y>",
     "<plaintext><a></plaintext>&amp;",
     // attributes
     "<a b=c d='e' f=\"g\" h i=j&amp;k l=\"&#x1F600;\" b=dup>",
@@ -182,6 +185,23 @@ fn whole_checked(name: &str, input: &[u8], plan: &Plan) -> Outcome {
 }
 
 // ---- chunking -----------------------------------------------------------------------------------
+
+/// With errors off the lanes lex text, plain tags and raw text ahead of the state functions; with
+/// errors on only the state functions run. Both must give the same tokens and spans.
+#[test]
+fn the_lanes_give_the_state_functions_tokens() {
+    let inputs = samples().into_iter().chain(
+        SNIPPETS
+            .iter()
+            .map(|s| (show(s.as_bytes()), s.as_bytes().to_vec())),
+    );
+    for (name, input) in inputs {
+        let lanes = whole_checked(&name, &input, &quiet_plan());
+        let states = whole_checked(&name, &input, &plan());
+        assert_eq!(lanes.tokens, states.tokens, "{name}");
+        assert_eq!(lanes.spans, states.spans, "{name}");
+    }
+}
 
 #[test]
 fn random_chunkings_give_the_same_tokens_errors_and_spans() {

@@ -9,11 +9,16 @@
 //! name with NUL or non-ASCII bytes, the end of the window) it gives up with the machine in the
 //! data state at that tag's `<`, and the state functions take over from exactly there. Each byte is
 //! therefore read at most twice, and the tokens are the state functions' tokens.
+//!
+//! The raw lane does the same for RCDATA, RAWTEXT and script data (§13.2.5.2–4, 9–17): it looks
+//! at each `<` once to tell text from the appropriate end tag, instead of stepping through the
+//! less-than sign, end tag open and end tag name states, and leaves `<!--` in script data (the
+//! escape states) to the state functions.
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Buf, Machine, State, is_whitespace, skip_whitespace};
 use crate::scan::{find_in_set, find_name_end, find1};
-use crate::token::{AttrRecord, Span};
+use crate::token::{AttrRecord, Span, TextKind};
 
 /// What the lane found. The machine is left after it, in the data state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,8 +33,21 @@ pub(crate) enum Lexeme {
     },
     /// An end tag (attributes on it are dropped, as the standard does).
     EndTag { span: Span, name: Span },
+    /// RCDATA, RAWTEXT or script data text up to its appropriate end tag (the raw lane).
+    RawText(Span, TextKind),
     /// Not for the lane: the state functions continue from the machine's position.
     Elsewhere,
+}
+
+/// What follows a `<` in RCDATA, RAWTEXT or script data, as the raw lane sees it.
+enum RawLookahead {
+    /// The `<` is text.
+    Text,
+    /// The `<` opens the appropriate end tag; `closed`: its name ends at `>`.
+    EndTag { closed: bool },
+    /// The state functions decide: `<!--` in script data (the escape states), or the window
+    /// ends before it is clear.
+    States,
 }
 
 /// Why a tag left the lane: the state functions redo it from its `<`.
@@ -90,7 +108,7 @@ impl Machine {
         let end = b.end();
         if b.eof && self.text_start < end {
             self.state = State::Eof;
-            return self.lane_text_to(end);
+            return Lexeme::Text(self.lane_text_to(end));
         }
         self.elsewhere(end)
     }
@@ -127,7 +145,7 @@ impl Machine {
     /// Hand out the pending text that ends at the `<` at `lt`, or continue elsewhere.
     fn lane_text_or_elsewhere(&mut self, lt: usize) -> Lexeme {
         if self.text_start < lt {
-            return self.lane_text_to(lt);
+            return Lexeme::Text(self.lane_text_to(lt));
         }
         self.elsewhere(lt)
     }
@@ -139,7 +157,7 @@ impl Machine {
         if self.text_start < at {
             // The text first, then (at the next call) the tag itself.
             self.known_tag = (at, is_end_tag);
-            return self.lane_text_to(at);
+            return Lexeme::Text(self.lane_text_to(at));
         }
         match self.lane_tag(b, lt, is_end_tag) {
             Ok(lexeme) => lexeme,
@@ -154,13 +172,13 @@ impl Machine {
 
     /// The pending text, up to stream offset `end`, is handed out.
     #[inline(always)]
-    fn lane_text_to(&mut self, end: usize) -> Lexeme {
+    fn lane_text_to(&mut self, end: usize) -> Span {
         let text = Span {
             start: self.text_start,
             end,
         };
         self.lane_advance(end);
-        Lexeme::Text(text)
+        text
     }
 
     /// Everything up to `end` has been handed out.
@@ -169,6 +187,67 @@ impl Machine {
         self.pos = end;
         self.text_start = end;
         self.resume = end;
+    }
+
+    /// Whether the next token may come from the raw lane: RCDATA, RAWTEXT or script data (not
+    /// its escaped states), errors off.
+    #[inline(always)]
+    pub(crate) fn raw_lane_open(&self) -> bool {
+        matches!(
+            self.state,
+            State::Rcdata | State::Rawtext | State::ScriptData
+        ) && !self.config.errors
+    }
+
+    /// §13.2.5.2–4 RCDATA, RAWTEXT and script data states with errors off, with their less-than
+    /// sign, end tag open and end tag name states (§13.2.5.9–17) decided by looking ahead at each
+    /// `<`: the pending text up to the appropriate end tag ([`Lexeme::RawText`]), or with no text
+    /// before it, the end tag itself when its name ends at `>`. The machine is left in the data
+    /// state at the end tag's `<` or after it (in the data state the tag reads as it does from
+    /// the end tag name state: its name is all letters and ends at whitespace, `/` or `>`).
+    /// [`Lexeme::Elsewhere`]: the state functions go on from the machine's position (`<!--` in
+    /// script data, a window that ends too soon to tell, an end tag with more than its name).
+    pub(crate) fn lex_raw_lane(&mut self, b: &Buf) -> Lexeme {
+        let bytes = b.bytes;
+        let script = self.state == State::ScriptData;
+        let mut i = self.pos - b.base;
+        loop {
+            let Some(n) = find1(b'<', &bytes[i..]) else {
+                return self.elsewhere(b.end());
+            };
+            let lt = i + n;
+            match raw_lookahead(&bytes[lt + 1..], self.last_start_tag.as_bytes(), script) {
+                RawLookahead::Text => i = lt + 1,
+                RawLookahead::EndTag { closed } => return self.raw_end_tag(b.base + lt, closed),
+                RawLookahead::States => return self.elsewhere(b.base + lt),
+            }
+        }
+    }
+
+    /// The appropriate end tag opens at stream offset `at` (`closed`: `>` follows its name): the
+    /// machine goes to the data state there, and the lane hands out the text before the tag, or
+    /// else the tag.
+    fn raw_end_tag(&mut self, at: usize, closed: bool) -> Lexeme {
+        let kind = self.text_kind;
+        self.state = State::Data;
+        self.text_kind = TextKind::Data;
+        if self.text_start < at {
+            self.known_tag = (at, true);
+            return Lexeme::RawText(self.lane_text_to(at), kind);
+        }
+        if !closed {
+            return self.elsewhere(at);
+        }
+        let name = Span {
+            start: at + 2,
+            end: at + 2 + self.last_start_tag.as_bytes().len(),
+        };
+        let span = Span {
+            start: at,
+            end: name.end + 1,
+        };
+        self.lane_advance(span.end);
+        Lexeme::EndTag { span, name }
     }
 
     /// Tag open, end tag open and tag name states (§13.2.5.6–8) for the tag at window index `lt`
@@ -298,4 +377,34 @@ fn lane_unquoted_value(b: &Buf, i: usize) -> Result<(Span, u8, usize), GiveUp> {
         end: b.base + i + n,
     };
     Ok((value, 0, i + n))
+}
+
+/// What the `<` before `after` starts in RCDATA, RAWTEXT or script data (`script`), given the
+/// last start tag's name `last` (§13.2.5.9–17): an end tag only if its name, all letters, is
+/// `last` and whitespace, `/` or `>` follows it.
+fn raw_lookahead(after: &[u8], last: &[u8], script: bool) -> RawLookahead {
+    match after.first() {
+        Some(b'/') => {
+            let Some(&[ref name @ .., next]) = after.get(1..last.len() + 2) else {
+                return RawLookahead::States;
+            };
+            let appropriate = !last.is_empty()
+                && name.eq_ignore_ascii_case(last)
+                && last.iter().all(u8::is_ascii_alphabetic)
+                && (is_whitespace(next) || next == b'/' || next == b'>');
+            if appropriate {
+                RawLookahead::EndTag {
+                    closed: next == b'>',
+                }
+            } else {
+                RawLookahead::Text
+            }
+        }
+        Some(b'!') if script => match after.get(1..3) {
+            Some(b"--") | None => RawLookahead::States,
+            Some(_) => RawLookahead::Text,
+        },
+        Some(_) => RawLookahead::Text,
+        None => RawLookahead::States,
+    }
 }
