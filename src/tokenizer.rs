@@ -1060,6 +1060,13 @@ impl<'t> Tokens<'t> {
                 }
                 Some(Token::EndTag(EndTag { src, span, name }))
             }
+            Lexeme::Comment { span, data } => {
+                let comment = Token::Comment(Comment { src, span, data });
+                if self.sim.wants(Kind::Comment, data, bytes, base) {
+                    return self.simulated(comment);
+                }
+                Some(comment)
+            }
             Lexeme::RawText(..) | Lexeme::Elsewhere => {
                 unreachable!("the data lane hands out only its tokens")
             }

@@ -51,6 +51,7 @@ const SNIPPETS: &[&str] = &[
     // comments
     "<!-- a -- b --!> c --> d",
     "<!---><!----><!--><!-- x --!><!-- <!-- nested --> -->",
+    "<!--->x<!---!>y--><!----!>z<!-- --->w<!--<!-->v<!-- -!> --!-> -- >--->u<!-",
     "<!DOCTYPE html PUBLIC \"-//W3C//DTD\" 'sys.dtd'><!doctype x><!DOCTYPE>",
     // script escapes
     "<script><!--<script>x</script>--></script>y",

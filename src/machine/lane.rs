@@ -33,6 +33,8 @@ pub(crate) enum Lexeme {
     },
     /// An end tag (attributes on it are dropped, as the standard does).
     EndTag { span: Span, name: Span },
+    /// A comment.
+    Comment { span: Span, data: Span },
     /// RCDATA, RAWTEXT or script data text up to its appropriate end tag (the raw lane).
     RawText(Span, TextKind),
     /// Not for the lane: the state functions continue from the machine's position.
@@ -91,7 +93,7 @@ impl Machine {
                 Some(b'/') if bytes.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => true,
                 // `<!` and `<?` always start a token (comment, DOCTYPE, CDATA, processing
                 // instruction), so the text ends here; `</` without a letter may not.
-                Some(b'!' | b'?') => return Err(self.lane_text_or_elsewhere(b.base + lt)),
+                Some(b'!' | b'?') => return Err(self.lane_text_or_elsewhere(b, lt)),
                 Some(b'/') | None => return Err(self.elsewhere(b.base + lt)),
                 Some(_) => {
                     i = lt + 1;
@@ -142,12 +144,46 @@ impl Machine {
         Lexeme::Elsewhere
     }
 
-    /// Hand out the pending text that ends at the `<` at `lt`, or continue elsewhere.
-    fn lane_text_or_elsewhere(&mut self, lt: usize) -> Lexeme {
-        if self.text_start < lt {
-            return Lexeme::Text(self.lane_text_to(lt));
+    /// Hand out the pending text that ends at the `<!` or `<?` at window index `lt`, or else
+    /// the comment that opens there, or continue elsewhere.
+    fn lane_text_or_elsewhere(&mut self, b: &Buf, lt: usize) -> Lexeme {
+        let at = b.base + lt;
+        if self.text_start < at {
+            return Lexeme::Text(self.lane_text_to(at));
         }
-        self.elsewhere(lt)
+        self.lane_comment(b, lt)
+    }
+
+    /// §13.2.5.42–52 with errors off, from the markup declaration open state: the comment that
+    /// opens at window index `lt`, if it is one and ends in the window; otherwise the state
+    /// functions go on from its `<`. It ends at the first `-->` or `--!>` after `<!--`, or at once
+    /// in `<!-->` and `<!--->`: each way through the comment states reaches the comment end state
+    /// at the second dash of `--` and leaves it only at `>` (or `!>`) or at a byte that is data.
+    #[inline(never)]
+    fn lane_comment(&mut self, b: &Buf, lt: usize) -> Lexeme {
+        let bytes = b.bytes;
+        let start = lt + 4;
+        if bytes.get(lt + 1..start) != Some(b"!--") {
+            return self.elsewhere(b.base + lt);
+        }
+        let (data_end, close) = match &bytes[start..] {
+            [b'>', ..] => (start, start),
+            [b'-', b'>', ..] => (start, start + 1),
+            rest => match comment_end(rest) {
+                Some((end, close)) => (start + end, start + close),
+                None => return self.elsewhere(b.base + lt),
+            },
+        };
+        let span = Span {
+            start: b.base + lt,
+            end: b.base + close + 1,
+        };
+        let data = Span {
+            start: b.base + start,
+            end: b.base + data_end,
+        };
+        self.lane_advance(span.end);
+        Lexeme::Comment { span, data }
     }
 
     /// A tag opens at window index `lt`: the pending text before it, or else the tag.
@@ -406,5 +442,18 @@ fn raw_lookahead(after: &[u8], last: &[u8], script: bool) -> RawLookahead {
         },
         Some(_) => RawLookahead::Text,
         None => RawLookahead::States,
+    }
+}
+
+/// In comment data `data`, where the first `-->` or `--!>` starts and the index of its `>`.
+fn comment_end(data: &[u8]) -> Option<(usize, usize)> {
+    let mut i = 0;
+    loop {
+        let dash = i + find1(b'-', &data[i..])?;
+        match data.get(dash + 1..) {
+            Some([b'-', b'>', ..]) => return Some((dash, dash + 2)),
+            Some([b'-', b'!', b'>', ..]) => return Some((dash, dash + 3)),
+            _ => i = dash + 1,
+        }
     }
 }
