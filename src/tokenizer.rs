@@ -975,24 +975,37 @@ impl<'t> Tokens<'t> {
         None
     }
 
-    #[inline]
-    fn next_in_window(&mut self) -> Option<Token<'t>> {
-        let src = self.window;
-        let b = Buf {
+    /// `src` as the machine's window.
+    #[inline(always)]
+    fn buf(&self, src: &'t Source<'t>) -> Buf<'t> {
+        Buf {
             bytes: src.bytes,
             base: src.base,
             eof: self.held.eof,
-        };
+        }
+    }
+
+    #[inline]
+    fn next_in_window(&mut self) -> Option<Token<'t>> {
+        let src = self.window;
+        let b = self.buf(src);
         if self.machine.lane_open() {
             match self.machine.lex_lane(&b) {
                 Lexeme::Elsewhere => {}
                 lexeme => return self.lane_token(lexeme, src),
             }
         } else if self.machine.raw_lane_open()
-            && let Some(token) = self.raw_lane_token(src, &b)
+            && let Some(token) = self.raw_lane_token(src)
         {
             return Some(token);
         }
+        self.state_functions_token(src)
+    }
+
+    /// The next token from the state functions (the lanes left it to them).
+    #[inline(never)]
+    fn state_functions_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        let b = self.buf(src);
         let record = self.machine.run(&b);
         self.side.collect(self.machine, &b);
         match record {
@@ -1076,8 +1089,8 @@ impl<'t> Tokens<'t> {
     /// The raw lane ([`Machine::lex_raw_lane`]): RCDATA, RAWTEXT or script data text up to its
     /// end tag, or the end tag, as a token borrowing `src`. `None`: the state functions go on.
     #[inline(never)]
-    fn raw_lane_token(&mut self, src: &'t Source<'t>, b: &Buf) -> Option<Token<'t>> {
-        let (token, kind, part) = match self.machine.lex_raw_lane(b) {
+    fn raw_lane_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        let (token, kind, part) = match self.machine.lex_raw_lane(&self.buf(src)) {
             Lexeme::RawText(span, kind) => (
                 Token::Text(Text { src, span, kind }),
                 Kind::Text(kind),
