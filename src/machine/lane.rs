@@ -155,10 +155,11 @@ impl Machine {
     }
 
     /// §13.2.5.42–52 with errors off, from the markup declaration open state: the comment that
-    /// opens at window index `lt`, if it is one and ends in the window; otherwise the state
-    /// functions go on from its `<`. It ends at the first `-->` or `--!>` after `<!--`, or at once
-    /// in `<!-->` and `<!--->`: each way through the comment states reaches the comment end state
-    /// at the second dash of `--` and leaves it only at `>` (or `!>`) or at a byte that is data.
+    /// opens at window index `lt`, if it is one and ends in the window or at the end of input;
+    /// otherwise the state functions go on from its `<`. It ends at the first `-->` or `--!>`
+    /// after `<!--`, or at once in `<!-->` and `<!--->`: each way through the comment states
+    /// reaches the comment end state at the second dash of `--` and leaves it only at `>` (or
+    /// `!>`) or at a byte that is data.
     #[inline(never)]
     fn lane_comment(&mut self, b: &Buf, lt: usize) -> Lexeme {
         let bytes = b.bytes;
@@ -167,16 +168,20 @@ impl Machine {
             return self.elsewhere(b.base + lt);
         }
         let (data_end, close) = match &bytes[start..] {
-            [b'>', ..] => (start, start),
-            [b'-', b'>', ..] => (start, start + 1),
+            [b'>', ..] => (start, start + 1),
+            [b'-', b'>', ..] => (start, start + 2),
             rest => match comment_end(rest) {
-                Some((end, close)) => (start + end, start + close),
+                Some((end, close)) => (start + end, start + close + 1),
+                None if b.eof => {
+                    self.state = State::Eof;
+                    (start + comment_data_at_eof(rest), bytes.len())
+                }
                 None => return self.elsewhere(b.base + lt),
             },
         };
         let span = Span {
             start: b.base + lt,
-            end: b.base + close + 1,
+            end: b.base + close,
         };
         let data = Span {
             start: b.base + start,
@@ -445,15 +450,35 @@ fn raw_lookahead(after: &[u8], last: &[u8], script: bool) -> RawLookahead {
     }
 }
 
-/// In comment data `data`, where the first `-->` or `--!>` starts and the index of its `>`.
+/// How much of `rest`, the comment's bytes after `<!--` up to the end of input, is its data: the
+/// comment states hold back the dashes of a possible end (`-`, `--`, `--!`) until the next byte,
+/// and at the end of input they drop them (§13.2.5.43–52, end of file).
+fn comment_data_at_eof(rest: &[u8]) -> usize {
+    let held = if rest.ends_with(b"--!") {
+        3
+    } else if rest.ends_with(b"--") {
+        2
+    } else {
+        usize::from(rest.ends_with(b"-"))
+    };
+    rest.len() - held
+}
+
+/// In comment data `data`, where the first `-->` or `--!>` starts and the index of its `>`. A run
+/// of dashes is one step (the comment end state stays put on each dash after the second).
 fn comment_end(data: &[u8]) -> Option<(usize, usize)> {
     let mut i = 0;
     loop {
         let dash = i + find1(b'-', &data[i..])?;
-        match data.get(dash + 1..) {
-            Some([b'-', b'>', ..]) => return Some((dash, dash + 2)),
-            Some([b'-', b'!', b'>', ..]) => return Some((dash, dash + 3)),
-            _ => i = dash + 1,
+        if data.get(dash + 1) != Some(&b'-') {
+            i = dash + 1;
+            continue;
+        }
+        let after = dash + 2 + data[dash + 2..].iter().take_while(|&&c| c == b'-').count();
+        match data.get(after..) {
+            Some([b'>', ..]) => return Some((after - 2, after)),
+            Some([b'!', b'>', ..]) => return Some((after - 2, after + 1)),
+            _ => i = after,
         }
     }
 }
