@@ -586,6 +586,11 @@ impl Tokenizer {
             phase: if done { Phase::Done } else { phase },
             plain: false,
             window: chunk_src,
+            window_buf: Buf {
+                bytes: chunk_src.bytes,
+                base: chunk_src.base,
+                eof,
+            },
             limits: self.options.limits,
             limit_error: &mut self.limit_error,
             forget: None,
@@ -691,6 +696,8 @@ pub struct Tokens<'t> {
     plain: bool,
     /// The window the machine reads in [`Phase::Chunk`] or [`Phase::Frozen`], once `plain` is set.
     window: &'t Source<'t>,
+    /// `window` as the machine reads it (kept here so that the lanes read it in place).
+    window_buf: Buf<'t>,
     /// The buffer the last token came from, for [`Tokens::position`].
     last_window: Option<&'t Source<'t>>,
     /// The chunk's description in the arena, shared by the tokens that borrow the chunk.
@@ -971,6 +978,7 @@ impl<'t> Tokens<'t> {
             Phase::Chunk => self.chunk_src,
             Phase::Frozen => self.frozen_source(),
         };
+        self.window_buf = self.buf(self.window);
         self.plain = self.limits.arena == usize::MAX;
         None
     }
@@ -988,9 +996,8 @@ impl<'t> Tokens<'t> {
     #[inline]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
         let src = self.window;
-        let b = self.buf(src);
         if self.machine.lane_open() {
-            match self.machine.lex_lane(&b) {
+            match self.machine.lex_lane(&self.window_buf) {
                 Lexeme::Elsewhere => {}
                 lexeme => return self.lane_token(lexeme, src),
             }
