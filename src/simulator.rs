@@ -1504,10 +1504,15 @@ impl Simulator {
         if flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
             return self.foreign_start_tag_checked(tag, name, flags);
         }
-        if !tag.self_closing() {
+        if tag.self_closing() {
+            return Feedback::NONE;
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            self.too_deep();
+        } else {
             // No frame flags, and the CDATA permission stays on.
             let top = self.stack.last().expect("foreign content is open");
-            self.push(top.kind, name, 0, &onwards[..len]);
+            self.push_frame(top.kind, name, 0, &onwards[..len]);
         }
         Feedback::NONE
     }
