@@ -1091,15 +1091,24 @@ impl Simulator {
         }
     }
 
-    /// The feedback for `token` on the [`TagPath::Foreign`] and [`TagPath::Region`] paths: tags
-    /// take their fast paths, other tokens [`Simulator::observe_slow`].
+    /// The feedback for `token` on the [`TagPath::Foreign`] path: tags take its fast paths,
+    /// other tokens [`Simulator::observe_slow`].
     #[inline(always)]
-    fn observe_on_tag_path(&mut self, token: &Token<'_>) -> Feedback {
-        match (self.path, token) {
-            (TagPath::Foreign, Token::StartTag(tag)) => self.foreign_start_tag_fast(tag),
-            (TagPath::Foreign, Token::EndTag(tag)) => self.foreign_end_tag_fast(tag),
-            (TagPath::Region, Token::StartTag(tag)) => self.region_start_tag_fast(tag),
-            (TagPath::Region, Token::EndTag(tag)) => self.region_end_tag_fast(tag),
+    fn observe_in_foreign(&mut self, token: &Token<'_>) -> Feedback {
+        match token {
+            Token::StartTag(tag) => self.foreign_start_tag_fast(tag),
+            Token::EndTag(tag) => self.foreign_end_tag_fast(tag),
+            _ => self.observe_slow(token),
+        }
+    }
+
+    /// The feedback for `token` on the [`TagPath::Region`] path: tags take its fast paths,
+    /// other tokens [`Simulator::observe_slow`].
+    #[inline(always)]
+    fn observe_in_region(&mut self, token: &Token<'_>) -> Feedback {
+        match token {
+            Token::StartTag(tag) => self.region_start_tag_fast(tag),
+            Token::EndTag(tag) => self.region_end_tag_fast(tag),
             _ => self.observe_slow(token),
         }
     }
@@ -1480,13 +1489,13 @@ impl Simulator {
 
     fn start_tag(&mut self, tag: &StartTag<'_>) -> Feedback {
         let (name, flags) = classify(name_onwards(tag.src, tag.name), tag.name.len());
-        if let Some(top) = self.stack.last().copied()
+        if let Some(top) = self.stack.last()
             && top.is_foreign()
             && !(top.flags & F_HTML_IP != 0
                 || top.flags & F_TEXT_IP != 0 && !matches!(name, Name::Mglyph | Name::Malignmark)
                 || top.name == Name::AnnotationXml && name == Name::Svg)
         {
-            return self.foreign_start_tag(tag, top, name, flags);
+            return self.foreign_start_tag(tag, top.kind, name, flags);
         }
         self.html_start_tag(tag, name, flags)
     }
@@ -1526,8 +1535,8 @@ impl Simulator {
         name: Name,
         flags: Flags,
     ) -> Feedback {
-        let top = *self.stack.last().expect("foreign content is open");
-        let feedback = self.foreign_start_tag(tag, top, name, flags);
+        let kind = self.stack.last().expect("foreign content is open").kind;
+        let feedback = self.foreign_start_tag(tag, kind, name, flags);
         self.settle_mode();
         feedback
     }
@@ -1554,11 +1563,11 @@ impl Simulator {
     }
 
     /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
-    /// content.
+    /// content, with a current node in namespace `kind`.
     fn foreign_start_tag(
         &mut self,
         tag: &StartTag<'_>,
-        top: Frame,
+        kind: Kind,
         name: Name,
         flags: Flags,
     ) -> Feedback {
@@ -1573,7 +1582,7 @@ impl Simulator {
             return self.html_start_tag(tag, name, flags);
         }
         if !tag.self_closing() {
-            self.push_foreign(top.kind, tag, name);
+            self.push_foreign(kind, tag, name);
         }
         self.settle(None)
     }
@@ -1803,9 +1812,10 @@ impl Simulator {
     fn end_tag(&mut self, tag: &EndTag<'_>) -> Feedback {
         let raw = tag.raw_name();
         let (name, flags) = classify(name_onwards(tag.src, tag.name), raw.len());
-        match self.stack.last().copied() {
-            Some(top) if top.is_foreign() => self.foreign_end_tag(raw, name, flags),
-            _ => self.html_end_tag(raw, name, flags),
+        if self.stack.last().is_some_and(Frame::is_foreign) {
+            self.foreign_end_tag(raw, name, flags);
+        } else {
+            self.html_end_tag(raw, name, flags);
         }
         self.settle(None)
     }
@@ -1878,7 +1888,7 @@ impl Simulator {
         let Some(i) = usize::from(stop).checked_sub(1) else {
             return Some(0);
         };
-        let f = self.stack[i];
+        let f = &self.stack[i];
         (!f.is_foreign() && f.flags & F_HTML_OPEN != 0).then_some(i + 1)
     }
 
@@ -2050,18 +2060,29 @@ impl Tokens<'_> {
         let feedback = match self.sim.mode {
             Mode::Fast => self.sim.observe_common(token),
             _ if self.sim.path == TagPath::General => self.sim.observe_slow(token),
-            _ => return self.simulate_on_tag_path(token),
+            _ if self.sim.path == TagPath::Foreign => return self.simulate_in_foreign(token),
+            _ => return self.simulate_in_region(token),
         };
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
     }
 
-    /// [`Tokens::simulate`] on the [`TagPath::Foreign`] and [`TagPath::Region`] paths, out of
-    /// line so that the others stay short.
+    /// [`Tokens::simulate`] on the [`TagPath::Foreign`] path, out of line so that the common
+    /// state's stays short.
     #[inline(never)]
-    fn simulate_on_tag_path(&mut self, token: &Token<'_>) {
-        let feedback = self.sim.observe_on_tag_path(token);
+    fn simulate_in_foreign(&mut self, token: &Token<'_>) {
+        let feedback = self.sim.observe_in_foreign(token);
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+    }
+
+    /// [`Tokens::simulate`] on the [`TagPath::Region`] path, out of line so that the common
+    /// state's stays short.
+    #[inline(never)]
+    fn simulate_in_region(&mut self, token: &Token<'_>) {
+        let feedback = self.sim.observe_in_region(token);
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
