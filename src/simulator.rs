@@ -665,6 +665,13 @@ fn table_candidate(name: Span, bytes: &[u8], base: usize) -> bool {
         && matches!(bytes.get(at..at.wrapping_add(2)), Some(&[a, b]) if a | 0x20 == b't' && b | 0x20 == b'a')
 }
 
+/// Whether an end tag in the head of a document (nothing open) changes nothing: any but
+/// `</body>`, `</html>`, `</br>` and `</table>`, told apart by length.
+#[inline(always)]
+fn quick_end_tag(tag: &EndTag<'_>) -> bool {
+    !matches!(tag.name_span().len(), 2 | 4 | 5)
+}
+
 /// Whether data text decodes to whitespace and NUL only (`Some`, with whether there is a NUL), or
 /// has another character (`None`). Reads up to the first such character, decoding only the
 /// character references before it: a long text costs no more than its leading whitespace.
@@ -975,11 +982,12 @@ enum Mode {
 }
 
 /// Which path a tag takes in [`Mode::Slow`] (see [`Simulator::settle_mode`]). The fast paths
-/// clear the last token's ambiguity flag themselves, as [`Simulator::observe_slow`] does, and
-/// leave the tags they do not handle to it.
+/// clear the last token's ambiguity flag themselves, as [`Simulator::start_tag_general`] and
+/// its siblings do, and leave the tags they do not handle to [`Simulator::start_tag`] and
+/// [`Simulator::end_tag`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum TagPath {
-    /// [`Simulator::observe_slow`].
+    /// [`Simulator::start_tag_general`], [`Simulator::end_tag_general`].
     General,
     /// The current node is a plain foreign element ([`Frame::is_plain_foreign`]):
     /// [`Simulator::foreign_start_tag_fast`], [`Simulator::foreign_end_tag_fast`].
@@ -1080,97 +1088,84 @@ impl Simulator {
         }
     }
 
-    /// The feedback for `token`, just handed out (see [`Simulator::wants`]), in the common
-    /// state ([`Mode::Fast`]).
+    /// Take the last token's ambiguity flag (the next token clears it); whether there was none
+    /// and nothing is open, so that the quick checks may answer for the token.
     #[inline(always)]
-    fn observe_common(&mut self, token: &Token<'_>) -> Feedback {
-        match token {
-            Token::StartTag(tag) => self.start_tag_fast(tag),
-            Token::EndTag(tag) => self.end_tag_fast(tag),
-            _ => Feedback::NONE,
-        }
+    fn take_quiet(&mut self) -> bool {
+        self.last.take().is_none() && self.stack.is_empty()
     }
 
-    /// The feedback for `token` on the [`TagPath::Foreign`] path: tags take its fast paths,
-    /// other tokens [`Simulator::observe_slow`].
-    #[inline(always)]
-    fn observe_in_foreign(&mut self, token: &Token<'_>) -> Feedback {
-        match token {
-            Token::StartTag(tag) => self.foreign_start_tag_fast(tag),
-            Token::EndTag(tag) => self.foreign_end_tag_fast(tag),
-            _ => self.observe_slow(token),
-        }
-    }
-
-    /// The feedback for `token` on the [`TagPath::Region`] path: tags take its fast paths,
-    /// other tokens [`Simulator::observe_slow`].
-    #[inline(always)]
-    fn observe_in_region(&mut self, token: &Token<'_>) -> Feedback {
-        match token {
-            Token::StartTag(tag) => self.region_start_tag_fast(tag),
-            Token::EndTag(tag) => self.region_end_tag_fast(tag),
-            _ => self.observe_slow(token),
-        }
-    }
-
-    /// Any token outside the common state (or right after an ambiguous one).
+    /// A start tag outside the common state and off the fast [`TagPath`]s (or right after an
+    /// ambiguous token).
     #[inline(never)]
-    fn observe_slow(&mut self, token: &Token<'_>) -> Feedback {
-        if self.last.take().is_none()
-            && self.stack.is_empty()
-            && let Some(feedback) = self.quick(token)
+    fn start_tag_general(&mut self, tag: &StartTag<'_>) -> Feedback {
+        if self.take_quiet()
+            && let Some(feedback) = self.quick_start_tag(tag)
         {
             return feedback;
         }
-        self.observe_general(token)
+        self.start_tag_slow(tag)
     }
 
-    /// The tokens of the head of a document that change nothing but the text state: whitespace,
-    /// comments, the start tags the head keeps, and end tags other than `</body>`, `</html>`,
-    /// `</br>` and `</table>`. `None`: not that simple.
-    #[inline(always)]
-    fn quick(&mut self, token: &Token<'_>) -> Option<Feedback> {
-        match token {
-            Token::Text(text) => {
-                let plain = !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
-                    || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
-                    || text
-                        .raw()
-                        .iter()
-                        .all(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '));
-                plain.then_some(Feedback::NONE)
-            }
-            Token::EndTag(tag) => {
-                (!matches!(tag.name_span().len(), 2 | 4 | 5)).then_some(Feedback::NONE)
-            }
-            Token::StartTag(tag) if self.phase == Phase::Head => {
-                let raw = tag.raw_name();
-                let kept = match raw.len() {
-                    4 => eq(raw, b"meta") || eq(raw, b"link") || eq(raw, b"base"),
-                    5 => eq(raw, b"title") || eq(raw, b"style"),
-                    6 => eq(raw, b"script"),
-                    _ => false,
-                };
-                kept.then(|| match hot(raw) {
-                    Hot::Text(kind) => Feedback::switch(kind),
-                    _ => Feedback::NONE,
-                })
-            }
-            Token::StartTag(_) => None,
-            _ => Some(Feedback::NONE),
+    /// An end tag outside the common state and off the fast [`TagPath`]s.
+    #[inline(never)]
+    fn end_tag_general(&mut self, tag: &EndTag<'_>) -> Feedback {
+        if self.take_quiet() && quick_end_tag(tag) {
+            return Feedback::NONE;
+        }
+        self.end_tag_slow(tag)
+    }
+
+    /// Text outside the common state.
+    #[inline(never)]
+    fn text_general(&mut self, text: &Text<'_>) -> Feedback {
+        if self.take_quiet() && self.quick_text(text) {
+            return Feedback::NONE;
+        }
+        let feedback = self.text(text);
+        self.settle_mode();
+        feedback
+    }
+
+    /// A comment, DOCTYPE or processing instruction outside the common state: it changes
+    /// nothing but the last token's ambiguity flag.
+    #[inline(never)]
+    fn other_general(&mut self) {
+        if !self.take_quiet() {
+            self.settle_mode();
         }
     }
 
-    #[inline(never)]
-    fn observe_general(&mut self, token: &Token<'_>) -> Feedback {
-        let feedback = match token {
-            Token::StartTag(tag) => self.start_tag(tag),
-            Token::EndTag(tag) => self.end_tag(tag),
-            Token::Text(text) => self.text(text),
-            _ => Feedback::NONE,
+    /// Whether text in the head of a document changes nothing: it is not data, or whitespace
+    /// only, or the body has started.
+    #[inline(always)]
+    fn quick_text(&self, text: &Text<'_>) -> bool {
+        !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
+            || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
+            || text
+                .raw()
+                .iter()
+                .all(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
+    }
+
+    /// The start tags of the head that change nothing but the text state: those the head
+    /// keeps. `None`: not that simple.
+    #[inline(always)]
+    fn quick_start_tag(&self, tag: &StartTag<'_>) -> Option<Feedback> {
+        if self.phase != Phase::Head {
+            return None;
+        }
+        let raw = tag.raw_name();
+        let kept = match raw.len() {
+            4 => eq(raw, b"meta") || eq(raw, b"link") || eq(raw, b"base"),
+            5 => eq(raw, b"title") || eq(raw, b"style"),
+            6 => eq(raw, b"script"),
+            _ => false,
         };
-        self.settle_mode();
-        feedback
+        kept.then(|| match hot(raw) {
+            Hot::Text(kind) => Feedback::switch(kind),
+            _ => Feedback::NONE,
+        })
     }
 
     #[inline(always)]
@@ -1526,7 +1521,7 @@ impl Simulator {
         Feedback::NONE
     }
 
-    /// What [`Simulator::observe_general`] does with such a start tag, knowing what
+    /// What [`Simulator::start_tag_general`] does with such a start tag, knowing what
     /// [`TagPath::Foreign`] says (the current node is foreign and no integration point).
     #[inline(never)]
     fn foreign_start_tag_checked(
@@ -2052,37 +2047,78 @@ impl Simulator {
 
 // ---- the public face, on the tokenizer's types -------------------------------------------------
 
-impl Tokens<'_> {
+impl<'t> Tokens<'t> {
     /// Let the simulator see `token` (which [`Simulator::wants`]) and apply its feedback
-    /// between this token and the next.
+    /// between this token and the next: the way of the tokens built from records (the direct
+    /// lane's take [`Tokens::simulated_start_tag`] and its siblings).
     #[inline(never)]
     pub(crate) fn simulate(&mut self, token: &Token<'_>) {
-        let feedback = match self.sim.mode {
-            Mode::Fast => self.sim.observe_common(token),
-            _ if self.sim.path == TagPath::General => self.sim.observe_slow(token),
-            _ if self.sim.path == TagPath::Foreign => return self.simulate_in_foreign(token),
-            _ => return self.simulate_in_region(token),
+        match token {
+            Token::StartTag(tag) => self.simulate_start_tag(tag),
+            Token::EndTag(tag) => self.simulate_end_tag(tag),
+            Token::Text(text) => self.simulate_text(text),
+            _ => self.sim.other_general(),
+        }
+    }
+
+    /// Hand out `tag` after the simulator has seen it: out of line, and the token built here,
+    /// so that the direct lane writes each token it does not show the simulator once, where
+    /// it is returned.
+    #[inline(never)]
+    pub(crate) fn simulated_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
+        self.simulate_start_tag(&tag);
+        Some(Token::StartTag(tag))
+    }
+
+    /// [`Tokens::simulated_start_tag`] for an end tag.
+    #[inline(never)]
+    pub(crate) fn simulated_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        self.simulate_end_tag(&tag);
+        Some(Token::EndTag(tag))
+    }
+
+    /// [`Tokens::simulated_start_tag`] for text.
+    #[inline(never)]
+    pub(crate) fn simulated_text(&mut self, text: Text<'t>) -> Option<Token<'t>> {
+        self.simulate_text(&text);
+        Some(Token::Text(text))
+    }
+
+    /// [`Tokens::simulate`] for a start tag: the common state's check, the fast path of the
+    /// [`TagPath`], or the general one.
+    #[inline(always)]
+    fn simulate_start_tag(&mut self, tag: &StartTag<'_>) {
+        let sim = &mut *self.sim;
+        let feedback = match (sim.mode, sim.path) {
+            (Mode::Fast, _) => sim.start_tag_fast(tag),
+            (_, TagPath::Foreign) => sim.foreign_start_tag_fast(tag),
+            (_, TagPath::Region) => sim.region_start_tag_fast(tag),
+            (_, TagPath::General) => sim.start_tag_general(tag),
         };
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
     }
 
-    /// [`Tokens::simulate`] on the [`TagPath::Foreign`] path, out of line so that the common
-    /// state's stays short.
-    #[inline(never)]
-    fn simulate_in_foreign(&mut self, token: &Token<'_>) {
-        let feedback = self.sim.observe_in_foreign(token);
+    /// [`Tokens::simulate`] for an end tag.
+    #[inline(always)]
+    fn simulate_end_tag(&mut self, tag: &EndTag<'_>) {
+        let sim = &mut *self.sim;
+        let feedback = match (sim.mode, sim.path) {
+            (Mode::Fast, _) => sim.end_tag_fast(tag),
+            (_, TagPath::Foreign) => sim.foreign_end_tag_fast(tag),
+            (_, TagPath::Region) => sim.region_end_tag_fast(tag),
+            (_, TagPath::General) => sim.end_tag_general(tag),
+        };
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
     }
 
-    /// [`Tokens::simulate`] on the [`TagPath::Region`] path, out of line so that the common
-    /// state's stays short.
-    #[inline(never)]
-    fn simulate_in_region(&mut self, token: &Token<'_>) {
-        let feedback = self.sim.observe_in_region(token);
+    /// [`Tokens::simulate`] for text (only ever outside the common state).
+    #[inline(always)]
+    fn simulate_text(&mut self, text: &Text<'_>) {
+        let feedback = self.sim.text_general(text);
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
