@@ -2075,14 +2075,38 @@ impl<'t> Tokens<'t> {
     /// Let the simulator see `token` (which [`Simulator::wants`]) and apply its feedback
     /// between this token and the next: the way of the tokens built from records (the direct
     /// lane's take [`Tokens::simulated_start_tag`] and its siblings).
+    /// Tags on the [`TagPath::Foreign`] and [`TagPath::Region`] paths go on out of line, so that
+    /// the others (the head's tokens, in the common state the few [`hot`] ones) find a short
+    /// function.
     #[inline(never)]
     pub(crate) fn simulate(&mut self, token: &Token<'_>) {
-        match token {
-            Token::StartTag(tag) => self.simulate_start_tag(tag),
-            Token::EndTag(tag) => self.simulate_end_tag(tag),
-            Token::Text(text) => self.simulate_text(text),
-            _ => self.sim.other_general(),
+        let sim = &mut *self.sim;
+        let on_path = sim.path != TagPath::General;
+        let feedback = match token {
+            Token::StartTag(tag) if on_path => return self.simulate_start_tag_on_path(tag),
+            Token::EndTag(tag) if on_path => return self.simulate_end_tag_on_path(tag),
+            Token::StartTag(tag) if sim.mode == Mode::Fast => sim.start_tag_fast(tag),
+            Token::StartTag(tag) => sim.start_tag_general(tag),
+            Token::EndTag(tag) if sim.mode == Mode::Fast => sim.end_tag_fast(tag),
+            Token::EndTag(tag) => sim.end_tag_general(tag),
+            Token::Text(text) => sim.text_general(text),
+            _ => return sim.other_general(),
+        };
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
         }
+    }
+
+    /// [`Tokens::simulate`] for a start tag on a fast [`TagPath`].
+    #[inline(never)]
+    fn simulate_start_tag_on_path(&mut self, tag: &StartTag<'_>) {
+        self.simulate_start_tag(tag);
+    }
+
+    /// [`Tokens::simulate`] for an end tag on a fast [`TagPath`].
+    #[inline(never)]
+    fn simulate_end_tag_on_path(&mut self, tag: &EndTag<'_>) {
+        self.simulate_end_tag(tag);
     }
 
     /// Hand out `tag` after the simulator has seen it: out of line, and the token built here,
