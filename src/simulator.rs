@@ -2301,10 +2301,19 @@ mod tests {
             b"annotation-xmll",
             b"annotation\x0dxml",
             b"foreignobject\0",
+            b"svg\0",
+            b"P\0",
         ] {
             assert!(
                 classify(other, other.len()) == (Name::Other, 0),
                 "{other:?}"
+            );
+            // With the window going on: the one-word way for the short ones.
+            let mut onwards = other.to_vec();
+            onwards.extend_from_slice(b">svg text");
+            assert!(
+                classify(&onwards, other.len()) == (Name::Other, 0),
+                "{other:?} in a window"
             );
         }
     }
