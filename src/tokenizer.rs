@@ -1049,7 +1049,7 @@ impl<'t> Tokens<'t> {
             Lexeme::Text(span) => {
                 let kind = TextKind::Data;
                 if self.sim.wants(Kind::Text(kind), span, bytes, base) {
-                    return self.simulated(Token::Text(Text { src, span, kind }));
+                    return self.simulated_text(Text { src, span, kind });
                 }
                 Some(Token::Text(Text { src, span, kind }))
             }
@@ -1070,20 +1070,20 @@ impl<'t> Tokens<'t> {
                     .sim
                     .wants(Kind::StartTag { self_closing }, name, bytes, base)
                 {
-                    return self.simulated(Token::StartTag(tag));
+                    return self.simulated_start_tag(tag);
                 }
                 Some(Token::StartTag(tag))
             }
             Lexeme::EndTag { span, name } => {
                 if self.sim.wants(Kind::EndTag, name, bytes, base) {
-                    return self.simulated(Token::EndTag(EndTag { src, span, name }));
+                    return self.simulated_end_tag(EndTag { src, span, name });
                 }
                 Some(Token::EndTag(EndTag { src, span, name }))
             }
             Lexeme::Comment { span, data } => {
                 let comment = Token::Comment(Comment { src, span, data });
                 if self.sim.wants(Kind::Comment, data, bytes, base) {
-                    return self.simulated(comment);
+                    self.simulate(&comment);
                 }
                 Some(comment)
             }
@@ -1114,13 +1114,6 @@ impl<'t> Tokens<'t> {
         if self.sim.wants(kind, part, src.bytes, src.base) {
             self.simulate(&token);
         }
-        Some(token)
-    }
-
-    /// Hand out `token` after the tree-builder simulator has seen it.
-    #[inline(always)]
-    fn simulated(&mut self, token: Token<'t>) -> Option<Token<'t>> {
-        self.simulate(&token);
         Some(token)
     }
 
