@@ -84,8 +84,14 @@ impl Machine {
         let bytes = b.bytes;
         let mut i = self.pos - b.base;
         loop {
-            let Some(n) = find1(b'<', &bytes[i..]) else {
-                return Err(self.lane_end_of_text(b));
+            // Tags back to back need no search.
+            let n = if bytes.get(i) == Some(&b'<') {
+                0
+            } else {
+                match find1(b'<', &bytes[i..]) {
+                    Some(n) => n,
+                    None => return Err(self.lane_end_of_text(b)),
+                }
             };
             let lt = i + n;
             let is_end_tag = match bytes.get(lt + 1) {
