@@ -996,20 +996,23 @@ impl<'t> Tokens<'t> {
     #[inline]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
         let src = self.window;
-        if self.machine.lane_open() {
-            match self.machine.lex_lane(&self.window_buf) {
-                Lexeme::Elsewhere => {}
-                lexeme => return self.lane_token(lexeme, src),
+        if !self.machine.config.errors {
+            if self.machine.lane_open() {
+                match self.machine.lex_lane(&self.window_buf) {
+                    Lexeme::Elsewhere => {}
+                    lexeme => return self.lane_token(lexeme, src),
+                }
+            } else if self.machine.raw_lane_open()
+                && let Some(token) = self.raw_lane_token(src)
+            {
+                return Some(token);
             }
-        } else if self.machine.raw_lane_open()
-            && let Some(token) = self.raw_lane_token(src)
-        {
-            return Some(token);
         }
         self.state_functions_token(src)
     }
 
-    /// The next token from the state functions (the lanes left it to them).
+    /// The next token from the state functions (the lanes left it to them): out of line, so that
+    /// the lanes' hot path does not share its frame.
     #[inline(never)]
     fn state_functions_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
         let b = self.buf(src);
