@@ -819,6 +819,22 @@ impl<'t> Tokens<'t> {
         true
     }
 
+    /// Hand out the tag the last seam cut off, now whole in the fixed carried buffer. When it ends
+    /// that buffer (the usual case), switch to the chunk at once instead of reading the buffer's
+    /// empty rest through the state functions to [`Tokens::leave_frozen`].
+    fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
+        let token = self.next();
+        if let Some(src) = self.frozen_src
+            && self.phase == Phase::Frozen
+            && self.held.copied < self.held.chunk.len()
+            && self.machine.lane_open()
+            && self.machine.pos == src.base + src.bytes.len()
+        {
+            self.read_on_after(src);
+        }
+        token
+    }
+
     /// The end of a fixed window that holds only the start of the chunk
     /// ([`Tokens::extend_to_cut_tag_end`]): read on from the chunk in place when nothing
     /// unfinished lies before it, or else from a copy of the unfinished bytes and the rest of the
@@ -826,6 +842,16 @@ impl<'t> Tokens<'t> {
     #[cold]
     #[inline(never)]
     fn leave_frozen(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        self.read_on_after(src);
+        self.next()
+    }
+
+    /// The machine has read the fixed window `src`, which holds only the start of the chunk: read
+    /// on from the chunk in place when nothing unfinished lies before it, or else from a copy of
+    /// the unfinished bytes and the rest of the chunk, in the arena.
+    fn read_on_after(&mut self, src: &'t Source<'t>) {
+        // Attributes the lane recorded unchecked name bytes of this window.
+        self.machine.settle_attributes(&src.window());
         // A tag cut off by this window's end is whole in what follows.
         self.machine.resume_cut_tag();
         let retention = self.machine.retention();
@@ -849,7 +875,6 @@ impl<'t> Tokens<'t> {
                 arena: self.arena,
             }));
         }
-        self.next()
     }
 
     /// The first record of this feed came out of the carried buffer: decide where to read next.
@@ -873,7 +898,7 @@ impl<'t> Tokens<'t> {
 
     fn next_extending(&mut self) -> Option<Token<'t>> {
         if self.machine.resume_cut_tag() && self.extend_to_cut_tag_end() {
-            return self.next();
+            return self.lex_cut_tag();
         }
         match self.run_extending() {
             Some(record) => {
