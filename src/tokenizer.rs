@@ -253,13 +253,14 @@ impl Side {
     /// errors of the characters the machine has consumed, and machine errors before the first
     /// character the input checker has not decided yet (at equal offsets the input-stream error of
     /// the character comes first, whatever the chunking).
-    #[inline]
+    #[inline(always)]
     fn collect(&mut self, machine: &mut Machine, b: &Buf) {
         if self.errors_on {
             self.collect_errors(machine, b);
         }
     }
 
+    #[inline(never)]
     fn collect_errors(&mut self, machine: &mut Machine, b: &Buf) {
         let nothing_waits = self.held.is_empty() && self.input_errors.is_empty();
         if nothing_waits && machine.errors.is_empty() {
