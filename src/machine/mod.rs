@@ -684,11 +684,14 @@ impl Machine {
         let cut = self.text_start + text::safe_cut(text, self.text_kind);
         let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
         self.open_numeric_reference = numeric.then_some((cut, limit));
-        if self.flush_text(cut, cut) {
-            self.out.take().map(|r| self.hand_out(r))
-        } else {
-            None
-        }
+        // What `flush_text` and `hand_out` do, with the record built where it is returned.
+        let start = self.text_start;
+        self.text_start = cut;
+        let span = Span { start, end: cut };
+        (cut > start).then(|| {
+            self.resume = cut;
+            Record::text(span, self.text_kind, cut)
+        })
     }
 
     /// Whether the pending text still ends in the numeric character reference found open at the
