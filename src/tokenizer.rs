@@ -351,6 +351,7 @@ impl Side {
     }
 
     /// Bytes before `from` are about to be dropped.
+    #[inline]
     fn forget_before(&mut self, b: &Buf, from: usize) {
         if self.track_positions {
             self.lines.advance_to(b.bytes, b.base, from);
