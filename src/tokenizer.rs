@@ -1250,9 +1250,24 @@ impl<'t> Iterator for Tokens<'t> {
 impl FusedIterator for Tokens<'_> {}
 
 impl Drop for Tokens<'_> {
-    /// Pause: keep every byte the machine has not finished with for the next feed.
+    /// Pause: keep every byte the machine has not finished with for the next feed. At the end of
+    /// a feed read to the end (the common case) there is nothing to keep.
     fn drop(&mut self) {
-        self.forget_now();
+        if self.forget.is_some() {
+            self.forget_now();
+        }
+        if self.phase != Phase::Done {
+            self.pause();
+        }
+    }
+}
+
+impl Tokens<'_> {
+    /// Keep what the machine has not finished with, the iterator being dropped before the end of
+    /// the feed.
+    #[cold]
+    #[inline(never)]
+    fn pause(&mut self) {
         match self.phase {
             Phase::Done => {}
             Phase::Extending => {
