@@ -428,11 +428,12 @@ impl Machine {
     /// Copy the last start tag's name out of `b` if it is still only known by position (call
     /// before entering a text state that compares end tags with it, and before `b`'s bytes go).
     pub(crate) fn resolve_last_start_tag(&mut self, b: &Buf) {
-        if let Some(span) = self.last_start_tag_span.take()
-            && span.start >= b.base
-            && span.end <= b.end()
-        {
-            self.last_start_tag.set(b.slice(span));
+        // Read, and cleared only when it was set (no three-word write of `None` over `None`).
+        if let Some(span) = self.last_start_tag_span {
+            self.last_start_tag_span = None;
+            if span.start >= b.base && span.end <= b.end() {
+                self.last_start_tag.set(b.slice(span));
+            }
         }
     }
 
