@@ -676,7 +676,19 @@ impl Machine {
     /// At the end of a window that is not the end of input: emit the pending text up to the last
     /// point where cutting cannot change how it decodes (not inside a character reference, a CRLF
     /// pair or a UTF-8 sequence). Returns the record, if any.
+    #[inline]
     pub(crate) fn flush_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
+        // Pending text reaches `pos` or `mark` at most: nothing to look at when it starts there
+        // (as at the `<` of a tag the seam cut off).
+        if self.text_start >= self.pos.max(self.mark) {
+            return None;
+        }
+        self.flush_pending_text_at_seam(b)
+    }
+
+    /// [`Machine::flush_text_at_seam`] when some text may be pending.
+    #[inline(never)]
+    fn flush_pending_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
         let limit = self.pending_text_limit()?.min(b.end());
         if limit <= self.text_start || self.numeric_reference_still_open(b, limit) {
             return None;
