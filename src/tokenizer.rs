@@ -253,13 +253,14 @@ impl Side {
     /// errors of the characters the machine has consumed, and machine errors before the first
     /// character the input checker has not decided yet (at equal offsets the input-stream error of
     /// the character comes first, whatever the chunking).
-    #[inline]
+    #[inline(always)]
     fn collect(&mut self, machine: &mut Machine, b: &Buf) {
         if self.errors_on {
             self.collect_errors(machine, b);
         }
     }
 
+    #[inline(never)]
     fn collect_errors(&mut self, machine: &mut Machine, b: &Buf) {
         let nothing_waits = self.held.is_empty() && self.input_errors.is_empty();
         if nothing_waits && machine.errors.is_empty() {
@@ -350,6 +351,7 @@ impl Side {
     }
 
     /// Bytes before `from` are about to be dropped.
+    #[inline]
     fn forget_before(&mut self, b: &Buf, from: usize) {
         if self.track_positions {
             self.lines.advance_to(b.bytes, b.base, from);
@@ -826,6 +828,22 @@ impl<'t> Tokens<'t> {
         true
     }
 
+    /// Hand out the tag the last seam cut off, now whole in the fixed carried buffer. When it ends
+    /// that buffer (the usual case), switch to the chunk at once instead of reading the buffer's
+    /// empty rest through the state functions to [`Tokens::leave_frozen`].
+    fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
+        let token = self.next();
+        if let Some(src) = self.frozen_src
+            && self.phase == Phase::Frozen
+            && self.held.copied < self.held.chunk.len()
+            && self.machine.lane_open()
+            && self.machine.pos == src.base + src.bytes.len()
+        {
+            self.read_on_after(src);
+        }
+        token
+    }
+
     /// The end of a fixed window that holds only the start of the chunk
     /// ([`Tokens::extend_to_cut_tag_end`]): read on from the chunk in place when nothing
     /// unfinished lies before it, or else from a copy of the unfinished bytes and the rest of the
@@ -833,6 +851,16 @@ impl<'t> Tokens<'t> {
     #[cold]
     #[inline(never)]
     fn leave_frozen(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        self.read_on_after(src);
+        self.next()
+    }
+
+    /// The machine has read the fixed window `src`, which holds only the start of the chunk: read
+    /// on from the chunk in place when nothing unfinished lies before it, or else from a copy of
+    /// the unfinished bytes and the rest of the chunk, in the arena.
+    fn read_on_after(&mut self, src: &'t Source<'t>) {
+        // Attributes the lane recorded unchecked name bytes of this window.
+        self.machine.settle_attributes(&src.window());
         // A tag cut off by this window's end is whole in what follows.
         self.machine.resume_cut_tag();
         let retention = self.machine.retention();
@@ -856,7 +884,6 @@ impl<'t> Tokens<'t> {
                 arena: self.arena,
             }));
         }
-        self.next()
     }
 
     /// The first record of this feed came out of the carried buffer: decide where to read next.
@@ -880,7 +907,7 @@ impl<'t> Tokens<'t> {
 
     fn next_extending(&mut self) -> Option<Token<'t>> {
         if self.machine.resume_cut_tag() && self.extend_to_cut_tag_end() {
-            return self.next();
+            return self.lex_cut_tag();
         }
         match self.run_extending() {
             Some(record) => {
@@ -1276,9 +1303,24 @@ impl<'t> Iterator for Tokens<'t> {
 impl FusedIterator for Tokens<'_> {}
 
 impl Drop for Tokens<'_> {
-    /// Pause: keep every byte the machine has not finished with for the next feed.
+    /// Pause: keep every byte the machine has not finished with for the next feed. At the end of
+    /// a feed read to the end (the common case) there is nothing to keep.
     fn drop(&mut self) {
-        self.forget_now();
+        if self.forget.is_some() {
+            self.forget_now();
+        }
+        if self.phase != Phase::Done {
+            self.pause();
+        }
+    }
+}
+
+impl Tokens<'_> {
+    /// Keep what the machine has not finished with, the iterator being dropped before the end of
+    /// the feed.
+    #[cold]
+    #[inline(never)]
+    fn pause(&mut self) {
         match self.phase {
             Phase::Done => {}
             Phase::Extending => {

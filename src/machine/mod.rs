@@ -428,11 +428,12 @@ impl Machine {
     /// Copy the last start tag's name out of `b` if it is still only known by position (call
     /// before entering a text state that compares end tags with it, and before `b`'s bytes go).
     pub(crate) fn resolve_last_start_tag(&mut self, b: &Buf) {
-        if let Some(span) = self.last_start_tag_span.take()
-            && span.start >= b.base
-            && span.end <= b.end()
-        {
-            self.last_start_tag.set(b.slice(span));
+        // Read, and cleared only when it was set (no three-word write of `None` over `None`).
+        if let Some(span) = self.last_start_tag_span {
+            self.last_start_tag_span = None;
+            if span.start >= b.base && span.end <= b.end() {
+                self.last_start_tag.set(b.slice(span));
+            }
         }
     }
 
@@ -675,7 +676,19 @@ impl Machine {
     /// At the end of a window that is not the end of input: emit the pending text up to the last
     /// point where cutting cannot change how it decodes (not inside a character reference, a CRLF
     /// pair or a UTF-8 sequence). Returns the record, if any.
+    #[inline]
     pub(crate) fn flush_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
+        // Pending text reaches `pos` or `mark` at most: nothing to look at when it starts there
+        // (as at the `<` of a tag the seam cut off).
+        if self.text_start >= self.pos.max(self.mark) {
+            return None;
+        }
+        self.flush_pending_text_at_seam(b)
+    }
+
+    /// [`Machine::flush_text_at_seam`] when some text may be pending.
+    #[inline(never)]
+    fn flush_pending_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
         let limit = self.pending_text_limit()?.min(b.end());
         if limit <= self.text_start || self.numeric_reference_still_open(b, limit) {
             return None;
@@ -684,11 +697,14 @@ impl Machine {
         let cut = self.text_start + text::safe_cut(text, self.text_kind);
         let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
         self.open_numeric_reference = numeric.then_some((cut, limit));
-        if self.flush_text(cut, cut) {
-            self.out.take().map(|r| self.hand_out(r))
-        } else {
-            None
-        }
+        // What `flush_text` and `hand_out` do, with the record built where it is returned.
+        let start = self.text_start;
+        self.text_start = cut;
+        let span = Span { start, end: cut };
+        (cut > start).then(|| {
+            self.resume = cut;
+            Record::text(span, self.text_kind, cut)
+        })
     }
 
     /// Whether the pending text still ends in the numeric character reference found open at the

@@ -540,13 +540,16 @@ impl Machine {
 /// RCDATA) a character reference that the next bytes could still change.
 pub(super) fn safe_cut(text: &[u8], kind: TextKind) -> usize {
     let n = text.len();
-    if n == 0 {
+    let Some(&last) = text.last() else {
         return 0;
-    }
-    if text[n - 1] == b'\r' {
+    };
+    if last == b'\r' {
         return n - 1;
     }
-    if let Some(start) = incomplete_utf8_tail(text) {
+    // Text that ends in an ASCII byte ends between characters.
+    if last >= 0x80
+        && let Some(start) = incomplete_utf8_tail(text)
+    {
         return start;
     }
     if matches!(kind, TextKind::Data | TextKind::Rcdata)
@@ -576,12 +579,11 @@ fn incomplete_utf8_tail(text: &[u8]) -> Option<usize> {
 /// seen yet: `&`, `&#`, `&#x`, digits that may continue, or a name that may grow into a longer one.
 fn open_reference_start(text: &[u8]) -> Option<usize> {
     let n = text.len();
-    let run = text
+    let p = text
         .iter()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric())
-        .count();
-    let p = n - run;
+        .rposition(|c| !c.is_ascii_alphanumeric())
+        .map_or(0, |i| i + 1);
+    let run = n - p;
     let word = &text[p..];
     if p >= 2 && text[p - 1] == b'#' && text[p - 2] == b'&' {
         let digits = match word.first() {
