@@ -374,14 +374,20 @@ impl Machine {
             // Each way on ends at a `>`, a `/`, or the next name, which the before attribute name
             // state at the loop's top takes: so there is one place that records the attribute.
             let record = if c == b'=' {
-                // Before attribute value.
-                i = skip_whitespace(bytes, i + 1);
-                let (value, quote, next) = match *bytes.get(i).ok_or(GiveUp)? {
-                    b'>' => (Span::empty(name.end), 0, i),
-                    // One arm per quote, so that each search has its needle as a constant.
-                    b'"' => lane_quoted_value(b, i, b'"')?,
-                    b'\'' => lane_quoted_value(b, i, b'\'')?,
-                    _ => lane_unquoted_value(b, i)?,
+                // Before attribute value. Mostly `"` follows `=` at once: that case is tested
+                // first, not dispatched with the others.
+                i += 1;
+                let (value, quote, next) = if bytes.get(i) == Some(&b'"') {
+                    lane_quoted_value(b, i, b'"')?
+                } else {
+                    i = skip_whitespace(bytes, i);
+                    match *bytes.get(i).ok_or(GiveUp)? {
+                        b'>' => (Span::empty(name.end), 0, i),
+                        // One arm per quote, so that each search has its needle as a constant.
+                        b'"' => lane_quoted_value(b, i, b'"')?,
+                        b'\'' => lane_quoted_value(b, i, b'\'')?,
+                        _ => lane_unquoted_value(b, i)?,
+                    }
                 };
                 i = next;
                 AttrRecord { name, value, quote }
