@@ -16,7 +16,7 @@
 //! escape states) to the state functions.
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
-use super::{Buf, Machine, State, is_whitespace, skip_whitespace};
+use super::{Buf, Machine, ShortName, State, is_whitespace, skip_whitespace};
 use crate::scan::{find_in_set, find_name_end, find1};
 use crate::token::{AttrRecord, Span, TextKind};
 
@@ -263,7 +263,7 @@ impl Machine {
                 return self.elsewhere(b.end());
             };
             let lt = i + n;
-            match raw_lookahead(&bytes[lt + 1..], self.last_start_tag.as_bytes(), script) {
+            match raw_lookahead(&bytes[lt + 1..], &self.last_start_tag, script) {
                 RawLookahead::Text => i = lt + 1,
                 RawLookahead::EndTag { closed } => return self.raw_end_tag(b.base + lt, closed),
                 RawLookahead::States => return self.elsewhere(b.base + lt),
@@ -435,16 +435,14 @@ fn lane_unquoted_value(b: &Buf, i: usize) -> Result<(Span, u8, usize), GiveUp> {
 /// What the `<` before `after` starts in RCDATA, RAWTEXT or script data (`script`), given the
 /// last start tag's name `last` (§13.2.5.9–17): an end tag only if its name, all letters, is
 /// `last` and whitespace, `/` or `>` follows it.
-fn raw_lookahead(after: &[u8], last: &[u8], script: bool) -> RawLookahead {
+fn raw_lookahead(after: &[u8], last: &ShortName, script: bool) -> RawLookahead {
     match after.first() {
         Some(b'/') => {
-            let Some(&[ref name @ .., next]) = after.get(1..last.len() + 2) else {
+            let Some(&[ref name @ .., next]) = after.get(1..last.as_bytes().len() + 2) else {
                 return RawLookahead::States;
             };
-            let appropriate = !last.is_empty()
-                && name.eq_ignore_ascii_case(last)
-                && last.iter().all(u8::is_ascii_alphabetic)
-                && (is_whitespace(next) || next == b'/' || next == b'>');
+            let appropriate =
+                last.is_letters_as(name) && (is_whitespace(next) || next == b'/' || next == b'>');
             if appropriate {
                 RawLookahead::EndTag {
                     closed: next == b'>',

@@ -268,16 +268,20 @@ pub(crate) struct Config {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ShortName {
     bytes: Vec<u8>,
+    /// Not empty, and every byte an ASCII letter (which setting bit 5 lowercases).
+    letters: bool,
 }
 
 impl ShortName {
     pub(crate) fn clear(&mut self) {
         self.bytes.clear();
+        self.letters = false;
     }
 
     /// Append a letter, lowercased. Only the first seven are kept: enough to tell "script" from
     /// anything longer.
     pub(crate) fn push_lower(&mut self, b: u8) {
+        self.letters = (self.letters || self.bytes.is_empty()) && b.is_ascii_alphabetic();
         if self.bytes.len() < 7 {
             self.bytes.push(b.to_ascii_lowercase());
         }
@@ -287,6 +291,18 @@ impl ShortName {
     pub(crate) fn set(&mut self, name: &[u8]) {
         self.bytes.clear();
         self.bytes.extend_from_slice(name);
+        self.letters = !name.is_empty() && name.iter().all(u8::is_ascii_alphabetic);
+    }
+
+    /// Whether `name` is this name in any ASCII case, both all letters (the only names an end
+    /// tag name state reads).
+    pub(crate) fn is_letters_as(&self, name: &[u8]) -> bool {
+        self.letters
+            && name.len() == self.bytes.len()
+            && name
+                .iter()
+                .zip(&self.bytes)
+                .all(|(a, b)| a | 0x20 == b | 0x20)
     }
 
     pub(crate) fn as_bytes(&self) -> &[u8] {

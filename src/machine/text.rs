@@ -233,8 +233,7 @@ impl Machine {
     /// Whether the end tag name being read matches the last start tag (§13.2.5 "appropriate end tag").
     fn is_appropriate_end_tag(&self, b: &Buf) -> bool {
         let name = &b.rest(self.tok.name_start)[..self.pos - self.tok.name_start];
-        let last = self.last_start_tag.as_bytes();
-        !last.is_empty() && name.eq_ignore_ascii_case(last)
+        self.last_start_tag.is_letters_as(name)
     }
 
     /// §13.2.5.15 Script data less-than sign state.
