@@ -145,21 +145,34 @@ pub(crate) fn find_name_end(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
     hay.iter().position(|&x| is_end(x))
 }
 
-/// Index of the first `a` in `hay`. The first 32 bytes are looked at inline (the text between
-/// two tags is often that short); past them, memchr takes over.
+/// Index of the first `a` in `hay`. The first 16 bytes are looked at inline (the text between
+/// two tags is often that short), the next [`FIND1_BLOCKS`] blocks of 16 in a loop out of line;
+/// past them, memchr takes over (whose setup costs more than a few blocks).
 #[inline(always)]
 pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if let Some(mask) = simd::first_block(hay, |v| simd::eq(v, a)) {
-        return found_or_rest(mask, || {
-            let rest = &hay[16..];
-            match simd::first_block(rest, |v| simd::eq(v, a)) {
-                Some(mask) => found_or_rest(mask, || memchr::memchr(a, &rest[16..])),
-                None => memchr::memchr(a, rest),
-            }
-        });
+        return found_or_rest(mask, || find1_after_first_block(a, &hay[16..]));
     }
     short_or_rest(hay, |c| c == a, || memchr::memchr(a, hay))
+}
+
+/// How many 16-byte blocks [`find1`] tests itself after the first.
+#[cfg(target_arch = "x86_64")]
+const FIND1_BLOCKS: usize = 5;
+
+/// [`find1`] past its first block.
+#[cfg(target_arch = "x86_64")]
+fn find1_after_first_block(a: u8, hay: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for _ in 0..FIND1_BLOCKS {
+        match simd::first_block(&hay[at..], |v| simd::eq(v, a)) {
+            Some(0) => at += 16,
+            Some(mask) => return Some(at + mask.trailing_zeros() as usize),
+            None => break,
+        }
+    }
+    memchr::memchr(a, &hay[at..]).map(|i| at + i)
 }
 
 /// Index of the first `a` or `b` in `hay`.
