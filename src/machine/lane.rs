@@ -5,7 +5,7 @@
 //! end tag open, tag name and attribute states (§13.2.5.1, 6–8, 32–39) in one loop over the window,
 //! with the same transitions and actions as the state functions, and hands back the finished
 //! token's spans without going through the machine's records. At the first thing it does not handle
-//! (`<!`, `<?`, `</` without a letter, `/` not followed by `>`, `=` where a name should start, a
+//! (`<!` other than a comment, `<?`, `</` without a letter, `/` not followed by `>`, `=` where a name should start, a
 //! name with NUL or non-ASCII bytes, the end of the window) it gives up with the machine in the
 //! data state at that tag's `<`, and the state functions take over from exactly there. Each byte is
 //! therefore read at most twice, and the tokens are the state functions' tokens.
@@ -13,7 +13,8 @@
 //! The raw lane does the same for RCDATA, RAWTEXT and script data (§13.2.5.2–4, 9–17): it looks
 //! at each `<` once to tell text from the appropriate end tag, instead of stepping through the
 //! less-than sign, end tag open and end tag name states, and leaves `<!--` in script data (the
-//! escape states) to the state functions.
+//! escape states) to the state functions. Comments are read in one pass as well, to the first
+//! `-->` or `--!>` (§13.2.5.42–52).
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Buf, Machine, ShortName, State, is_whitespace, skip_whitespace};
@@ -99,7 +100,7 @@ impl Machine {
                 Some(b'/') if bytes.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => true,
                 // `<!` and `<?` always start a token (comment, DOCTYPE, CDATA, processing
                 // instruction), so the text ends here; `</` without a letter may not.
-                Some(b'!' | b'?') => return Err(self.lane_text_or_elsewhere(b, lt)),
+                Some(b'!' | b'?') => return Err(self.lane_text_or_comment(b, lt)),
                 Some(b'/') | None => return Err(self.elsewhere(b.base + lt)),
                 Some(_) => {
                     i = lt + 1;
@@ -152,7 +153,7 @@ impl Machine {
 
     /// Hand out the pending text that ends at the `<!` or `<?` at window index `lt`, or else
     /// the comment that opens there, or continue elsewhere.
-    fn lane_text_or_elsewhere(&mut self, b: &Buf, lt: usize) -> Lexeme {
+    fn lane_text_or_comment(&mut self, b: &Buf, lt: usize) -> Lexeme {
         let at = b.base + lt;
         if self.text_start < at {
             return Lexeme::Text(self.lane_text_to(at));
@@ -173,11 +174,12 @@ impl Machine {
         if bytes.get(lt + 1..start) != Some(b"!--") {
             return self.elsewhere(b.base + lt);
         }
-        let (data_end, close) = match &bytes[start..] {
+        // Where the data ends, and the comment (one past its `>`, or the end of input).
+        let (data_end, end) = match &bytes[start..] {
             [b'>', ..] => (start, start + 1),
             [b'-', b'>', ..] => (start, start + 2),
             rest => match comment_end(rest) {
-                Some((end, close)) => (start + end, start + close + 1),
+                Some((data_end, gt)) => (start + data_end, start + gt + 1),
                 None if b.eof => {
                     self.state = State::Eof;
                     (start + comment_data_at_eof(rest), bytes.len())
@@ -187,7 +189,7 @@ impl Machine {
         };
         let span = Span {
             start: b.base + lt,
-            end: b.base + close,
+            end: b.base + end,
         };
         let data = Span {
             start: b.base + start,
