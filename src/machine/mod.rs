@@ -281,7 +281,8 @@ impl ShortName {
     /// Append a letter, lowercased. Only the first seven are kept: enough to tell "script" from
     /// anything longer.
     pub(crate) fn push_lower(&mut self, b: u8) {
-        self.letters = (self.letters || self.bytes.is_empty()) && b.is_ascii_alphabetic();
+        debug_assert!(b.is_ascii_alphabetic(), "only letters are pushed");
+        self.letters = true;
         if self.bytes.len() < 7 {
             self.bytes.push(b.to_ascii_lowercase());
         }
