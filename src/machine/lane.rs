@@ -278,8 +278,7 @@ impl Machine {
     /// else the tag.
     fn raw_end_tag(&mut self, at: usize, closed: bool) -> Lexeme {
         let kind = self.text_kind;
-        self.state = State::Data;
-        self.text_kind = TextKind::Data;
+        self.set_text_state(TextKind::Data);
         if self.text_start < at {
             self.known_tag = (at, true);
             return Lexeme::RawText(self.lane_text_to(at), kind);
