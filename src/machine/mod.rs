@@ -640,14 +640,21 @@ impl Machine {
     /// Emit the pending text `[text_start, end)` if it is not empty; the next text starts at `next`.
     /// Returns whether a record was produced.
     pub(crate) fn flush_text(&mut self, end: usize, next: usize) -> bool {
+        match self.take_text(end, next) {
+            Some(record) => {
+                self.push_record(record);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The record of the pending text `[text_start, end)` if it is not empty; the next text starts
+    /// at `next`.
+    fn take_text(&mut self, end: usize, next: usize) -> Option<Record> {
         let start = self.text_start;
         self.text_start = next;
-        if end > start {
-            self.push_record(Record::text(Span { start, end }, self.text_kind, next));
-            true
-        } else {
-            false
-        }
+        (end > start).then(|| Record::text(Span { start, end }, self.text_kind, next))
     }
 
     /// Put an emitted record out (one per step).
@@ -714,14 +721,8 @@ impl Machine {
         let cut = self.text_start + text::safe_cut(text, self.text_kind);
         let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
         self.open_numeric_reference = numeric.then_some((cut, limit));
-        // What `flush_text` and `hand_out` do, with the record built where it is returned.
-        let start = self.text_start;
-        self.text_start = cut;
-        let span = Span { start, end: cut };
-        (cut > start).then(|| {
-            self.resume = cut;
-            Record::text(span, self.text_kind, cut)
-        })
+        // Built where it is returned, not through the machine's output slot.
+        self.take_text(cut, cut).map(|r| self.hand_out(r))
     }
 
     /// Whether the pending text still ends in the numeric character reference found open at the
