@@ -17,7 +17,7 @@
 //! `-->` or `--!>` (§13.2.5.42–52).
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
-use super::{Buf, Machine, ShortName, State, is_whitespace, skip_whitespace};
+use super::{Buf, Machine, ShortName, State, is_whitespace, run_of, skip_whitespace};
 use crate::scan::{find_in_set, find_name_end, find1};
 use crate::token::{AttrRecord, Span, TextKind};
 
@@ -485,7 +485,7 @@ fn comment_end(data: &[u8]) -> Option<(usize, usize)> {
             i = dash + 1;
             continue;
         }
-        let after = dash + 2 + data[dash + 2..].iter().take_while(|&&c| c == b'-').count();
+        let after = dash + 2 + run_of(b'-', &data[dash + 2..]);
         match data.get(after..) {
             Some([b'>', ..]) => return Some((after - 2, after)),
             Some([b'!', b'>', ..]) => return Some((after - 2, after + 1)),

@@ -61,7 +61,7 @@ impl<'b> Buf<'b> {
     /// How many bytes equal to `byte` the window has in a row from stream offset `pos`.
     #[inline]
     pub(crate) fn run_of(&self, byte: u8, pos: usize) -> usize {
-        self.rest(pos).iter().take_while(|&&c| c == byte).count()
+        run_of(byte, self.rest(pos))
     }
 
     /// The window's bytes of `span`.
@@ -877,6 +877,12 @@ impl Machine {
 #[inline(always)]
 pub(crate) fn is_whitespace(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
+}
+
+/// How many bytes equal to `byte` `bytes` starts with.
+#[inline]
+pub(crate) fn run_of(byte: u8, bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|&&c| c == byte).count()
 }
 
 /// Index of the first non-whitespace byte of `bytes` at or after `i`.
