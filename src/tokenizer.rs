@@ -474,6 +474,7 @@ impl Tokenizer {
     }
 
     /// Feed the next chunk of a stream; the iterator yields the tokens it completes.
+    #[inline]
     pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
         self.start(chunk, false)
     }
@@ -543,6 +544,7 @@ impl Tokenizer {
         self.machine.set_cdata_allowed(allowed);
     }
 
+    #[inline(always)]
     fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> Tokens<'t> {
         self.arena.reset();
         // After `finish`, the stream is over: later calls only resume what a pause left behind.
@@ -1043,6 +1045,9 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn state_functions_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
         let b = self.buf(src);
+        if self.machine.waits_for_next_chunk(&b) {
+            return self.end_of_window(src);
+        }
         let record = self.machine.run(&b);
         self.side.collect(self.machine, &b);
         match record {

@@ -464,6 +464,18 @@ impl Machine {
         self.resume.min(self.text_start)
     }
 
+    /// Whether the state functions would read nothing more from `b` (errors off): the lane left
+    /// the data state at the end of a window that is not the last, or waits at a cut tag.
+    pub(crate) fn waits_for_next_chunk(&self, b: &Buf) -> bool {
+        !self.config.errors
+            && !b.eof
+            && match self.state {
+                State::Data => self.pos == b.end(),
+                State::TagCut => true,
+                _ => false,
+            }
+    }
+
     /// Whether the machine has reached the end of input and handed out every record.
     pub(crate) fn is_done(&self) -> bool {
         self.state == State::Eof
