@@ -1046,6 +1046,8 @@ impl<'t> Tokens<'t> {
     fn state_functions_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
         let b = self.buf(src);
         if self.machine.waits_for_next_chunk(&b) {
+            // What `run` would have done before it found nothing to read.
+            self.machine.settle_attributes(&b);
             return self.end_of_window(src);
         }
         let record = self.machine.run(&b);
@@ -1344,6 +1346,8 @@ impl Tokens<'_> {
                     base: b.base,
                     eof: false,
                 };
+                // Attributes the lane recorded unchecked name bytes of this window.
+                self.machine.settle_attributes(&b);
                 self.machine.resolve_last_start_tag(&b);
                 self.side.forget_before(&b, retention);
                 self.keep(retention);

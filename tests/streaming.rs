@@ -88,6 +88,9 @@ const SNIPPETS: &[&str] = &[
      a10 \u{e9}=1 \u{c9}=2 \u{e9}=3 a11=x\"y a12=\"q\"a13 a3 a12=&notit; a14 / a1>",
     "</a b1 b2 b3 b4 b5 b6 b7 b8 b9 B1 b2=x b10 b10><p c1 c2 c3 c4 c5 c6 c7 c8 c9 c1 c1 c1>",
     "x<a b1 b2 b3 b4 b5 b6 b7 b8 b9 b1 b\0 b10 b\0 b2",
+    // an end tag's attributes, checked for repeats only when the machine reads on: a seam right
+    // after it, then markup that the state functions read first
+    "</a b1 b2 b3 b4 b5 b6 b7 b8 b9 b10 b1><!x></a b1 b2 b3 b4 b5 b6 b7 b8 b9 b1>\0<?x>",
     // tags a seam may cut off: `>` inside quoted values, tags back to back, end tags, and a tag
     // still open when a later `>` comes
     "x<a title=\"1>2\" b='3>4' c=5>y<b>z</b><img src=a alt=\">\"/><i\n>",
