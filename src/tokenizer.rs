@@ -22,7 +22,7 @@ use bumpalo::Bump;
 use crate::error::{ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
-use crate::scan::find1;
+use crate::scan::{find1, rfind2};
 use crate::simulator::Simulator;
 use crate::token::{
     AttrRecord, Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind,
@@ -565,8 +565,13 @@ impl Tokenizer {
         } else {
             Phase::Extending
         };
+        let window = if eof || self.options.errors {
+            chunk
+        } else {
+            &chunk[..seam_window_len(chunk, self.options.limits.carry)]
+        };
         let chunk_src: &'t Source<'t> = self.arena.alloc(Source {
-            bytes: chunk,
+            bytes: window,
             base: chunk_base,
             arena: &self.arena,
         });
@@ -600,6 +605,24 @@ impl Tokenizer {
             forget: None,
             sim: &mut self.simulator,
         }
+    }
+}
+
+/// How many bytes from a chunk's last `<` it carries into the next feed at most.
+const SEAM_TAIL: usize = 256;
+
+/// How much of a chunk that is not the last the machine reads in place: up to and including its
+/// last `<` when no `>` and fewer than [`SEAM_TAIL`] bytes (and than the carry limit
+/// `max_carry`) follow it, or else all of it. The bytes
+/// after it go into the next feed with the `<` ([`Machine::lane_text_or_cut_tag`] waits there):
+/// a tag the chunk cuts off is lexed once, when it is whole, instead of half by the lane that
+/// gives up at the end of the chunk. If the machine reaches that `<` elsewhere than in the data
+/// state, it reads on through the whole chunk ([`Tokens::widen_chunk_window`]).
+fn seam_window_len(chunk: &[u8], max_carry: usize) -> usize {
+    let from = chunk.len().saturating_sub(SEAM_TAIL.min(max_carry));
+    match rfind2(b'<', b'>', &chunk[from..]) {
+        Some(i) if chunk[from + i] == b'<' => from + i + 1,
+        _ => chunk.len(),
     }
 }
 
@@ -764,6 +787,12 @@ impl<'t> Tokens<'t> {
     /// ```
     pub fn position(&mut self, offset: usize) -> Option<Position> {
         let Source { bytes, base, .. } = *self.last_window?;
+        // The chunk's window may stop short of the chunk's end ([`seam_window_len`]).
+        let bytes = if std::ptr::eq(bytes.as_ptr(), self.held.chunk.as_ptr()) {
+            self.held.chunk
+        } else {
+            bytes
+        };
         let end = base + bytes.len();
         let at_end_of_input = offset == end && self.held.eof && end == self.side.fed;
         let held = offset >= self.side.floor.max(base) && (offset < end || at_end_of_input);
@@ -806,10 +835,10 @@ impl<'t> Tokens<'t> {
     }
 
     /// The carried bytes are a tag the last seam cut off, from its `<`
-    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to its first `>` and read that as a
-    /// fixed window, where the lane lexes the whole tag in one go. Whatever it does not finish
-    /// there (a `>` inside a quoted value ended the copy early) is left for
-    /// [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it is the last one, or the
+    /// ([`Machine::wait_for_cut_tag`], [`Machine::lane_text_or_cut_tag`]): append the chunk up to
+    /// its first `>` and read that as a fixed window, where the lane lexes the whole tag in one go.
+    /// Whatever it does not finish there (a `>` inside a quoted value ended the copy early) is left
+    /// for [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it is the last one, or the
     /// carry limit is near; the state functions extend the carried buffer as for any token.
     fn extend_to_cut_tag_end(&mut self) -> bool {
         if self.held.eof || self.held.copied != 0 {
@@ -1004,7 +1033,7 @@ impl<'t> Tokens<'t> {
         self.window = match self.phase {
             Phase::Done => return Some(None),
             Phase::Extending => return Some(self.next_extending()),
-            Phase::Chunk => self.chunk_src,
+            Phase::Chunk => self.chunk_window(),
             Phase::Frozen => self.frozen_source(),
         };
         self.window_buf = self.buf(self.window);
@@ -1162,6 +1191,12 @@ impl<'t> Tokens<'t> {
         if self.phase == Phase::Frozen && self.held.copied < self.held.chunk.len() {
             return self.leave_frozen(src);
         }
+        if self.phase == Phase::Chunk
+            && src.bytes.len() < self.held.chunk.len()
+            && !self.machine.waits_at_cut_tag()
+        {
+            return self.widen_chunk_window();
+        }
         let b = &Buf {
             bytes: src.bytes,
             base: src.base,
@@ -1176,11 +1211,42 @@ impl<'t> Tokens<'t> {
         self.machine.resolve_last_start_tag(b);
         self.forget_later(src, retention);
         self.carry.clear();
-        if !self.over_carry_limit(b.end() - retention, retention) {
-            self.carry.extend_from_slice(b.rest(retention));
+        let held_end = self.held.chunk_base + self.held.chunk.len();
+        if retention == held_end {
             *self.carry_base = retention;
+        } else if !self.over_carry_limit(held_end - retention, retention) {
+            self.keep(retention);
         }
         record.map(|r| self.token(r, src))
+    }
+
+    /// The machine has read the chunk's window ([`seam_window_len`]) to its end and does not wait
+    /// at a cut tag there: it reads on through the whole chunk, the same bytes at the same offsets.
+    #[cold]
+    #[inline(never)]
+    fn widen_chunk_window(&mut self) -> Option<Token<'t>> {
+        self.widen_chunk_src();
+        self.set_phase(Phase::Chunk);
+        self.next()
+    }
+
+    /// The whole chunk as the source its tokens borrow, in place of its window.
+    fn widen_chunk_src(&mut self) {
+        self.chunk_src = self.arena.alloc(Source {
+            bytes: self.held.chunk,
+            base: self.held.chunk_base,
+            arena: self.arena,
+        });
+    }
+
+    /// The window to read the chunk in: its short window, unless the machine already read past
+    /// it from the carried buffer.
+    fn chunk_window(&mut self) -> &'t Source<'t> {
+        let src = self.chunk_src;
+        if self.machine.pos > src.base + src.bytes.len() {
+            self.widen_chunk_src();
+        }
+        self.chunk_src
     }
 
     /// Whether carrying `needed` bytes from stream offset `offset` on would pass

@@ -15,7 +15,7 @@ use common::{
     Outcome, Plan, Rng, check_span_order, even_cuts, merged_spans, proptest_cases, random_cuts,
     run_cuts, run_whole, show,
 };
-use tagstream::{ErrorCode, Options, Token, Tokenizer};
+use tagstream::{ErrorCode, Options, Position, Token, Tokenizer};
 
 // ---- inputs -------------------------------------------------------------------------------------
 
@@ -538,6 +538,17 @@ fn hundred_thousand_same_name_attributes_keep_the_first() {
             }
         }
     }
+}
+
+/// Before its first token and after, a chunk's positions reach its last byte, also when the chunk
+/// ends in a tag it cuts off (which goes into the next feed).
+#[test]
+fn positions_reach_the_end_of_a_chunk_whose_tag_it_cuts_off() {
+    let mut tokenizer = Tokenizer::new(Options::new().track_positions(true));
+    let mut tokens = tokenizer.feed(b"a\n<b c");
+    assert_eq!(tokens.position(5), Some(Position { line: 2, col: 4 }));
+    assert!(matches!(tokens.next(), Some(Token::Text(_))));
+    assert_eq!(tokens.position(5), Some(Position { line: 2, col: 4 }));
 }
 
 /// Every token's first and last byte have a line and column while streaming, the same as for the
