@@ -232,6 +232,7 @@ impl Side {
     }
 
     /// A new chunk at `base` enters the stream.
+    #[inline]
     fn accept(&mut self, chunk: &[u8], base: usize, eof: bool) {
         self.fed = base + chunk.len();
         if self.validate_utf8 {

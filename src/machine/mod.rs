@@ -291,8 +291,14 @@ impl ShortName {
     /// Set the name as written (it is compared ASCII case-insensitively).
     pub(crate) fn set(&mut self, name: &[u8]) {
         self.bytes.clear();
-        self.bytes.extend_from_slice(name);
-        self.letters = !name.is_empty() && name.iter().all(u8::is_ascii_alphabetic);
+        // Byte by byte, checked as they go: names are short, and `extend_from_slice` calls
+        // `memcpy` (this runs at every seam, see `Machine::resolve_last_start_tag`).
+        let mut letters = !name.is_empty();
+        for &c in name {
+            letters &= c.is_ascii_alphabetic();
+            self.bytes.push(c);
+        }
+        self.letters = letters;
     }
 
     /// Whether `name` is this name in any ASCII case, both all letters (the only names an end

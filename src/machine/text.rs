@@ -577,6 +577,11 @@ fn incomplete_utf8_tail(text: &[u8]) -> Option<usize> {
 /// Start (the `&`) of a character reference at the end of `text` whose meaning depends on bytes not
 /// seen yet: `&`, `&#`, `&#x`, digits that may continue, or a name that may grow into a longer one.
 fn open_reference_start(text: &[u8]) -> Option<usize> {
+    // Text mostly ends in a space, a newline or punctuation, which no open reference ends in.
+    let last = *text.last()?;
+    if !(last.is_ascii_alphanumeric() || last == b'&' || last == b'#') {
+        return None;
+    }
     let n = text.len();
     let p = text
         .iter()
@@ -618,5 +623,8 @@ mod tests {
         assert_eq!(safe_cut(b"x &", TextKind::Data), 2);
         assert_eq!(safe_cut(b"x &am", TextKind::ScriptData), 5);
         assert_eq!(safe_cut(b"x &zzzz", TextKind::Data), 7);
+        assert_eq!(safe_cut(b"x &amp ", TextKind::Data), 7);
+        assert_eq!(safe_cut(b"x &#12.", TextKind::Data), 7);
+        assert_eq!(safe_cut(b"", TextKind::Data), 0);
     }
 }
