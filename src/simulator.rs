@@ -1111,11 +1111,12 @@ enum Mode {
 /// [`Simulator::end_tag`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum TagPath {
+    /// The current node is a plain foreign element ([`Frame::is_plain_foreign`]):
+    /// [`Simulator::foreign_start_tag_fast`], [`Simulator::foreign_end_tag_fast`]. First, so
+    /// that [`Tokens::simulated_start_tag`] tells it from the others with a test for zero.
+    Foreign,
     /// [`Simulator::start_tag_general`], [`Simulator::end_tag_general`].
     General,
-    /// The current node is a plain foreign element ([`Frame::is_plain_foreign`]):
-    /// [`Simulator::foreign_start_tag_fast`], [`Simulator::foreign_end_tag_fast`].
-    Foreign,
     /// The current node is an HTML element inside an integration point, in the body:
     /// [`Simulator::region_start_tag_fast`], [`Simulator::region_end_tag_fast`].
     Region,
@@ -1460,10 +1461,17 @@ impl Simulator {
 
     /// The topmost frame named `raw` (classified as `name`, which is exact for every name but
     /// [`Name::Other`]) if one is at or above `floor`; otherwise a lower one, or 0.
+    #[inline(always)]
     fn topmost_named(&mut self, raw: &[u8], name: Name, floor: Height) -> Height {
         if name != Name::Other {
             return self.top_named[name as usize];
         }
+        self.topmost_other(raw, floor)
+    }
+
+    /// [`Simulator::topmost_named`] for a [`Name::Other`].
+    #[inline(never)]
+    fn topmost_other(&mut self, raw: &[u8], floor: Height) -> Height {
         let lowest = usize::from(floor).max(1);
         if (self.stack.len() + 1).saturating_sub(lowest) <= SHORT_WALK {
             // The common case of an end tag, without the table.
@@ -2003,7 +2011,7 @@ impl Simulator {
     /// open on top of the stack; without one it goes to the insertion modes
     /// ([`Simulator::region_end_tag`]). End tags with rules of their own
     /// ([`has_own_end_rules`], `</br>` and `</p>`, headings) take the general path.
-    #[inline(never)]
+    #[inline(always)]
     fn foreign_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
@@ -2031,7 +2039,7 @@ impl Simulator {
     /// integration point, in the body): the insertion modes' steps
     /// ([`Simulator::region_end_tag`]). End tags with rules of their own
     /// ([`has_own_end_rules`]) take the general path.
-    #[inline(never)]
+    #[inline(always)]
     fn region_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
@@ -2242,7 +2250,13 @@ impl<'t> Tokens<'t> {
         let sim = &mut *self.sim;
         let on_path = sim.path != TagPath::General;
         let feedback = match token {
-            Token::StartTag(tag) if on_path => return self.simulate_start_tag_on_path(tag),
+            Token::StartTag(tag) if on_path => {
+                return if sim.path == TagPath::Foreign {
+                    self.simulate_foreign_start_tag(tag)
+                } else {
+                    self.simulate_region_start_tag(tag)
+                };
+            }
             Token::EndTag(tag) if on_path => return self.simulate_end_tag_on_path(tag),
             Token::StartTag(tag) if sim.mode == Mode::Fast => sim.start_tag_fast(tag),
             Token::StartTag(tag) => sim.start_tag_general(tag),
@@ -2253,16 +2267,6 @@ impl<'t> Tokens<'t> {
         };
         if !feedback.is_none() {
             self.apply_feedback(feedback);
-        }
-    }
-
-    /// [`Tokens::simulate`] for a start tag on a fast [`TagPath`].
-    #[inline(never)]
-    fn simulate_start_tag_on_path(&mut self, tag: &StartTag<'_>) {
-        if self.sim.path == TagPath::Foreign {
-            self.simulate_foreign_start_tag(tag);
-        } else {
-            self.simulate_region_start_tag(tag);
         }
     }
 
@@ -2291,7 +2295,15 @@ impl<'t> Tokens<'t> {
     /// [`Tokens::simulate`] for an end tag on a fast [`TagPath`].
     #[inline(never)]
     fn simulate_end_tag_on_path(&mut self, tag: &EndTag<'_>) {
-        self.simulate_end_tag(tag);
+        let sim = &mut *self.sim;
+        let feedback = if sim.path == TagPath::Foreign {
+            sim.foreign_end_tag_fast(tag)
+        } else {
+            sim.region_end_tag_fast(tag)
+        };
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
     }
 
     /// Hand out `tag` after the simulator has seen it: out of line, and the token built here,
@@ -2302,8 +2314,8 @@ impl<'t> Tokens<'t> {
     pub(crate) fn simulated_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
         match self.sim.path {
             TagPath::Foreign => {}
-            TagPath::Region => return self.simulated_region_start_tag(tag),
             TagPath::General => return self.simulated_general_start_tag(tag),
+            TagPath::Region => return self.simulated_region_start_tag(tag),
         }
         match self.sim.foreign_start_tag_fast(&tag) {
             Left::Nothing => Some(Token::StartTag(tag)),
@@ -2374,10 +2386,49 @@ impl<'t> Tokens<'t> {
         Some(Token::StartTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] for an end tag.
+    /// [`Tokens::simulated_start_tag`] for an end tag: each [`TagPath`] goes on with the tag to
+    /// a function of its own, which has the path's steps inline.
     #[inline(never)]
     pub(crate) fn simulated_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
-        self.simulate_end_tag(&tag);
+        match self.sim.path {
+            TagPath::Foreign => self.simulated_foreign_end_tag(tag),
+            TagPath::General => self.simulated_general_end_tag(tag),
+            TagPath::Region => self.simulated_region_end_tag(tag),
+        }
+    }
+
+    /// [`Tokens::simulated_end_tag`] on the [`TagPath::Foreign`] path.
+    #[inline(never)]
+    fn simulated_foreign_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        let feedback = self.sim.foreign_end_tag_fast(&tag);
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+        Some(Token::EndTag(tag))
+    }
+
+    /// [`Tokens::simulated_end_tag`] on the [`TagPath::Region`] path.
+    #[inline(never)]
+    fn simulated_region_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        let feedback = self.sim.region_end_tag_fast(&tag);
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+        Some(Token::EndTag(tag))
+    }
+
+    /// [`Tokens::simulated_end_tag`] on the [`TagPath::General`] path, and in the common state.
+    #[inline(never)]
+    fn simulated_general_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        let sim = &mut *self.sim;
+        let feedback = if sim.mode == Mode::Fast {
+            sim.end_tag_fast(&tag)
+        } else {
+            sim.end_tag_general(&tag)
+        };
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
         Some(Token::EndTag(tag))
     }
 
@@ -2403,21 +2454,6 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn simulate_region_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) {
         let feedback = self.sim.region_start_tag_rest(tag, class);
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
-    }
-
-    /// [`Tokens::simulate`] for an end tag.
-    #[inline(always)]
-    fn simulate_end_tag(&mut self, tag: &EndTag<'_>) {
-        let sim = &mut *self.sim;
-        let feedback = match (sim.mode, sim.path) {
-            (Mode::Fast, _) => sim.end_tag_fast(tag),
-            (_, TagPath::Foreign) => sim.foreign_end_tag_fast(tag),
-            (_, TagPath::Region) => sim.region_end_tag_fast(tag),
-            (_, TagPath::General) => sim.end_tag_general(tag),
-        };
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
