@@ -1021,6 +1021,10 @@ impl Nearest {
 struct OtherNames {
     /// [`OTHER_SLOTS`] heights once a name has come, empty before.
     slots: Vec<Height>,
+    /// For each slot that holds a name, 16 more bits of its hash ([`other_name_slot`]): a probe
+    /// compares the name only when they agree, so that passing other names costs a compare of
+    /// two bytes each.
+    prints: Vec<u16>,
     /// The frames up to this height are in the table (those named [`Name::Other`]).
     entered: Height,
     /// The keys of [`other_name_slot`], random for each simulator, so that a page cannot pick
@@ -1038,9 +1042,10 @@ const OTHER_SLOTS: usize = (4 * MAX_DEPTH).next_power_of_two();
 const _: () = assert!(OTHER_SLOTS.is_power_of_two() && MAX_DEPTH < Height::MAX as usize);
 
 /// The slot where the search for `raw` (any case) in [`OtherNames`] starts, for the random
-/// `seeds`: a folded-multiply hash of its bytes with ASCII case folded (a name of up to 16
-/// bytes in one multiplication, as two words; a longer one 8 bytes at a time).
-fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> usize {
+/// `seeds`, and its fingerprint ([`OtherNames::prints`]): a folded-multiply hash of its bytes
+/// with ASCII case folded (a name of up to 16 bytes in one multiplication, as two words; a
+/// longer one 8 bytes at a time), the slot from its top bits, the fingerprint from its bottom.
+fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> (usize, u16) {
     let len = raw.len() as u64;
     let h = match words(raw, raw.len()) {
         Some([lo, hi]) => fold_multiply((lo | FOLD) ^ seeds[0], (hi | FOLD) ^ seeds[1] ^ len),
@@ -1048,7 +1053,9 @@ fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> usize {
             fold_multiply(h ^ (word(chunk) | FOLD), seeds[1])
         }),
     };
-    (fold_multiply(h, K0) >> (64 - OTHER_SLOTS.trailing_zeros())) as usize
+    let mixed = fold_multiply(h, K0);
+    let slot = (mixed >> (64 - OTHER_SLOTS.trailing_zeros())) as usize;
+    (slot, mixed as u16)
 }
 
 /// What to tell the tokenizer after a token: bit 7 set = change the CDATA permission to bit 6;
@@ -1429,13 +1436,18 @@ impl Simulator {
     }
 
     /// The slot of [`OtherNames`] that holds the name `raw` (any case), or the empty one it
-    /// would take.
-    fn other_slot(&self, raw: &[u8]) -> usize {
-        let mut at = other_name_slot(raw, self.others.seeds);
+    /// would take; and the name's fingerprint.
+    fn other_slot(&self, raw: &[u8]) -> (usize, u16) {
+        let (mut at, print) = other_name_slot(raw, self.others.seeds);
         loop {
             match self.others.slots[at] {
-                0 => return at,
-                height if eq(raw, self.frame_name(usize::from(height) - 1)) => return at,
+                0 => return (at, print),
+                height
+                    if self.others.prints[at] == print
+                        && eq(raw, self.frame_name(usize::from(height) - 1)) =>
+                {
+                    return (at, print);
+                }
                 _ => at = (at + 1) % OTHER_SLOTS,
             }
         }
@@ -1448,10 +1460,12 @@ impl Simulator {
             if self.stack[i].name == Name::Other {
                 if self.others.slots.is_empty() {
                     self.others.slots = vec![0; OTHER_SLOTS];
+                    self.others.prints = vec![0; OTHER_SLOTS];
                     self.others.seeds = random_keys();
                 }
-                let slot = self.other_slot(self.frame_name(i));
+                let (slot, print) = self.other_slot(self.frame_name(i));
                 let height = i as Height + 1;
+                self.others.prints[slot] = print;
                 self.stack[i].slot = slot as u16;
                 self.stack[i].below_named = std::mem::replace(&mut self.others.slots[slot], height);
             }
@@ -1488,7 +1502,7 @@ impl Simulator {
         if self.others.slots.is_empty() {
             return 0;
         }
-        self.others.slots[self.other_slot(raw)]
+        self.others.slots[self.other_slot(raw).0]
     }
 
     /// [`Nearest`] of the current node (all 0 when nothing is open).
