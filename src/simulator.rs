@@ -588,15 +588,115 @@ const fn buckets() -> [u8; 1024] {
 #[inline(always)]
 fn classify(onwards: &[u8], len: usize) -> (Name, Flags) {
     match onwards.first_chunk::<8>() {
-        Some(&eight) if (1..=8).contains(&len) => {
-            let lo = u64::from_le_bytes(eight) & (u64::MAX >> (8 * (8 - len)));
-            match KNOWN.get(usize::from(BUCKETS[bucket(len, lo)])) {
-                Some(known) if known.spelled_by_short(len, lo) => (known.name, known.flags),
-                _ => (Name::Other, 0),
-            }
-        }
+        Some(&eight) if (1..=8).contains(&len) => Short::new(eight, len).class(),
         _ => classify_words(onwards, len),
     }
+}
+
+/// [`classify`] for the tag name at `name` in `src`.
+#[inline(always)]
+fn classify_tag(src: &Source<'_>, name: Span) -> (Name, Flags) {
+    match Short::of_tag(src, name) {
+        Some(short) => short.class(),
+        None => classify_words(name_onwards(src, name), name.len()),
+    }
+}
+
+/// A name of up to 8 bytes (any case) as [`classify`] reads it: its length, and its bytes as a
+/// little-endian word, zero beyond its end.
+#[derive(Clone, Copy)]
+struct Short {
+    len: usize,
+    lo: u64,
+}
+
+impl Short {
+    /// The `len` first of `eight` bytes (`len` in 1..=8).
+    #[inline(always)]
+    fn new(eight: [u8; 8], len: usize) -> Short {
+        let lo = u64::from_le_bytes(eight) & (u64::MAX >> (8 * (8 - len)));
+        Short { len, lo }
+    }
+
+    /// The tag name at `name` in `src` if it has at most 8 bytes, and 8 bytes of window from its
+    /// start (nearly every name): one load at an offset checked once, and a mask.
+    #[inline(always)]
+    fn of_tag(src: &Source<'_>, name: Span) -> Option<Short> {
+        let len = name.len();
+        let at = name.start.wrapping_sub(src.base);
+        let eight = src.bytes.get(at..at.wrapping_add(8))?;
+        if len.wrapping_sub(1) >= 8 {
+            return None;
+        }
+        Some(Short::new(eight.try_into().expect("eight bytes"), len))
+    }
+
+    /// Its [`bucket`].
+    #[inline(always)]
+    fn bucket(self) -> usize {
+        bucket(self.len, self.lo)
+    }
+
+    /// [`classify`]'s answer for it.
+    #[inline(always)]
+    fn class(self) -> (Name, Flags) {
+        self.class_in(self.bucket())
+    }
+
+    /// [`Short::class`] with its bucket.
+    #[inline(always)]
+    fn class_in(self, bucket: usize) -> (Name, Flags) {
+        match KNOWN.get(usize::from(BUCKETS[bucket])) {
+            Some(known) if known.spelled_by_short(self.len, self.lo) => (known.name, known.flags),
+            _ => (Name::Other, 0),
+        }
+    }
+}
+
+/// The buckets of the known names that foreign content looks at before it pushes them:
+/// those that break out of it ([`BREAKOUT`]) and [`FOREIGN_CHECK`]'s, one bit each. A name
+/// whose bucket has no bit is neither (it is in no known name's bucket, or in one of another
+/// name's), so that a start tag which pushes nothing needs no more of its name.
+static FOREIGN_LOOKS: [u64; 16] = foreign_looks();
+
+const fn foreign_looks() -> [u64; 16] {
+    let mut out = [0; 16];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let known = KNOWN[i];
+        if known.flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
+            let b = bucket(known.spelling.len(), known.words[0]);
+            out[b / 64] |= 1 << (b % 64);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether a name in `bucket` may be one that foreign content looks at ([`FOREIGN_LOOKS`]).
+#[inline(always)]
+fn foreign_looks_at(bucket: usize) -> bool {
+    FOREIGN_LOOKS[bucket / 64] & (1 << (bucket % 64)) != 0
+}
+
+/// A start tag's name as a fast path leaves it to the rest of its path: classified, or not
+/// yet read ([`Short::of_tag`] does not take it).
+#[derive(Clone, Copy)]
+enum Class {
+    Read(Name, Flags),
+    Unread,
+}
+
+/// What the fast part of a [`TagPath`] leaves of a start tag.
+#[derive(Clone, Copy)]
+enum Left {
+    /// Nothing: the tag changes nothing but the last token's ambiguity flag.
+    Nothing,
+    /// Its element, of this name, to push (as [`Simulator::push_frame`] takes it), below
+    /// [`MAX_DEPTH`], and nothing else.
+    Push(Kind, Name, Flags),
+    /// The rest of the path.
+    Rest(Class),
 }
 
 /// [`classify`] for a name longer than 8 bytes or near the end of its window.
@@ -921,6 +1021,10 @@ impl Nearest {
 struct OtherNames {
     /// [`OTHER_SLOTS`] heights once a name has come, empty before.
     slots: Vec<Height>,
+    /// For each slot that holds a name, 16 more bits of its hash ([`other_name_slot`]): a probe
+    /// compares the name only when they agree, so that passing other names costs a compare of
+    /// two bytes each.
+    prints: Vec<u16>,
     /// The frames up to this height are in the table (those named [`Name::Other`]).
     entered: Height,
     /// The keys of [`other_name_slot`], random for each simulator, so that a page cannot pick
@@ -938,9 +1042,10 @@ const OTHER_SLOTS: usize = (4 * MAX_DEPTH).next_power_of_two();
 const _: () = assert!(OTHER_SLOTS.is_power_of_two() && MAX_DEPTH < Height::MAX as usize);
 
 /// The slot where the search for `raw` (any case) in [`OtherNames`] starts, for the random
-/// `seeds`: a folded-multiply hash of its bytes with ASCII case folded (a name of up to 16
-/// bytes in one multiplication, as two words; a longer one 8 bytes at a time).
-fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> usize {
+/// `seeds`, and its fingerprint ([`OtherNames::prints`]): a folded-multiply hash of its bytes
+/// with ASCII case folded (a name of up to 16 bytes in one multiplication, as two words; a
+/// longer one 8 bytes at a time), the slot from its top bits, the fingerprint from its bottom.
+fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> (usize, u16) {
     let len = raw.len() as u64;
     let h = match words(raw, raw.len()) {
         Some([lo, hi]) => fold_multiply((lo | FOLD) ^ seeds[0], (hi | FOLD) ^ seeds[1] ^ len),
@@ -948,7 +1053,9 @@ fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> usize {
             fold_multiply(h ^ (word(chunk) | FOLD), seeds[1])
         }),
     };
-    (fold_multiply(h, K0) >> (64 - OTHER_SLOTS.trailing_zeros())) as usize
+    let mixed = fold_multiply(h, K0);
+    let slot = (mixed >> (64 - OTHER_SLOTS.trailing_zeros())) as usize;
+    (slot, mixed as u16)
 }
 
 /// What to tell the tokenizer after a token: bit 7 set = change the CDATA permission to bit 6;
@@ -1011,11 +1118,12 @@ enum Mode {
 /// [`Simulator::end_tag`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum TagPath {
+    /// The current node is a plain foreign element ([`Frame::is_plain_foreign`]):
+    /// [`Simulator::foreign_start_tag_fast`], [`Simulator::foreign_end_tag_fast`]. First, so
+    /// that [`Tokens::simulated_start_tag`] tells it from the others with a test for zero.
+    Foreign,
     /// [`Simulator::start_tag_general`], [`Simulator::end_tag_general`].
     General,
-    /// The current node is a plain foreign element ([`Frame::is_plain_foreign`]):
-    /// [`Simulator::foreign_start_tag_fast`], [`Simulator::foreign_end_tag_fast`].
-    Foreign,
     /// The current node is an HTML element inside an integration point, in the body:
     /// [`Simulator::region_start_tag_fast`], [`Simulator::region_end_tag_fast`].
     Region,
@@ -1309,6 +1417,13 @@ impl Simulator {
         self.stack.push(frame);
     }
 
+    /// [`Simulator::push_frame`] for the element of `tag`: out of line, so that the fast paths
+    /// that push go on to it with no work left.
+    #[inline(never)]
+    fn push_tag_frame(&mut self, kind: Kind, name: Name, flags: Flags, tag: &StartTag<'_>) {
+        self.push_frame(kind, name, flags, tag.raw_name());
+    }
+
     /// A push past [`MAX_DEPTH`]: the element stays out, and the token is marked.
     #[inline(always)]
     fn too_deep(&mut self) {
@@ -1321,13 +1436,18 @@ impl Simulator {
     }
 
     /// The slot of [`OtherNames`] that holds the name `raw` (any case), or the empty one it
-    /// would take.
-    fn other_slot(&self, raw: &[u8]) -> usize {
-        let mut at = other_name_slot(raw, self.others.seeds);
+    /// would take; and the name's fingerprint.
+    fn other_slot(&self, raw: &[u8]) -> (usize, u16) {
+        let (mut at, print) = other_name_slot(raw, self.others.seeds);
         loop {
             match self.others.slots[at] {
-                0 => return at,
-                height if eq(raw, self.frame_name(usize::from(height) - 1)) => return at,
+                0 => return (at, print),
+                height
+                    if self.others.prints[at] == print
+                        && eq(raw, self.frame_name(usize::from(height) - 1)) =>
+                {
+                    return (at, print);
+                }
                 _ => at = (at + 1) % OTHER_SLOTS,
             }
         }
@@ -1340,10 +1460,12 @@ impl Simulator {
             if self.stack[i].name == Name::Other {
                 if self.others.slots.is_empty() {
                     self.others.slots = vec![0; OTHER_SLOTS];
+                    self.others.prints = vec![0; OTHER_SLOTS];
                     self.others.seeds = random_keys();
                 }
-                let slot = self.other_slot(self.frame_name(i));
+                let (slot, print) = self.other_slot(self.frame_name(i));
                 let height = i as Height + 1;
+                self.others.prints[slot] = print;
                 self.stack[i].slot = slot as u16;
                 self.stack[i].below_named = std::mem::replace(&mut self.others.slots[slot], height);
             }
@@ -1353,10 +1475,17 @@ impl Simulator {
 
     /// The topmost frame named `raw` (classified as `name`, which is exact for every name but
     /// [`Name::Other`]) if one is at or above `floor`; otherwise a lower one, or 0.
+    #[inline(always)]
     fn topmost_named(&mut self, raw: &[u8], name: Name, floor: Height) -> Height {
         if name != Name::Other {
             return self.top_named[name as usize];
         }
+        self.topmost_other(raw, floor)
+    }
+
+    /// [`Simulator::topmost_named`] for a [`Name::Other`].
+    #[inline(never)]
+    fn topmost_other(&mut self, raw: &[u8], floor: Height) -> Height {
         let lowest = usize::from(floor).max(1);
         if (self.stack.len() + 1).saturating_sub(lowest) <= SHORT_WALK {
             // The common case of an end tag, without the table.
@@ -1373,7 +1502,7 @@ impl Simulator {
         if self.others.slots.is_empty() {
             return 0;
         }
-        self.others.slots[self.other_slot(raw)]
+        self.others.slots[self.other_slot(raw).0]
     }
 
     /// [`Nearest`] of the current node (all 0 when nothing is open).
@@ -1507,7 +1636,7 @@ impl Simulator {
     // ---- start tags -------------------------------------------------------------------------
 
     fn start_tag(&mut self, tag: &StartTag<'_>) -> Feedback {
-        let (name, flags) = classify(name_onwards(tag.src, tag.name), tag.name.len());
+        let (name, flags) = classify_tag(tag.src, tag.name);
         if let Some(top) = self.stack.last()
             && top.is_foreign()
             && !(top.flags & F_HTML_IP != 0
@@ -1522,13 +1651,44 @@ impl Simulator {
     /// A start tag with [`TagPath::Foreign`]: the current node is a plain foreign element, so
     /// unless the tag breaks out or needs a closer look (`font`, integration points,
     /// `annotation-xml`: [`Simulator::foreign_start_tag_checked`]) it is pushed in the current
-    /// node's namespace, and that state holds.
+    /// node's namespace, and that state holds. This part, without a call, answers for the
+    /// short names that it pushes or that push nothing (self-closing, or past [`MAX_DEPTH`]:
+    /// then without reading [`KNOWN`] for those that foreign content does not look at,
+    /// [`FOREIGN_LOOKS`]); the others go on to [`Simulator::foreign_start_tag_rest`] with their
+    /// [`Class`].
     #[inline(always)]
-    fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+    fn foreign_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Left {
         // The last token's flag, if any (a fast path leaves it set without a settle).
         self.last = None;
-        let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
-        let (name, flags) = classify(onwards, len);
+        let Some(short) = Short::of_tag(tag.src, tag.name) else {
+            return Left::Rest(Class::Unread);
+        };
+        let bucket = short.bucket();
+        let looks = foreign_looks_at(bucket);
+        if !looks && tag.self_closing() {
+            return Left::Nothing;
+        }
+        if !looks && self.stack.len() >= MAX_DEPTH {
+            self.too_deep();
+            return Left::Nothing;
+        }
+        let (name, flags) = short.class_in(bucket);
+        match self.stack.last() {
+            // No frame flags, and the CDATA permission stays on.
+            Some(top) if !looks => Left::Push(top.kind, name, 0),
+            _ => Left::Rest(Class::Read(name, flags)),
+        }
+    }
+
+    /// [`Simulator::foreign_start_tag_fast`] for a tag of a long name, or one that breaks out,
+    /// needs a closer look, or pushes its element (without frame flags; the CDATA permission
+    /// stays on).
+    #[inline(never)]
+    fn foreign_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) -> Feedback {
+        let (name, flags) = match class {
+            Class::Read(name, flags) => (name, flags),
+            Class::Unread => classify_tag(tag.src, tag.name),
+        };
         if flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
             return self.foreign_start_tag_checked(tag, name, flags);
         }
@@ -1538,9 +1698,8 @@ impl Simulator {
         if self.stack.len() >= MAX_DEPTH {
             self.too_deep();
         } else {
-            // No frame flags, and the CDATA permission stays on.
             let top = self.stack.last().expect("foreign content is open");
-            self.push_frame(top.kind, name, 0, &onwards[..len]);
+            self.push_frame(top.kind, name, 0, tag.raw_name());
         }
         Feedback::NONE
     }
@@ -1563,13 +1722,35 @@ impl Simulator {
     /// A start tag with [`TagPath::Region`]: the current node is an HTML element inside an
     /// integration point, so unless the tag has rules of its own there ([`OWN_RULES`], a `p` to
     /// close, the frameset-ok flag to clear: [`Simulator::region_rules`]) it is pushed, and that
-    /// state holds (with the CDATA permission off).
+    /// state holds (with the CDATA permission off). This part, without a call, answers for the
+    /// short names that it pushes (or not, past [`MAX_DEPTH`]); the others go on to
+    /// [`Simulator::region_start_tag_rest`] with their [`Class`].
     #[inline(always)]
-    fn region_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+    fn region_start_tag_fast(&mut self, tag: &StartTag<'_>) -> Left {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
-        let (onwards, len) = (name_onwards(tag.src, tag.name), tag.name.len());
-        let (name, flags) = classify(onwards, len);
+        let Some(short) = Short::of_tag(tag.src, tag.name) else {
+            return Left::Rest(Class::Unread);
+        };
+        let (name, flags) = short.class();
+        if flags & self.region_rules != 0 || name == Name::P {
+            return Left::Rest(Class::Read(name, flags));
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            self.too_deep();
+            return Left::Nothing;
+        }
+        Left::Push(Kind::Html, name, flags)
+    }
+
+    /// [`Simulator::region_start_tag_fast`] for a tag of a long name, or one with rules of its
+    /// own there, or one that pushes its element.
+    #[inline(never)]
+    fn region_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) -> Feedback {
+        let (name, flags) = match class {
+            Class::Read(name, flags) => (name, flags),
+            Class::Unread => classify_tag(tag.src, tag.name),
+        };
         if flags & self.region_rules != 0 {
             return self.start_tag_slow(tag);
         }
@@ -1577,7 +1758,7 @@ impl Simulator {
             // Now a `p` to close.
             self.region_rules |= CLOSES_P;
         }
-        self.push(Kind::Html, name, flags, &onwards[..len]);
+        self.push(Kind::Html, name, flags, tag.raw_name());
         Feedback::NONE
     }
 
@@ -1830,7 +2011,7 @@ impl Simulator {
     /// An end tag outside the common state.
     fn end_tag(&mut self, tag: &EndTag<'_>) -> Feedback {
         let raw = tag.raw_name();
-        let (name, flags) = classify(name_onwards(tag.src, tag.name), raw.len());
+        let (name, flags) = classify_tag(tag.src, tag.name);
         if self.stack.last().is_some_and(Frame::is_foreign) {
             self.foreign_end_tag(raw, name, flags);
         } else {
@@ -1844,7 +2025,7 @@ impl Simulator {
     /// open on top of the stack; without one it goes to the insertion modes
     /// ([`Simulator::region_end_tag`]). End tags with rules of their own
     /// ([`has_own_end_rules`], `</br>` and `</p>`, headings) take the general path.
-    #[inline(never)]
+    #[inline(always)]
     fn foreign_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
@@ -1872,7 +2053,7 @@ impl Simulator {
     /// integration point, in the body): the insertion modes' steps
     /// ([`Simulator::region_end_tag`]). End tags with rules of their own
     /// ([`has_own_end_rules`]) take the general path.
-    #[inline(never)]
+    #[inline(always)]
     fn region_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
@@ -2083,7 +2264,13 @@ impl<'t> Tokens<'t> {
         let sim = &mut *self.sim;
         let on_path = sim.path != TagPath::General;
         let feedback = match token {
-            Token::StartTag(tag) if on_path => return self.simulate_start_tag_on_path(tag),
+            Token::StartTag(tag) if on_path => {
+                return if sim.path == TagPath::Foreign {
+                    self.simulate_foreign_start_tag(tag)
+                } else {
+                    self.simulate_region_start_tag(tag)
+                };
+            }
             Token::EndTag(tag) if on_path => return self.simulate_end_tag_on_path(tag),
             Token::StartTag(tag) if sim.mode == Mode::Fast => sim.start_tag_fast(tag),
             Token::StartTag(tag) => sim.start_tag_general(tag),
@@ -2097,31 +2284,165 @@ impl<'t> Tokens<'t> {
         }
     }
 
-    /// [`Tokens::simulate`] for a start tag on a fast [`TagPath`].
+    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Foreign`] path: its common
+    /// answers without a call.
     #[inline(never)]
-    fn simulate_start_tag_on_path(&mut self, tag: &StartTag<'_>) {
-        self.simulate_start_tag(tag);
+    fn simulate_foreign_start_tag(&mut self, tag: &StartTag<'_>) {
+        match self.sim.foreign_start_tag_fast(tag) {
+            Left::Nothing => {}
+            Left::Push(kind, name, flags) => self.sim.push_tag_frame(kind, name, flags, tag),
+            Left::Rest(class) => self.simulate_foreign_start_tag_rest(tag, class),
+        }
+    }
+
+    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Region`] path: its common
+    /// answers without a call.
+    #[inline(never)]
+    fn simulate_region_start_tag(&mut self, tag: &StartTag<'_>) {
+        match self.sim.region_start_tag_fast(tag) {
+            Left::Nothing => {}
+            Left::Push(kind, name, flags) => self.sim.push_tag_frame(kind, name, flags, tag),
+            Left::Rest(class) => self.simulate_region_start_tag_rest(tag, class),
+        }
     }
 
     /// [`Tokens::simulate`] for an end tag on a fast [`TagPath`].
     #[inline(never)]
     fn simulate_end_tag_on_path(&mut self, tag: &EndTag<'_>) {
-        self.simulate_end_tag(tag);
+        let sim = &mut *self.sim;
+        let feedback = if sim.path == TagPath::Foreign {
+            sim.foreign_end_tag_fast(tag)
+        } else {
+            sim.region_end_tag_fast(tag)
+        };
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
     }
 
     /// Hand out `tag` after the simulator has seen it: out of line, and the token built here,
     /// so that the direct lane writes each token it does not show the simulator once, where
-    /// it is returned.
+    /// it is returned. The [`TagPath::Foreign`] path's common answers take no call here; the
+    /// rest of it and the other paths go on with the tag to functions of their own.
     #[inline(never)]
     pub(crate) fn simulated_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
-        self.simulate_start_tag(&tag);
+        match self.sim.path {
+            TagPath::Foreign => {}
+            TagPath::General => return self.simulated_general_start_tag(tag),
+            TagPath::Region => return self.simulated_region_start_tag(tag),
+        }
+        match self.sim.foreign_start_tag_fast(&tag) {
+            Left::Nothing => Some(Token::StartTag(tag)),
+            Left::Push(kind, name, flags) => self.simulated_push(tag, kind, name, flags),
+            Left::Rest(class) => self.simulated_foreign_start_tag_rest(tag, class),
+        }
+    }
+
+    /// [`Tokens::simulated_start_tag`] when the fast part of its path leaves a push.
+    #[inline(never)]
+    fn simulated_push(
+        &mut self,
+        tag: StartTag<'t>,
+        kind: Kind,
+        name: Name,
+        flags: Flags,
+    ) -> Option<Token<'t>> {
+        self.sim.push_frame(kind, name, flags, tag.raw_name());
         Some(Token::StartTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] for an end tag.
+    /// [`Tokens::simulated_start_tag`] past [`Simulator::foreign_start_tag_fast`].
+    #[inline(never)]
+    fn simulated_foreign_start_tag_rest(
+        &mut self,
+        tag: StartTag<'t>,
+        class: Class,
+    ) -> Option<Token<'t>> {
+        self.simulate_foreign_start_tag_rest(&tag, class);
+        Some(Token::StartTag(tag))
+    }
+
+    /// [`Tokens::simulated_start_tag`] on the [`TagPath::Region`] path: its common answers
+    /// without a call, the others on out of line with the tag.
+    #[inline(never)]
+    fn simulated_region_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
+        match self.sim.region_start_tag_fast(&tag) {
+            Left::Nothing => Some(Token::StartTag(tag)),
+            Left::Push(kind, name, flags) => self.simulated_push(tag, kind, name, flags),
+            Left::Rest(class) => self.simulated_region_start_tag_rest(tag, class),
+        }
+    }
+
+    /// [`Tokens::simulated_region_start_tag`] past [`Simulator::region_start_tag_fast`].
+    #[inline(never)]
+    fn simulated_region_start_tag_rest(
+        &mut self,
+        tag: StartTag<'t>,
+        class: Class,
+    ) -> Option<Token<'t>> {
+        self.simulate_region_start_tag_rest(&tag, class);
+        Some(Token::StartTag(tag))
+    }
+
+    /// [`Tokens::simulated_start_tag`] on the [`TagPath::General`] path, and in the common
+    /// state.
+    #[inline(never)]
+    fn simulated_general_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
+        let sim = &mut *self.sim;
+        let feedback = if sim.mode == Mode::Fast {
+            sim.start_tag_fast(&tag)
+        } else {
+            sim.start_tag_general(&tag)
+        };
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+        Some(Token::StartTag(tag))
+    }
+
+    /// [`Tokens::simulated_start_tag`] for an end tag: each [`TagPath`] goes on with the tag to
+    /// a function of its own, which has the path's steps inline.
     #[inline(never)]
     pub(crate) fn simulated_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
-        self.simulate_end_tag(&tag);
+        match self.sim.path {
+            TagPath::Foreign => self.simulated_foreign_end_tag(tag),
+            TagPath::General => self.simulated_general_end_tag(tag),
+            TagPath::Region => self.simulated_region_end_tag(tag),
+        }
+    }
+
+    /// [`Tokens::simulated_end_tag`] on the [`TagPath::Foreign`] path.
+    #[inline(never)]
+    fn simulated_foreign_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        let feedback = self.sim.foreign_end_tag_fast(&tag);
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+        Some(Token::EndTag(tag))
+    }
+
+    /// [`Tokens::simulated_end_tag`] on the [`TagPath::Region`] path.
+    #[inline(never)]
+    fn simulated_region_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        let feedback = self.sim.region_end_tag_fast(&tag);
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
+        Some(Token::EndTag(tag))
+    }
+
+    /// [`Tokens::simulated_end_tag`] on the [`TagPath::General`] path, and in the common state.
+    #[inline(never)]
+    fn simulated_general_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        let sim = &mut *self.sim;
+        let feedback = if sim.mode == Mode::Fast {
+            sim.end_tag_fast(&tag)
+        } else {
+            sim.end_tag_general(&tag)
+        };
+        if !feedback.is_none() {
+            self.apply_feedback(feedback);
+        }
         Some(Token::EndTag(tag))
     }
 
@@ -2132,32 +2453,21 @@ impl<'t> Tokens<'t> {
         Some(Token::Text(text))
     }
 
-    /// [`Tokens::simulate`] for a start tag: the common state's check, the fast path of the
-    /// [`TagPath`], or the general one.
-    #[inline(always)]
-    fn simulate_start_tag(&mut self, tag: &StartTag<'_>) {
-        let sim = &mut *self.sim;
-        let feedback = match (sim.mode, sim.path) {
-            (Mode::Fast, _) => sim.start_tag_fast(tag),
-            (_, TagPath::Foreign) => sim.foreign_start_tag_fast(tag),
-            (_, TagPath::Region) => sim.region_start_tag_fast(tag),
-            (_, TagPath::General) => sim.start_tag_general(tag),
-        };
+    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Foreign`] path, past
+    /// [`Simulator::foreign_start_tag_fast`].
+    #[inline(never)]
+    fn simulate_foreign_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) {
+        let feedback = self.sim.foreign_start_tag_rest(tag, class);
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }
     }
 
-    /// [`Tokens::simulate`] for an end tag.
-    #[inline(always)]
-    fn simulate_end_tag(&mut self, tag: &EndTag<'_>) {
-        let sim = &mut *self.sim;
-        let feedback = match (sim.mode, sim.path) {
-            (Mode::Fast, _) => sim.end_tag_fast(tag),
-            (_, TagPath::Foreign) => sim.foreign_end_tag_fast(tag),
-            (_, TagPath::Region) => sim.region_end_tag_fast(tag),
-            (_, TagPath::General) => sim.end_tag_general(tag),
-        };
+    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Region`] path, past
+    /// [`Simulator::region_start_tag_fast`].
+    #[inline(never)]
+    fn simulate_region_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) {
+        let feedback = self.sim.region_start_tag_rest(tag, class);
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }

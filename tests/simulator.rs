@@ -467,7 +467,12 @@ fn framesets_ignore_text_state_elements() {
 
 /// (tokens, ambiguity of each token) for `input`.
 fn flags(input: &str) -> (Vec<String>, Vec<Option<Ambiguity>>) {
-    let mut tokenizer = Tokenizer::default();
+    flags_with(Options::new(), input)
+}
+
+/// [`flags`] with `options`.
+fn flags_with(options: Options, input: &str) -> (Vec<String>, Vec<Option<Ambiguity>>) {
+    let mut tokenizer = Tokenizer::new(options);
     let mut tokens = tokenizer.tokenize(input.as_bytes());
     let mut out = (Vec::new(), Vec::new());
     while let Some(t) = tokens.next() {
@@ -548,6 +553,41 @@ fn deep_nesting_is_bounded_and_flagged() {
     let (_, got) = flags(&input);
     assert_eq!(got[512], Some(Ambiguity::DeepNesting));
     assert!(got[..512].iter().all(Option::is_none));
+}
+
+/// Past the bound, foreign content still looks at every start tag: those that break out of it
+/// (in any case, `font` with its attributes) do, and the others keep it, flagged unless they
+/// are self-closing.
+#[test]
+fn past_the_bound_start_tags_still_break_out() {
+    let deep = "<svg><math>".repeat(300);
+    // The direct lane's way, and the state functions' (errors on).
+    for options in [Options::new(), Options::new().errors(true)] {
+        let flags = |input: &str| flags_with(options.clone(), input).1;
+        for (tag, stays) in [
+            ("<b>", false),
+            ("<DIV>", false),
+            ("<font color=red >", false),
+            ("<font>", true),
+            ("<svg>", true),
+            ("<MATH>", true),
+            ("<annotation-xml>", true),
+            ("<foreignobject>", true),
+            ("<x-long-custom-element>", true),
+        ] {
+            let got = flags(&format!("{deep}{tag}<![CDATA[x]]>"));
+            assert_eq!(got[600], stays.then_some(Ambiguity::DeepNesting), "{tag}");
+            assert_eq!(cdata_after(&format!("{deep}{tag}")), stays, "{tag}");
+            // Self-closing, the element is not pushed anyway: not flagged.
+            let closed = tag.replace('>', "/>");
+            assert_eq!(flags(&format!("{deep}{closed}"))[600], None, "{closed}");
+        }
+        // A name at the very end of the input (no 8 bytes of window after its start).
+        assert_eq!(
+            flags(&format!("{deep}<g>"))[600],
+            Some(Ambiguity::DeepNesting)
+        );
+    }
 }
 
 /// Whether a CDATA section after `input` is one (the adjusted current node is foreign).
