@@ -81,7 +81,7 @@ impl Changes {
 /// `window[start..end]` as a `&str` when decoding would leave it as it is: ASCII, and no byte that
 /// `changes` names. One pass, 16 bytes at a time with SSE2 on x86_64, the tail of a part (all of a
 /// short one) tested in one block of the window around it.
-#[inline]
+#[inline(always)]
 pub(crate) fn unchanged_span(
     window: &[u8],
     start: usize,

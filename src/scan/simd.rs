@@ -26,7 +26,7 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 /// part masked off: most names and values are short, and the exit of a loop over their bytes is a
 /// branch the processor mispredicts. Panics if `start..end` is not a range of `window`.
 #[cfg(target_arch = "x86_64")]
-#[inline]
+#[inline(always)]
 pub(crate) fn ascii_span(
     window: &[u8],
     start: usize,

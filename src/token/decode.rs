@@ -52,6 +52,10 @@ pub(crate) const PLAIN: Rules = Rules {
 const SPECIAL_NAME: ByteSet = ByteSet::of(b"\0\r").with_range(b'A', b'Z');
 
 /// Decode `window[start..end]` under `rules`, borrowing when nothing changes.
+///
+/// Inlined, so that each caller's constant `rules` pick one check for an unchanged part (most
+/// parts are: a short name costs one block test); the decoding itself is out of line.
+#[inline(always)]
 pub(crate) fn decode<'a>(
     window: &'a [u8],
     start: usize,
@@ -59,10 +63,15 @@ pub(crate) fn decode<'a>(
     rules: Rules,
     arena: &'a Bump,
 ) -> &'a str {
-    if let Some(unchanged) = unchanged_span(window, start, end, rules.changes) {
-        return unchanged;
+    match unchanged_span(window, start, end, rules.changes) {
+        Some(unchanged) => unchanged,
+        None => decode_changed(&window[start..end], rules, arena),
     }
-    let raw = &window[start..end];
+}
+
+/// Decode `raw`, which holds a byte that `rules` change or one that is not ASCII.
+#[inline(never)]
+fn decode_changed<'a>(raw: &'a [u8], rules: Rules, arena: &'a Bump) -> &'a str {
     let Some(first) = find_special(raw, rules) else {
         return decode_lossy(raw, arena);
     };

@@ -137,6 +137,7 @@ impl<'a> Source<'a> {
         }
     }
 
+    #[inline(always)]
     fn decode(&self, span: Span, rules: Rules) -> &'a str {
         let (start, end) = (span.start - self.base, span.end - self.base);
         decode(self.bytes, start, end, rules, self.arena)
