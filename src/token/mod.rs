@@ -73,19 +73,16 @@ impl TextKind {
             TextKind::Data => Rules {
                 refs: Some(false),
                 keep_nul: true,
-                lower: false,
                 changes: Changes::References,
             },
             TextKind::Rcdata => Rules {
                 refs: Some(false),
                 keep_nul: false,
-                lower: false,
                 changes: Changes::References,
             },
             TextKind::Cdata => Rules {
                 refs: None,
                 keep_nul: true,
-                lower: false,
                 changes: Changes::Plain,
             },
             _ => PLAIN,
