@@ -96,34 +96,6 @@ impl Changes {
     }
 }
 
-/// Index in `window` of the first byte of `window[start..end]` that decoding under `changes`
-/// changes ([`Changes::changes`]; non-ASCII bytes do not count), tested as [`unchanged_span`]
-/// tests a part.
-#[inline(always)]
-pub(crate) fn find_change(
-    window: &[u8],
-    start: usize,
-    end: usize,
-    changes: Changes,
-) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let byte = |c| changes.changes(c);
-        match changes {
-            Changes::Name => simd::first_marked(window, start, end, Changes::name_lanes, byte),
-            Changes::References => {
-                simd::first_marked(window, start, end, Changes::references_lanes, byte)
-            }
-            Changes::Plain => simd::first_marked(window, start, end, Changes::plain_lanes, byte),
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    window[start..end]
-        .iter()
-        .position(|&c| changes.changes(c))
-        .map(|i| start + i)
-}
-
 /// Calls `f` with the index in `window` of each byte of `window[start..end]` that decoding under
 /// `changes` changes, in order. With SSE2 on x86_64 each block of 16 is tested once (the tail as
 /// [`unchanged_span`] tests it) and the changes in it handed out from its mask.
@@ -456,11 +428,6 @@ mod tests {
                             let all: Vec<usize> = (start..end)
                                 .filter(|&i| changes.changes(window[i]))
                                 .collect();
-                            assert_eq!(
-                                find_change(window, start, end, changes),
-                                all.first().copied(),
-                                "{changes:?} {part:?}"
-                            );
                             let mut each = Vec::new();
                             each_change(window, start, end, changes, |i| each.push(i));
                             assert_eq!(each, all, "{changes:?} {part:?}");

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use crate::input::{push_lossy, valid_str};
 use crate::machine::charref::{CharRef, character_reference};
-use crate::scan::{Changes, each_change, find_change, unchanged_span};
+use crate::scan::{Changes, each_change, unchanged_span};
 
 /// What a part of a token needs done to it.
 #[derive(Clone, Copy, Debug)]
@@ -81,37 +81,40 @@ fn decode_changed<'a>(
     rules: Rules,
     arena: &'a Bump,
 ) -> &'a str {
-    let bytes = match find_change(window, first, part.end, rules.changes) {
-        None => &window[part],
-        Some(first) => apply_changes(window, part, first, rules, arena),
-    };
+    let bytes = apply_changes(window, part, first, rules, arena);
     valid_str(bytes).unwrap_or_else(|| lossy(bytes, arena))
 }
 
-/// `window[part]` with the changes `rules` make, from the first one at `window[first]`, as bytes in
-/// the arena.
+/// `window[part]` with the changes `rules` make, looked for from `window[first]` on: as bytes in the
+/// arena, or the part itself when there are none.
 #[inline(always)]
 fn apply_changes<'a>(
-    window: &[u8],
+    window: &'a [u8],
     part: Range<usize>,
     first: usize,
     rules: Rules,
     arena: &'a Bump,
 ) -> &'a [u8] {
-    // Room for the whole part, a few replacements that are longer than their source, and the 16
-    // bytes `copy_run` may copy past a run.
-    let mut out = BumpVec::with_capacity_in(part.len() + 24, arena);
+    let mut out: Option<BumpVec<u8>> = None;
     let mut done = part.start;
     each_change(window, first, part.end, rules.changes, |at| {
         // A character reference covers no byte that changes, so none is skipped here; the test
         // keeps the output exact should one ever do.
         if at >= done {
-            copy_run(&mut out, window, done..at);
-            done = at + decode_special(&window[at..part.end], rules, &mut out);
+            // Room for the whole part, a few replacements that are longer than their source, and
+            // the 16 bytes `copy_run` may copy past a run.
+            let out = out.get_or_insert_with(|| BumpVec::with_capacity_in(part.len() + 24, arena));
+            copy_run(out, window, done..at);
+            done = at + decode_special(&window[at..part.end], rules, out);
         }
     });
-    out.extend_from_slice_copy(&window[done..part.end]);
-    out.into_bump_slice()
+    match out {
+        None => &window[part],
+        Some(mut out) => {
+            copy_run(&mut out, window, done..part.end);
+            out.into_bump_slice()
+        }
+    }
 }
 
 /// Appends `window[run]` to `out`. Most runs between two changes are short: those are copied as one
