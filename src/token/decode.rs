@@ -81,6 +81,16 @@ fn decode_changed<'a>(
     rules: Rules,
     arena: &'a Bump,
 ) -> &'a str {
+    let (mut part, mut first) = (part, first);
+    // Text between two tags is often a line break and an indent: a CRLF that starts a part decodes
+    // as the part from its LF on, which then often needs no change.
+    if first == part.start && window.get(first..first + 2) == Some(b"\r\n") {
+        part.start += 1;
+        match unchanged_span(window, part.start, part.end, rules.changes) {
+            Ok(unchanged) => return unchanged,
+            Err(bad) => first = bad,
+        }
+    }
     let bytes = apply_changes(window, part, first, rules, arena);
     valid_str(bytes).unwrap_or_else(|| lossy(bytes, arena))
 }
@@ -206,6 +216,11 @@ mod tests {
             arena.allocated_bytes_including_metadata(),
             arena.allocated_bytes_including_metadata()
         );
+        // A part whose only change is the CRLF it starts with is its bytes from the LF on.
+        let raw = b"\r\n    ";
+        let s = decode(raw, DATA, &arena);
+        assert_eq!(s, "\n    ");
+        assert!(is_borrowed(&raw[1..], s));
     }
 
     #[test]
