@@ -280,13 +280,13 @@ mod tests {
                 }
                 b'&' => match character_reference(&raw[i..], rules.refs == Some(true), true) {
                     CharRef::Done(outcome) => {
-                        let mut bytes = Vec::new();
                         match outcome.value {
-                            Some(Replacement::Named(text)) => bytes.extend(text.as_bytes()),
-                            Some(Replacement::Char(c)) => bytes.extend(c.to_string().as_bytes()),
-                            None => bytes.extend(&raw[i..i + outcome.len]),
+                            Some(Replacement::Named(text)) => out.push_str(text),
+                            Some(Replacement::Char(c)) => out.push(c),
+                            None => {
+                                out.push_str(&String::from_utf8_lossy(&raw[i..i + outcome.len]))
+                            }
                         }
-                        out.push_str(&String::from_utf8_lossy(&bytes));
                         outcome.len.max(1)
                     }
                     CharRef::NeedMore => unreachable!("the part ends the input"),
