@@ -8,8 +8,8 @@
 //!
 //! - [`Utf8Stream`]: is everything fed so far valid UTF-8? (Decides whether text can be handed
 //!   out as borrowed `&str` slices.)
-//! - [`decode_lossy`] and [`push_lossy`]: a byte span as text, with each invalid UTF-8 sequence
-//!   replaced by U+FFFD as the WHATWG UTF-8 decoder does; borrowed when the span is valid.
+//! - [`valid_str`] and [`push_lossy`]: a byte span as text, borrowed when it is valid UTF-8,
+//!   otherwise with each invalid sequence replaced by U+FFFD as the WHATWG UTF-8 decoder does.
 //! - [`LineCounter`]: byte offset to [`Position`](crate::error::Position) (line, and column in
 //!   UTF-16 code units, as html5lib-tests counts them), computed lazily when an error needs one.
 //! - [`InputChecker`]: the `control-character-in-input-stream` and `noncharacter-in-input-stream`
@@ -29,4 +29,4 @@ mod utf8;
 
 pub(crate) use checks::InputChecker;
 pub(crate) use lines::LineCounter;
-pub(crate) use utf8::{Utf8Stream, decode_lossy, push_lossy};
+pub(crate) use utf8::{Utf8Stream, push_lossy, valid_str};

@@ -1,5 +1,5 @@
-//! UTF-8 validity of a chunked byte stream ([`Utf8Stream`]), and lossy decoding of byte spans into
-//! text ([`decode_lossy`], [`push_lossy`]).
+//! UTF-8 validity of a chunked byte stream ([`Utf8Stream`]) and of a byte span ([`valid_str`]), and
+//! lossy decoding of byte spans into text ([`push_lossy`]).
 //!
 //! The tokenizer works on raw bytes and hands out `&str` slices of them; it may only do so without
 //! copying when the bytes are valid UTF-8. [`Utf8Stream`] answers "is everything fed so far valid?"
@@ -7,7 +7,6 @@
 //! decoding functions replace each maximal invalid subpart with one U+FFFD, exactly as the WHATWG
 //! Encoding Standard's UTF-8 decoder (and std's `utf8_chunks`) do.
 
-use bumpalo::Bump;
 use bumpalo::collections::String as BumpString;
 
 use super::decoder::incomplete_tail_len;
@@ -116,32 +115,19 @@ impl Utf8Stream {
     }
 }
 
-/// `bytes` as text: borrowed when they are valid UTF-8, otherwise decoded into `arena` with each
-/// maximal invalid subpart replaced by one U+FFFD (the WHATWG UTF-8 decoder's output).
-pub(crate) fn decode_lossy<'a>(bytes: &'a [u8], arena: &'a Bump) -> &'a str {
-    if let Some(s) = crate::scan::ascii_str(bytes) {
-        return s;
-    }
-    if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
-        return s;
-    }
-    // Each replacement character takes 3 bytes for at least 1 input byte.
-    let mut out = BumpString::with_capacity_in(bytes.len() + bytes.len() / 2 + 3, arena);
-    push_slow(bytes, &mut out);
-    out.into_bump_str()
+/// `bytes` as a `&str` when they are valid UTF-8: ASCII checked word by word, anything else by
+/// simdutf8.
+pub(crate) fn valid_str(bytes: &[u8]) -> Option<&str> {
+    crate::scan::ascii_str(bytes).or_else(|| simdutf8::basic::from_utf8(bytes).ok())
 }
 
-/// Appends `bytes` to `out`, decoded as [`decode_lossy`] does (one U+FFFD per maximal invalid
-/// subpart). The bytes are decoded on their own: a sequence cut at either end of `bytes` is an
-/// error here even if the stream around it completes it.
+/// Appends `bytes` to `out` as text, each maximal invalid subpart replaced with one U+FFFD (the
+/// WHATWG UTF-8 decoder's output). The bytes are decoded on their own: a sequence cut at either
+/// end of `bytes` is an error here even if the stream around it completes it.
 pub(crate) fn push_lossy(bytes: &[u8], out: &mut BumpString<'_>) {
-    if let Some(s) = crate::scan::ascii_str(bytes) {
-        out.push_str(s);
-        return;
-    }
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(s) => out.push_str(s),
-        Err(_) => push_slow(bytes, out),
+    match valid_str(bytes) {
+        Some(s) => out.push_str(s),
+        None => push_slow(bytes, out),
     }
 }
 
@@ -159,6 +145,14 @@ fn push_slow(bytes: &[u8], out: &mut BumpString<'_>) {
 mod tests {
     use super::*;
     use crate::input::testutil::{samples, splits, xorshift};
+    use bumpalo::Bump;
+
+    /// `bytes` decoded by [`push_lossy`] on its own.
+    fn lossy(bytes: &[u8], arena: &Bump) -> String {
+        let mut out = BumpString::new_in(arena);
+        push_lossy(bytes, &mut out);
+        out.as_str().to_owned()
+    }
 
     #[test]
     fn stream_validity_at_every_split() {
@@ -239,11 +233,12 @@ mod tests {
     fn lossy_matches_std_and_borrows_valid_input() {
         let arena = Bump::new();
         for s in samples() {
-            let got = decode_lossy(&s, &arena);
-            assert_eq!(got, String::from_utf8_lossy(&s), "{s:02X?}");
-            if std::str::from_utf8(&s).is_ok() {
+            assert_eq!(lossy(&s, &arena), String::from_utf8_lossy(&s), "{s:02X?}");
+            let valid = valid_str(&s);
+            assert_eq!(valid, std::str::from_utf8(&s).ok(), "{s:02X?}");
+            if let Some(valid) = valid {
                 assert!(
-                    std::ptr::eq(got.as_ptr(), s.as_ptr()),
+                    std::ptr::eq(valid.as_ptr(), s.as_ptr()),
                     "valid input is borrowed"
                 );
             }
@@ -274,7 +269,7 @@ mod tests {
             (b"a\xF0\x9F\x98b\xF0\x9F\x98\x80", format!("a{r}b😀")),
         ];
         for (bytes, want) in cases {
-            assert_eq!(decode_lossy(bytes, &arena), want.as_str(), "{bytes:02X?}");
+            assert_eq!(&lossy(bytes, &arena), want, "{bytes:02X?}");
         }
     }
 }

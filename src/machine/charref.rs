@@ -56,11 +56,13 @@ pub(crate) enum Replacement {
 }
 
 impl Replacement {
-    /// Appends the replacement text to `out`.
-    pub(crate) fn push_to(&self, out: &mut bumpalo::collections::String<'_>) {
+    /// Appends the replacement text to `out`, as UTF-8.
+    pub(crate) fn push_to(&self, out: &mut bumpalo::collections::Vec<'_, u8>) {
         match *self {
-            Replacement::Named(text) => out.push_str(text),
-            Replacement::Char(c) => out.push(c),
+            Replacement::Named(text) => out.extend_from_slice_copy(text.as_bytes()),
+            Replacement::Char(c) => {
+                out.extend_from_slice_copy(c.encode_utf8(&mut [0; 4]).as_bytes())
+            }
         }
     }
 }
@@ -668,9 +670,10 @@ mod tests {
     #[test]
     fn push_to_appends_the_text() {
         let bump = bumpalo::Bump::new();
-        let mut out = bumpalo::collections::String::from_str_in("x", &bump);
+        let mut out = bumpalo::collections::Vec::from_iter_in(*b"x", &bump);
         Replacement::Named("\u{2242}\u{338}").push_to(&mut out);
         Replacement::Char('A').push_to(&mut out);
-        assert_eq!(out.as_str(), "x\u{2242}\u{338}A");
+        Replacement::Char('\u{20AC}').push_to(&mut out);
+        assert_eq!(out.as_slice(), "x\u{2242}\u{338}A\u{20AC}".as_bytes());
     }
 }

@@ -30,17 +30,6 @@ impl ByteSet {
         ByteSet(table)
     }
 
-    /// This set plus every byte in `lo..=hi`.
-    pub(crate) const fn with_range(self, lo: u8, hi: u8) -> ByteSet {
-        let mut table = self.0;
-        let mut b = lo as usize;
-        while b <= hi as usize {
-            table[b] = true;
-            b += 1;
-        }
-        ByteSet(table)
-    }
-
     /// Whether `b` is in the set.
     #[inline(always)]
     pub(crate) const fn contains(&self, b: u8) -> bool {
@@ -78,37 +67,94 @@ impl Changes {
     }
 }
 
+/// The lane masks of the bytes each kind of [`Changes`] changes in a block (the same as
+/// [`Changes::changes`] byte by byte).
+#[cfg(target_arch = "x86_64")]
+impl Changes {
+    #[inline(always)]
+    fn plain_lanes(v: simd::Block) -> u32 {
+        simd::eq(v, 0) | simd::eq(v, b'\r')
+    }
+
+    #[inline(always)]
+    fn name_lanes(v: simd::Block) -> u32 {
+        Changes::plain_lanes(v) | simd::upper(v)
+    }
+
+    #[inline(always)]
+    fn references_lanes(v: simd::Block) -> u32 {
+        Changes::plain_lanes(v) | simd::eq(v, b'&')
+    }
+
+    #[inline(always)]
+    fn lanes(self, v: simd::Block) -> u32 {
+        match self {
+            Changes::Name => Changes::name_lanes(v),
+            Changes::References => Changes::references_lanes(v),
+            Changes::Plain => Changes::plain_lanes(v),
+        }
+    }
+}
+
+/// Calls `f` with the index in `window` of each byte of `window[start..end]` that decoding under
+/// `changes` changes, in order. With SSE2 on x86_64 each block of 16 is tested once (the tail as
+/// [`unchanged_span`] tests it) and the changes in it handed out from its mask.
+#[inline(always)]
+pub(crate) fn each_change(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    changes: Changes,
+    f: impl FnMut(usize),
+) {
+    // One loop, the kind of change looked up in each block (an instance per kind would leave `f`
+    // out of line).
+    #[cfg(target_arch = "x86_64")]
+    simd::each_marked(
+        window,
+        start,
+        end,
+        |v| changes.lanes(v),
+        |c| changes.changes(c),
+        f,
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    window[start..end]
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| changes.changes(c))
+        .for_each(|(i, _)| f(start + i));
+}
+
 /// `window[start..end]` as a `&str` when decoding would leave it as it is: ASCII, and no byte that
-/// `changes` names. One pass, 16 bytes at a time with SSE2 on x86_64, the tail of a part (all of a
-/// short one) tested in one block of the window around it.
-#[inline]
+/// `changes` names; otherwise the index in `window` of the first byte that is not ASCII or that
+/// decoding changes. One pass, 16 bytes at a time with SSE2 on x86_64, the tail of a part (all of
+/// a short one) tested in one block of the window around it.
+#[inline(always)]
 pub(crate) fn unchanged_span(
     window: &[u8],
     start: usize,
     end: usize,
     changes: Changes,
-) -> Option<&str> {
+) -> Result<&str, usize> {
     #[cfg(target_arch = "x86_64")]
     {
         let byte = |c| changes.changes(c);
-        let cr_nul = |v| simd::eq(v, 0) | simd::eq(v, b'\r');
         match changes {
-            Changes::Name => {
-                simd::ascii_span(window, start, end, |v| cr_nul(v) | simd::upper(v), byte)
-            }
+            Changes::Name => simd::ascii_span(window, start, end, Changes::name_lanes, byte),
             Changes::References => {
-                simd::ascii_span(window, start, end, |v| cr_nul(v) | simd::eq(v, b'&'), byte)
+                simd::ascii_span(window, start, end, Changes::references_lanes, byte)
             }
-            Changes::Plain => simd::ascii_span(window, start, end, cr_nul, byte),
+            Changes::Plain => simd::ascii_span(window, start, end, Changes::plain_lanes, byte),
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let part = &window[start..end];
-        if part.iter().any(|&c| changes.changes(c)) {
-            return None;
+        match part.iter().position(|&c| c >= 0x80 || changes.changes(c)) {
+            Some(i) => Err(start + i),
+            None => ascii_str(part).ok_or(start),
         }
-        ascii_str(part)
     }
 }
 
@@ -371,9 +417,13 @@ mod tests {
     }
 
     #[test]
-    fn unchanged_spans_agree_with_a_scalar_check_at_every_alignment_and_window_size() {
-        let oracle =
-            |part: &[u8], changes: Changes| part.iter().all(|&c| c < 0x80 && !changes.changes(c));
+    fn unchanged_spans_and_changes_agree_with_a_scalar_check_at_every_alignment_and_window_size() {
+        let first = |window: &[u8], start: usize, end: usize, marked: &dyn Fn(u8) -> bool| {
+            window[start..end]
+                .iter()
+                .position(|&c| marked(c))
+                .map(|i| start + i)
+        };
         for seed in 1..60 {
             let mut window = soup(seed, 70);
             for (i, c) in window.iter_mut().enumerate() {
@@ -388,14 +438,21 @@ mod tests {
                 for start in 0..=len {
                     for end in start..=len.min(start + 40) {
                         for changes in [Changes::Name, Changes::References, Changes::Plain] {
-                            let got = unchanged_span(window, start, end, changes);
                             let part = &window[start..end];
+                            let bad =
+                                first(window, start, end, &|c| c >= 0x80 || changes.changes(c));
+                            let want = bad.map_or(Ok(part), Err);
                             assert_eq!(
-                                got.is_some(),
-                                oracle(part, changes),
+                                unchanged_span(window, start, end, changes).map(str::as_bytes),
+                                want,
                                 "{changes:?} {part:?}"
                             );
-                            assert!(got.is_none_or(|s| s.as_bytes() == part));
+                            let all: Vec<usize> = (start..end)
+                                .filter(|&i| changes.changes(window[i]))
+                                .collect();
+                            let mut each = Vec::new();
+                            each_change(window, start, end, changes, |i| each.push(i));
+                            assert_eq!(each, all, "{changes:?} {part:?}");
                         }
                     }
                 }
@@ -415,7 +472,7 @@ mod tests {
 
     #[test]
     fn sets_match_their_table() {
-        let set = ByteSet::of(b"<>&").with_range(0, 8);
+        let set = ByteSet::of(b"<>&\0\x08");
         let hay = b"abc def\x09ghi&<";
         assert_eq!(find_in_set(&set, hay), Some(11));
         assert_eq!(find_in_set(&set, b"plain"), None);

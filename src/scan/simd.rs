@@ -21,50 +21,118 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 }
 
 /// `window[start..end]` as a `&str` when every byte of it is ASCII and none is marked by `bad_block`
-/// (a lane mask for a 16-byte block) or `bad_byte`; `None` otherwise. A part shorter than a block,
-/// or the tail of a longer one, is tested in one block of the window around it, lanes outside the
-/// part masked off: most names and values are short, and the exit of a loop over their bytes is a
-/// branch the processor mispredicts. Panics if `start..end` is not a range of `window`.
+/// (a lane mask for a 16-byte block) or `bad_byte`; otherwise the index in `window` of the first
+/// byte that is not ASCII or is marked. Panics if `start..end` is not a range of `window`.
 #[cfg(target_arch = "x86_64")]
-#[inline]
+#[inline(always)]
 pub(crate) fn ascii_span(
     window: &[u8],
     start: usize,
     end: usize,
     bad_block: impl Fn(Block) -> u32,
     bad_byte: impl Fn(u8) -> bool,
-) -> Option<&str> {
+) -> Result<&str, usize> {
     let part = &window[start..end];
-    let test = |at: usize| {
-        let v = load(&window[at..at + 16]);
-        high_bits(v) | bad_block(v)
-    };
-    let mut at = start;
-    while end - at >= 16 {
-        if test(at) != 0 {
-            return None;
-        }
-        at += 16;
-    }
-    let tail = end - at;
-    if tail > 0 {
-        let lanes = (1u32 << tail) - 1;
-        let bad = if window.len() - at >= 16 {
-            test(at) & lanes
-        } else if window.len() >= 16 {
-            let from = window.len() - 16;
-            test(from) & lanes << (at - from)
-        } else {
-            u32::from(window[at..end].iter().any(|&c| c >= 0x80 || bad_byte(c)))
-        };
-        if bad != 0 {
-            return None;
-        }
+    let block = |v| high_bits(v) | bad_block(v);
+    if let Some(bad) = first_marked(window, start, end, block, |c| c >= 0x80 || bad_byte(c)) {
+        return Err(bad);
     }
     // SAFETY: every byte of `part` was checked to be below 0x80 (the high-bit mask of a block whose
     // lanes cover it, or the scalar test), so the bytes are ASCII, which is valid UTF-8. The tests
     // compare this with a scalar check at every alignment and window size.
-    Some(unsafe { std::str::from_utf8_unchecked(part) })
+    Ok(unsafe { std::str::from_utf8_unchecked(part) })
+}
+
+/// Index in `window` of the first byte of `window[start..end]` whose lane `test` marks in its block
+/// (or that `is_marked` accepts, in a window shorter than a block). Panics if `start..end` is not a
+/// range of `window`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn first_marked(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    test: impl Fn(Block) -> u32,
+    is_marked: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    assert!(start <= end && end <= window.len());
+    let mut at = start;
+    while end - at >= 16 {
+        let mask = test(load(&window[at..at + 16]));
+        if mask != 0 {
+            return Some(at + mask.trailing_zeros() as usize);
+        }
+        at += 16;
+    }
+    let mask = tail_lanes(window, at, end, test, is_marked);
+    (mask != 0).then(|| at + mask.trailing_zeros() as usize)
+}
+
+/// The lanes `test` marks for the bytes of `window[at..end]`, fewer than 16: a part shorter than a
+/// block, or the tail of a longer one, is tested in one block of the window around it, lanes outside
+/// the part masked off (most parts are short, and the exit of a loop over their bytes is a branch the
+/// processor mispredicts). A window shorter than a block is tested byte by byte with `is_marked`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn tail_lanes(
+    window: &[u8],
+    at: usize,
+    end: usize,
+    test: impl Fn(Block) -> u32,
+    is_marked: impl Fn(u8) -> bool,
+) -> u32 {
+    let lanes = (1u32 << (end - at)) - 1;
+    if let Some(block) = window.get(at..at + 16) {
+        test(load(block)) & lanes
+    } else if window.len() >= 16 {
+        let from = window.len() - 16;
+        test(load(&window[from..])) >> (at - from) & lanes
+    } else {
+        bytes_lanes(&window[at..end], is_marked)
+    }
+}
+
+/// The lane mask `is_marked` gives `bytes`, fewer than 16, one by one: for windows shorter than a
+/// block, which are rare (a tiny document), hence out of the way of the block tests.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn bytes_lanes(bytes: &[u8], is_marked: impl Fn(u8) -> bool) -> u32 {
+    let marked = bytes.iter().map(|&c| is_marked(c));
+    marked.rev().fold(0, |mask, m| mask << 1 | u32::from(m))
+}
+
+/// Calls `f` with the index in `window` of each byte of `window[start..end]` whose lane `test`
+/// marks (or that `is_marked` accepts, in a window shorter than a block), in order. Each block is
+/// tested once and its marks handed out from the mask, so that marks close together cost little.
+/// Panics if `start..end` is not a range of `window`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn each_marked(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    test: impl Fn(Block) -> u32,
+    is_marked: impl Fn(u8) -> bool,
+    mut f: impl FnMut(usize),
+) {
+    assert!(start <= end && end <= window.len());
+    let mut at = start;
+    loop {
+        let mut mask = if end - at >= 16 {
+            test(load(&window[at..at + 16]))
+        } else {
+            tail_lanes(window, at, end, &test, &is_marked)
+        };
+        while mask != 0 {
+            f(at + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
+        if end - at <= 16 {
+            return;
+        }
+        at += 16;
+    }
 }
 
 /// Lanes of `v` below `limit` as signed bytes (so every byte from 0x80 up is below), as a bit mask.

@@ -73,19 +73,16 @@ impl TextKind {
             TextKind::Data => Rules {
                 refs: Some(false),
                 keep_nul: true,
-                lower: false,
                 changes: Changes::References,
             },
             TextKind::Rcdata => Rules {
                 refs: Some(false),
                 keep_nul: false,
-                lower: false,
                 changes: Changes::References,
             },
             TextKind::Cdata => Rules {
                 refs: None,
                 keep_nul: true,
-                lower: false,
                 changes: Changes::Plain,
             },
             _ => PLAIN,
@@ -137,6 +134,7 @@ impl<'a> Source<'a> {
         }
     }
 
+    #[inline(always)]
     fn decode(&self, span: Span, rules: Rules) -> &'a str {
         let (start, end) = (span.start - self.base, span.end - self.base);
         decode(self.bytes, start, end, rules, self.arena)
