@@ -613,17 +613,24 @@ impl Tokenizer {
 const SEAM_TAIL: usize = 256;
 
 /// How much of a chunk that is not the last the machine reads in place: up to and including its
-/// last `<` when no `>` and fewer than [`SEAM_TAIL`] bytes (and than the carry limit
-/// `max_carry`) follow it, or else all of it. The bytes
-/// after it go into the next feed with the `<` ([`Machine::lane_text_or_cut_tag`] waits there):
-/// a tag the chunk cuts off is lexed once, when it is whole, instead of half by the lane that
-/// gives up at the end of the chunk. If the machine reaches that `<` elsewhere than in the data
-/// state, it reads on through the whole chunk ([`Tokens::widen_chunk_window`]).
+/// last `<` when that `<` opens markup (a letter, `/`, `!` or `?` follows it, or nothing yet), no
+/// `>` follows it, and fewer than [`SEAM_TAIL`] bytes (and than the carry limit `max_carry`) do;
+/// or else all of it. Markup that no `>` ends is carried into the next feed from its `<` in any
+/// case; this way the lane waits at that `<` ([`Machine::lane_text_or_cut_tag`]) and lexes a tag
+/// the chunk cuts off once, when it is whole, instead of half of it before giving up at the end
+/// of the chunk. If the machine reaches the `<` elsewhere than in the data state, it reads on
+/// through the whole chunk ([`Tokens::widen_chunk_window`]).
+#[inline(never)]
 fn seam_window_len(chunk: &[u8], max_carry: usize) -> usize {
     let from = chunk.len().saturating_sub(SEAM_TAIL.min(max_carry));
-    match rfind2(b'<', b'>', &chunk[from..]) {
-        Some(i) if chunk[from + i] == b'<' => from + i + 1,
-        _ => chunk.len(),
+    let Some(i) = rfind2(b'<', b'>', &chunk[from..]) else {
+        return chunk.len();
+    };
+    let lt = from + i;
+    match chunk.get(lt + 1) {
+        _ if chunk[lt] == b'>' => chunk.len(),
+        Some(c) if !(c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')) => chunk.len(),
+        _ => lt + 1,
     }
 }
 

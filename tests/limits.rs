@@ -199,3 +199,19 @@ fn the_error_says_which_limit_and_where() {
             .contains("the token arena needs 5000 bytes")
     );
 }
+
+#[test]
+fn text_after_a_last_lone_lt_is_not_carried_past_max_carry() {
+    // Each chunk's last `<` has no `>` after it: the chunk's window may end there and carry the
+    // rest, but only when the rest fits the limit, so that text never trips it.
+    let mut doc = b"<p>".to_vec();
+    for _ in 0..50 {
+        doc.extend_from_slice(b"a < b");
+        doc.resize(doc.len() + 95, b'x');
+    }
+    for limit in [16, 40, 64, 99, 100, 101, 300] {
+        let mut tokenizer = Tokenizer::new(Options::new().max_carry(limit));
+        assert_eq!(stream(&mut tokenizer, &doc, 100), whole(&doc), "{limit}");
+        assert_eq!(tokenizer.limit_error(), None, "{limit}");
+    }
+}
