@@ -39,6 +39,12 @@ NAME_BYTES = b"0123456789;ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 NO_CLASS = len(NAME_BYTES)
 # The parent of the root and of every empty slot: no slot has this index.
 NO_PARENT = 0xFFFF
+# The fast path's names, without their `;`: the most frequent name of the corpus (datasets/corpus,
+# 258 pages, 2026-11) for each first letter that has one, with common web names for a few letters
+# the corpus lacks. At most one per first byte, 1 to 7 bytes long (the name and the byte after it
+# fit in 8), each a name with a `;`.
+FREQUENT = ["amp", "bull", "copy", "deg", "eacute", "gt", "hellip", "lt", "mdash", "nbsp", "ouml",
+            "pound", "quot", "raquo", "szlig", "trade", "uuml", "yen", "zwnj"]
 
 
 class Node:
@@ -158,7 +164,23 @@ def build_tables(entities):
     check_limits(records, values)
     classes = [NAME_BYTES.index(b) if b in NAME_BYTES else NO_CLASS for b in range(256)]
     return {"NODES": records, "CLASS": classes, "LABELS": labels, "VALUES": values,
-            "node_count": len(nodes)}
+            "FREQUENT": frequent_entries(entities), "node_count": len(nodes)}
+
+
+def frequent_entries(entities):
+    """The fast path's records, by first byte: (name, whether the name without `;` is one too,
+    replacement text)."""
+    entries, firsts = [], set()
+    for name in (n.encode("ascii") for n in FREQUENT):
+        value = entities.get(name + b";")
+        if value is None or not 1 <= len(name) <= 7 or name[0] in firsts:
+            sys.exit(f"gen_entities: {name!r} cannot be a FREQUENT name")
+        legacy = name in entities
+        if legacy and entities[name] != value:
+            sys.exit(f"gen_entities: {name!r} differs from its `;` form")
+        firsts.add(name[0])
+        entries.append((name, legacy, value))
+    return entries
 
 
 def check_limits(records, values):
@@ -221,7 +243,8 @@ HEADER = """\
 //! `parent` {no_parent}. The edge into a node is its byte followed by
 //! `LABELS[label_start..label_start + label_len]`. A node where a name ends has a nonzero
 //! `value`: `value >> VALUE_LEN_BITS` is the byte offset of its replacement text in `VALUES` and
-//! the low bits its length in bytes.
+//! the low bits its length in bytes. `FREQUENT` holds a few frequent names for the lookup's fast
+//! path, found through `FREQUENT_BY_FIRST`.
 //!
 //! {n} nodes in {slots} slots; {size:,} bytes of tables. Source: {name},
 //! sha256 {sha256}.
@@ -246,6 +269,23 @@ pub(super) struct Node {{
     pub(super) value: u16,
 }}
 
+/// The byte class no name holds.
+pub(super) const NO_CLASS: u8 = {no_class};
+
+/// A frequent name, for the fast path of [`super::entities::match_named`].
+pub(super) struct Frequent {{
+    /// The name's bytes (without `;`) as a little-endian word, zero above them.
+    pub(super) word: u64,
+    /// Ones over the name's bytes in `word`.
+    pub(super) mask: u64,
+    /// Number of bytes in the name (without `;`), 1 to 7.
+    pub(super) len: u8,
+    /// The name is also a name without its `;`.
+    pub(super) legacy: bool,
+    /// The replacement text.
+    pub(super) value: &'static str,
+}}
+
 /// A node record, so that each takes one short line below.
 const fn node(parent: u16, base: u16, label_start: u16, label_len: u8, value: u16) -> Node {{
     Node {{
@@ -258,6 +298,15 @@ const fn node(parent: u16, base: u16, label_start: u16, label_len: u8, value: u1
 }}"""
 
 
+def frequent_line(name, legacy, value):
+    """One `FREQUENT` record."""
+    word = int.from_bytes(name, "little")
+    mask = (1 << 8 * len(name)) - 1
+    text = "".join(escape_char(c) for c in value)
+    return (f"    Frequent {{ word: {word:#x}, mask: {mask:#x}, len: {len(name)}, "
+            f"legacy: {str(legacy).lower()}, value: \"{text}\" }}, // {name.decode()}")
+
+
 def render(tables, source_name, source_sha256, count):
     """The whole generated Rust file."""
     records, labels = tables["NODES"], tables["LABELS"]
@@ -268,6 +317,10 @@ def render(tables, source_name, source_sha256, count):
                          name=source_name, sha256=source_sha256, VALUE_LEN_BITS=VALUE_LEN_BITS,
                          no_class=NO_CLASS, no_parent=NO_PARENT)]
     empty = (NO_PARENT, 0, 0, 0, 0)
+    frequent = tables["FREQUENT"]
+    by_first = [0] * 256
+    for i, (name, _, _) in enumerate(frequent):
+        by_first[name[0]] = i + 1
     out += [
         "",
         "/// The trie, root first.",
@@ -275,6 +328,17 @@ def render(tables, source_name, source_sha256, count):
         "pub(super) static NODES: [Node; SLOT_COUNT] = [",
         *(f"    node({parent}, {base}, {start}, {length}, {value}),"
           for parent, base, start, length, value in (r or empty for r in records)),
+        "];",
+        "",
+        "/// The frequent names, each with its replacement text.",
+        "#[rustfmt::skip]",
+        f"pub(super) static FREQUENT: [Frequent; {len(frequent)}] = [",
+        *(frequent_line(name, legacy, value) for name, legacy, value in frequent),
+        "];",
+        "",
+        "/// For each byte, 1 + the index in `FREQUENT` of the name starting with it; 0 for none.",
+        "pub(super) static FREQUENT_BY_FIRST: [u8; 256] = [",
+        number_lines(by_first),
         "];",
         "",
         "/// Each byte's offset from a node's `base` to its child for that byte.",

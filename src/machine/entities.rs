@@ -8,8 +8,14 @@
 //! and the next byte give, and checks that it is the node's child. When the slice runs out on the
 //! way to a longer name the answer is [`NamedMatch::NeedMore`], so a streaming caller knows to
 //! wait for the next chunk.
+//!
+//! Before the walk, a fast path answers for a few frequent names (`amp`, `lt`, `quot`, `nbsp`...)
+//! when the byte after the name settles the match: one table look-up by the first byte and one
+//! word compare.
 
-use super::entities_table::{CLASS, LABELS, NODES, Node, VALUE_LEN_BITS, VALUES};
+use super::entities_table::{
+    CLASS, FREQUENT, FREQUENT_BY_FIRST, LABELS, NO_CLASS, NODES, Node, VALUE_LEN_BITS, VALUES,
+};
 
 /// Outcome of looking for a named character reference at the start of `s` (the bytes after `&`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +43,43 @@ const ROOT: usize = 0;
 ///
 /// With `at_eof` false, a slice that ends inside a possible longer name gives
 /// [`NamedMatch::NeedMore`] even when a shorter name already matched (`not` could become `notin;`).
+#[inline]
 pub(crate) fn match_named(s: &[u8], at_eof: bool) -> NamedMatch {
+    match match_frequent(s) {
+        Some(answer) => answer,
+        None => walk(s, at_eof),
+    }
+}
+
+/// The answer for `s` when it starts with one of the `FREQUENT` names followed by a byte that
+/// ends every longer name: `;`, or a byte no name holds (when the name is also one without its
+/// `;`). Otherwise None, for the trie walk to decide. The name and the byte after it must be in
+/// the first 8 bytes of `s`, so the answer never depends on input still to come.
+#[inline]
+fn match_frequent(s: &[u8]) -> Option<NamedMatch> {
+    let window = *s.first_chunk::<8>()?;
+    let index = usize::from(FREQUENT_BY_FIRST[usize::from(window[0])]);
+    let frequent = FREQUENT.get(index.wrapping_sub(1))?;
+    if u64::from_le_bytes(window) & frequent.mask != frequent.word {
+        return None;
+    }
+    let len = usize::from(frequent.len);
+    let next = window[len & 7];
+    let value = frequent.value;
+    if next == b';' {
+        Some(NamedMatch::Found {
+            len: len + 1,
+            value,
+        })
+    } else if frequent.legacy && CLASS[usize::from(next)] == NO_CLASS {
+        Some(NamedMatch::Found { len, value })
+    } else {
+        None
+    }
+}
+
+/// The trie walk: [`match_named`] for any name.
+fn walk(s: &[u8], at_eof: bool) -> NamedMatch {
     // The last name passed: its packed value and its length.
     let mut best = (0, 0);
     let (mut node, mut at) = (ROOT, 0);
@@ -201,6 +243,75 @@ mod tests {
         assert_eq!(match_named(b"NotEqualTilde;", true), not_equal_tilde);
         // `&amp` is a name, `&ampere;` is not: the walk falls back to the last name passed.
         assert_eq!(match_named(b"ampere;", true), found(3, "&"));
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_walk_on_every_name_prefix_and_extension() {
+        let entities = entities();
+        let stems: HashSet<&[u8]> = entities
+            .keys()
+            .flat_map(|n| (0..=n.len()).map(move |k| &n[..k]))
+            .collect();
+        let (mut input, mut decided) = (Vec::new(), 0);
+        for stem in stems {
+            for extra in [
+                &b""[..],
+                b";",
+                b"a",
+                b"Z",
+                b"1",
+                b"=",
+                b" ",
+                b"&",
+                b"\xFF",
+                b";a",
+            ] {
+                for padding in [&b""[..], b"        ", b"xxxxxxxx", b";;;;;;;;", b"&&&&&&&&"] {
+                    input.clear();
+                    input.extend_from_slice(stem);
+                    input.extend_from_slice(extra);
+                    input.extend_from_slice(padding);
+                    let shown = String::from_utf8_lossy(&input);
+                    for eof in [false, true] {
+                        let want = walk(&input, eof);
+                        assert_eq!(match_named(&input, eof), want, "{shown:?}, eof: {eof}");
+                        if let Some(fast) = match_frequent(&input) {
+                            assert_eq!(fast, want, "{shown:?}, eof: {eof}");
+                            decided += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Each frequent name decides with `;` and, when it is a legacy name, with a
+        // non-name byte after it, both followed by every padding.
+        assert!(
+            decided > FREQUENT.len() * 2 * 2,
+            "the fast path decided {decided}"
+        );
+    }
+
+    #[test]
+    fn the_fast_path_takes_the_frequent_names() {
+        assert_eq!(match_frequent(b"amp&amp&"), Some(found(3, "&")));
+        assert_eq!(match_frequent(b"amp;amp;"), Some(found(4, "&")));
+        assert_eq!(match_frequent(b"nbsp; xx"), Some(found(5, "\u{a0}")));
+        assert_eq!(match_frequent(b"lt;/p>xx"), Some(found(3, "<")));
+        // Longer names may follow: the walk decides.
+        assert_eq!(match_frequent(b"ltcc;xxx"), None);
+        assert_eq!(match_frequent(b"ampere;x"), None);
+        // `&hellip` without `;` is not a name.
+        assert_eq!(match_frequent(b"hellip x"), None);
+        // Too short to see the byte after the name.
+        assert_eq!(match_frequent(b"amp;"), None);
+        for frequent in &FREQUENT {
+            let name = &frequent.word.to_le_bytes()[..usize::from(frequent.len)];
+            let with_semicolon = [name, b";"].concat();
+            assert_eq!(
+                walk(&with_semicolon, true),
+                found(name.len() + 1, frequent.value)
+            );
+        }
     }
 
     /// Naive longest match over the name set: the oracle for `match_named`.

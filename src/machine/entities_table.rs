@@ -8,7 +8,8 @@
 //! `parent` 65535. The edge into a node is its byte followed by
 //! `LABELS[label_start..label_start + label_len]`. A node where a name ends has a nonzero
 //! `value`: `value >> VALUE_LEN_BITS` is the byte offset of its replacement text in `VALUES` and
-//! the low bits its length in bytes.
+//! the low bits its length in bytes. `FREQUENT` holds a few frequent names for the lookup's fast
+//! path, found through `FREQUENT_BY_FIRST`.
 //!
 //! 3107 nodes in 3142 slots; 37,456 bytes of tables. Source: entities.json,
 //! sha256 d741d877ac77c4194c4ad526b5b4a19aef8dfe411ab840a466891cdbb9f362e6.
@@ -31,6 +32,23 @@ pub(super) struct Node {
     pub(super) label_len: u8,
     /// The packed replacement text when a name ends here, else 0.
     pub(super) value: u16,
+}
+
+/// The byte class no name holds.
+pub(super) const NO_CLASS: u8 = 63;
+
+/// A frequent name, for the fast path of [`super::entities::match_named`].
+pub(super) struct Frequent {
+    /// The name's bytes (without `;`) as a little-endian word, zero above them.
+    pub(super) word: u64,
+    /// Ones over the name's bytes in `word`.
+    pub(super) mask: u64,
+    /// Number of bytes in the name (without `;`), 1 to 7.
+    pub(super) len: u8,
+    /// The name is also a name without its `;`.
+    pub(super) legacy: bool,
+    /// The replacement text.
+    pub(super) value: &'static str,
 }
 
 /// A node record, so that each takes one short line below.
@@ -3189,6 +3207,43 @@ pub(super) static NODES: [Node; SLOT_COUNT] = [
     node(65535, 0, 0, 0, 0),
     node(65535, 0, 0, 0, 0),
     node(3074, 0, 28, 1, 1254),
+];
+
+/// The frequent names, each with its replacement text.
+#[rustfmt::skip]
+pub(super) static FREQUENT: [Frequent; 19] = [
+    Frequent { word: 0x706d61, mask: 0xffffff, len: 3, legacy: true, value: "&" }, // amp
+    Frequent { word: 0x6c6c7562, mask: 0xffffffff, len: 4, legacy: false, value: "\u{2022}" }, // bull
+    Frequent { word: 0x79706f63, mask: 0xffffffff, len: 4, legacy: true, value: "\u{a9}" }, // copy
+    Frequent { word: 0x676564, mask: 0xffffff, len: 3, legacy: true, value: "\u{b0}" }, // deg
+    Frequent { word: 0x657475636165, mask: 0xffffffffffff, len: 6, legacy: true, value: "\u{e9}" }, // eacute
+    Frequent { word: 0x7467, mask: 0xffff, len: 2, legacy: true, value: ">" }, // gt
+    Frequent { word: 0x70696c6c6568, mask: 0xffffffffffff, len: 6, legacy: false, value: "\u{2026}" }, // hellip
+    Frequent { word: 0x746c, mask: 0xffff, len: 2, legacy: true, value: "<" }, // lt
+    Frequent { word: 0x687361646d, mask: 0xffffffffff, len: 5, legacy: false, value: "\u{2014}" }, // mdash
+    Frequent { word: 0x7073626e, mask: 0xffffffff, len: 4, legacy: true, value: "\u{a0}" }, // nbsp
+    Frequent { word: 0x6c6d756f, mask: 0xffffffff, len: 4, legacy: true, value: "\u{f6}" }, // ouml
+    Frequent { word: 0x646e756f70, mask: 0xffffffffff, len: 5, legacy: true, value: "\u{a3}" }, // pound
+    Frequent { word: 0x746f7571, mask: 0xffffffff, len: 4, legacy: true, value: "\"" }, // quot
+    Frequent { word: 0x6f75716172, mask: 0xffffffffff, len: 5, legacy: true, value: "\u{bb}" }, // raquo
+    Frequent { word: 0x67696c7a73, mask: 0xffffffffff, len: 5, legacy: true, value: "\u{df}" }, // szlig
+    Frequent { word: 0x6564617274, mask: 0xffffffffff, len: 5, legacy: false, value: "\u{2122}" }, // trade
+    Frequent { word: 0x6c6d7575, mask: 0xffffffff, len: 4, legacy: true, value: "\u{fc}" }, // uuml
+    Frequent { word: 0x6e6579, mask: 0xffffff, len: 3, legacy: true, value: "\u{a5}" }, // yen
+    Frequent { word: 0x6a6e777a, mask: 0xffffffff, len: 4, legacy: false, value: "\u{200c}" }, // zwnj
+];
+
+/// For each byte, 1 + the index in `FREQUENT` of the name starting with it; 0 for none.
+pub(super) static FREQUENT_BY_FIRST: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 2, 3, 4, 5, 0, 6, 7, 0, 0, 0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 0, 0, 18, 19, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0,
 ];
 
 /// Each byte's offset from a node's `base` to its child for that byte.
