@@ -22,7 +22,7 @@ use bumpalo::Bump;
 use crate::error::{ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
-use crate::scan::{find1, rfind2};
+use crate::scan::find1;
 use crate::simulator::Simulator;
 use crate::token::{
     AttrRecord, Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind,
@@ -566,13 +566,8 @@ impl Tokenizer {
         } else {
             Phase::Extending
         };
-        let window = if eof || self.options.errors {
-            chunk
-        } else {
-            &chunk[..seam_window_len(chunk, self.options.limits.carry)]
-        };
         let chunk_src: &'t Source<'t> = self.arena.alloc(Source {
-            bytes: window,
+            bytes: chunk,
             base: chunk_base,
             arena: &self.arena,
         });
@@ -606,31 +601,6 @@ impl Tokenizer {
             forget: None,
             sim: &mut self.simulator,
         }
-    }
-}
-
-/// How many bytes from a chunk's last `<` it carries into the next feed at most.
-const SEAM_TAIL: usize = 256;
-
-/// How much of a chunk that is not the last the machine reads in place: up to and including its
-/// last `<` when that `<` opens markup (a letter, `/`, `!` or `?` follows it, or nothing yet), no
-/// `>` follows it, and fewer than [`SEAM_TAIL`] bytes (and than the carry limit `max_carry`) do;
-/// or else all of it. Markup that no `>` ends is carried into the next feed from its `<` in any
-/// case; this way the lane waits at that `<` ([`Machine::lane_text_or_cut_tag`]) and lexes a tag
-/// the chunk cuts off once, when it is whole, instead of half of it before giving up at the end
-/// of the chunk. If the machine reaches the `<` elsewhere than in the data state, it reads on
-/// through the whole chunk ([`Tokens::widen_chunk_window`]).
-#[inline(never)]
-fn seam_window_len(chunk: &[u8], max_carry: usize) -> usize {
-    let from = chunk.len().saturating_sub(SEAM_TAIL.min(max_carry));
-    let Some(i) = rfind2(b'<', b'>', &chunk[from..]) else {
-        return chunk.len();
-    };
-    let lt = from + i;
-    match chunk.get(lt + 1) {
-        _ if chunk[lt] == b'>' => chunk.len(),
-        Some(c) if !(c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')) => chunk.len(),
-        _ => lt + 1,
     }
 }
 
@@ -795,12 +765,6 @@ impl<'t> Tokens<'t> {
     /// ```
     pub fn position(&mut self, offset: usize) -> Option<Position> {
         let Source { bytes, base, .. } = *self.last_window?;
-        // The chunk's window may stop short of the chunk's end ([`seam_window_len`]).
-        let bytes = if std::ptr::eq(bytes.as_ptr(), self.held.chunk.as_ptr()) {
-            self.held.chunk
-        } else {
-            bytes
-        };
         let end = base + bytes.len();
         let at_end_of_input = offset == end && self.held.eof && end == self.side.fed;
         let held = offset >= self.side.floor.max(base) && (offset < end || at_end_of_input);
@@ -843,10 +807,10 @@ impl<'t> Tokens<'t> {
     }
 
     /// The carried bytes are a tag the last seam cut off, from its `<`
-    /// ([`Machine::wait_for_cut_tag`], [`Machine::lane_text_or_cut_tag`]): append the chunk up to
-    /// its first `>` and read that as a fixed window, where the lane lexes the whole tag in one go.
-    /// Whatever it does not finish there (a `>` inside a quoted value ended the copy early) is left
-    /// for [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it is the last one, or the
+    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to its first `>` and read that as a
+    /// fixed window, where the lane lexes the whole tag in one go. Whatever it does not finish
+    /// there (a `>` inside a quoted value ended the copy early) is left for
+    /// [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it is the last one, or the
     /// carry limit is near; the state functions extend the carried buffer as for any token.
     fn extend_to_cut_tag_end(&mut self) -> bool {
         if self.held.eof || self.held.copied != 0 {
@@ -1041,7 +1005,7 @@ impl<'t> Tokens<'t> {
         self.window = match self.phase {
             Phase::Done => return Some(None),
             Phase::Extending => return Some(self.next_extending()),
-            Phase::Chunk => self.chunk_window(),
+            Phase::Chunk => self.chunk_src,
             Phase::Frozen => self.frozen_source(),
         };
         self.window_buf = self.buf(self.window);
@@ -1199,12 +1163,6 @@ impl<'t> Tokens<'t> {
         if self.phase == Phase::Frozen && self.held.copied < self.held.chunk.len() {
             return self.leave_frozen(src);
         }
-        if self.phase == Phase::Chunk
-            && src.bytes.len() < self.held.chunk.len()
-            && !self.machine.waits_at_cut_tag()
-        {
-            return self.widen_chunk_window();
-        }
         let b = &Buf {
             bytes: src.bytes,
             base: src.base,
@@ -1219,42 +1177,11 @@ impl<'t> Tokens<'t> {
         self.machine.resolve_last_start_tag(b);
         self.forget_later(src, retention);
         self.carry.clear();
-        let held_end = self.held.chunk_base + self.held.chunk.len();
-        if retention == held_end {
+        if !self.over_carry_limit(b.end() - retention, retention) {
+            self.carry.extend_from_slice(b.rest(retention));
             *self.carry_base = retention;
-        } else if !self.over_carry_limit(held_end - retention, retention) {
-            self.keep(retention);
         }
         record.map(|r| self.token(r, src))
-    }
-
-    /// The machine has read the chunk's window ([`seam_window_len`]) to its end and does not wait
-    /// at a cut tag there: it reads on through the whole chunk, the same bytes at the same offsets.
-    #[cold]
-    #[inline(never)]
-    fn widen_chunk_window(&mut self) -> Option<Token<'t>> {
-        self.widen_chunk_src();
-        self.set_phase(Phase::Chunk);
-        self.next()
-    }
-
-    /// The whole chunk as the source its tokens borrow, in place of its window.
-    fn widen_chunk_src(&mut self) {
-        self.chunk_src = self.arena.alloc(Source {
-            bytes: self.held.chunk,
-            base: self.held.chunk_base,
-            arena: self.arena,
-        });
-    }
-
-    /// The window to read the chunk in: its short window, unless the machine already read past
-    /// it from the carried buffer.
-    fn chunk_window(&mut self) -> &'t Source<'t> {
-        let src = self.chunk_src;
-        if self.machine.pos > src.base + src.bytes.len() {
-            self.widen_chunk_src();
-        }
-        self.chunk_src
     }
 
     /// Whether carrying `needed` bytes from stream offset `offset` on would pass

@@ -202,8 +202,8 @@ fn the_error_says_which_limit_and_where() {
 
 #[test]
 fn text_after_a_last_lone_lt_is_not_carried_past_max_carry() {
-    // Each chunk's last `<` has no `>` after it: the chunk's window may end there and carry the
-    // rest, but only when the rest fits the limit, so that text never trips it.
+    // Each chunk's last `<` is text with no `>` after it: nothing needs to be carried there, so
+    // however small the limit, the text never trips it.
     let mut doc = b"<p>".to_vec();
     for _ in 0..50 {
         doc.extend_from_slice(b"a < b");

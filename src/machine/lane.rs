@@ -101,7 +101,6 @@ impl Machine {
                 // `<!` and `<?` always start a token (comment, DOCTYPE, CDATA, processing
                 // instruction), so the text ends here; `</` without a letter may not.
                 Some(b'!' | b'?') => return Err(self.lane_text_or_comment(b, lt)),
-                None if !b.eof => return Err(self.lane_text_or_cut_tag(b, lt)),
                 Some(b'/') | None => return Err(self.elsewhere(b.base + lt)),
                 Some(_) => {
                     i = lt + 1;
@@ -121,19 +120,6 @@ impl Machine {
             return Lexeme::Text(self.lane_text_to(end));
         }
         self.elsewhere(end)
-    }
-
-    /// The window ends right after the `<` at window index `lt`, and more input comes: the
-    /// pending text ends there whatever follows (no character reference, CR LF pair or UTF-8
-    /// sequence runs on across a `<`), and then the machine waits at the `<` in
-    /// [`State::TagCut`] for the next chunk.
-    fn lane_text_or_cut_tag(&mut self, b: &Buf, lt: usize) -> Lexeme {
-        let at = b.base + lt;
-        if self.text_start < at {
-            return Lexeme::Text(self.lane_text_to(at));
-        }
-        self.state = State::TagCut;
-        self.elsewhere(at)
     }
 
     /// The lane gave up on the tag at window index `lt`: if the end of the window cuts it off

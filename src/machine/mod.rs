@@ -249,7 +249,7 @@ pub(crate) enum State {
     ProcessingInstructionQuestionable,
     /// Not a state of the standard: the data state waiting at the `<` of a tag that the end of
     /// the window cuts off, left unread until the next chunk brings its end (see
-    /// [`Machine::wait_for_cut_tag`] and [`Machine::lane_text_or_cut_tag`]).
+    /// [`Machine::wait_for_cut_tag`]).
     TagCut,
     Eof,
 }
@@ -480,11 +480,6 @@ impl Machine {
                 State::TagCut => true,
                 _ => false,
             }
-    }
-
-    /// Whether the machine waits at the `<` of a tag the end of its window cut off.
-    pub(crate) fn waits_at_cut_tag(&self) -> bool {
-        self.state == State::TagCut
     }
 
     /// Whether the machine has reached the end of input and handed out every record.

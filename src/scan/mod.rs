@@ -203,23 +203,6 @@ pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
     short_or_rest(hay, |c| c == a, || memchr::memchr(a, hay))
 }
 
-/// Index of the last `a` or `b` in `hay`, looked for 16 bytes at a time from the end: it is meant
-/// for the end of a chunk, where the last `<` or `>` is mostly a few dozen bytes back (memchr's
-/// `memrchr2` costs more to set up than that).
-pub(crate) fn rfind2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    let mut end = hay.len();
-    #[cfg(target_arch = "x86_64")]
-    while end >= 16 {
-        let v = simd::load(&hay[end - 16..end]);
-        let mask = simd::eq(v, a) | simd::eq(v, b);
-        if mask != 0 {
-            return Some(end - 16 + (31 - mask.leading_zeros() as usize));
-        }
-        end -= 16;
-    }
-    hay[..end].iter().rposition(|&c| c == a || c == b)
-}
-
 /// How many 16-byte blocks [`find1`] tests itself after the first.
 #[cfg(target_arch = "x86_64")]
 const FIND1_BLOCKS: usize = 5;
@@ -338,9 +321,6 @@ mod tests {
                     "{start} {len}"
                 );
                 assert_eq!(find3(0xFF, b'z', b'q', hay), scalar::find(hay, b"\xFFzq"));
-                let last = |a: u8, b: u8| hay.iter().rposition(|&c| c == a || c == b);
-                assert_eq!(rfind2(b'<', b'&', hay), last(b'<', b'&'), "{start} {len}");
-                assert_eq!(rfind2(0xFF, b'z', hay), last(0xFF, b'z'), "{start} {len}");
             }
         }
     }
@@ -354,10 +334,8 @@ mod tests {
                 assert_eq!(find1(b'<', &hay), Some(at));
                 assert_eq!(find2(b'>', b'<', &hay), Some(at));
                 assert_eq!(find3(b'>', b'&', b'<', &hay), Some(at));
-                assert_eq!(rfind2(b'>', b'<', &hay), Some(at));
             }
             assert_eq!(find1(b'<', &vec![b'x'; len]), None);
-            assert_eq!(rfind2(b'>', b'<', &vec![b'x'; len]), None);
         }
     }
 
