@@ -11,7 +11,7 @@
 
 use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
-use crate::scan::{ByteSet, find_in_set, find1, find3, prefetch};
+use crate::scan::{ByteSet, find_in_set, find_name_end, find1, find3, prefetch};
 use crate::token::{AttrRecord, Span};
 use crate::word::{FOLD, K0, K1, fold_multiply, prefix_word, random_keys, word};
 
@@ -437,6 +437,23 @@ fn table_bits(keys: usize) -> u32 {
     bits
 }
 
+/// Where the tag name state stops in `rest`: the first whitespace, `/` or `>` (or NUL, with
+/// `errors`). Names are short and plain: a block of 16 bytes is looked at first for the end of a
+/// plain name, and only a name with control or non-ASCII bytes is read on byte by byte.
+#[inline(always)]
+fn tag_name_stop(rest: &[u8], errors: bool) -> Option<usize> {
+    let stop = if errors {
+        &TAG_NAME_STOP_ERRORS
+    } else {
+        &TAG_NAME_STOP
+    };
+    let i = find_name_end(b'/', b'>', b'>', rest)?;
+    if stop.contains(rest[i]) {
+        return Some(i);
+    }
+    find_in_set(stop, &rest[i + 1..]).map(|k| i + 1 + k)
+}
+
 /// Whether `name` decodes to itself up to ASCII case: ASCII without NUL.
 #[inline]
 fn is_plain(name: &[u8]) -> bool {
@@ -534,6 +551,7 @@ impl Machine {
     }
 
     /// The tag ends with the `>` under the cursor: emit it.
+    #[inline]
     pub(super) fn emit_tag(&mut self) -> Flow {
         let end = self.pos + 1;
         let span = Span {
@@ -563,15 +581,11 @@ impl Machine {
         self.drop_token_at_eof(b)
     }
 
-    /// §13.2.5.8 Tag name state.
+    /// §13.2.5.8 Tag name state. The states it leads to are entered by calling them, not through
+    /// the driver loop: a tag is one call from its name to its `>`.
     pub(super) fn tag_name_state(&mut self, b: &Buf) -> Flow {
-        let stop = if self.config.errors {
-            &TAG_NAME_STOP_ERRORS
-        } else {
-            &TAG_NAME_STOP
-        };
         let rest = b.rest(self.pos);
-        let Some(i) = find_in_set(stop, rest) else {
+        let Some(i) = tag_name_stop(rest, self.config.errors) else {
             self.pos = b.end();
             return if b.eof {
                 self.eof_in_tag(b)
@@ -584,18 +598,25 @@ impl Machine {
             0 => {
                 self.error_here(ErrorCode::UnexpectedNullCharacter);
                 self.pos += 1;
-                return Flow::Continue;
+                Flow::Continue
             }
-            b'/' => self.state = State::SelfClosingStartTag,
             b'>' => {
                 self.tok.name_end = self.pos;
-                return self.emit_tag();
+                self.emit_tag()
             }
-            _ => self.state = State::BeforeAttributeName,
+            b'/' => {
+                self.tok.name_end = self.pos;
+                self.pos += 1;
+                self.state = State::SelfClosingStartTag;
+                self.self_closing_start_tag_state(b)
+            }
+            _ => {
+                self.tok.name_end = self.pos;
+                self.pos += 1;
+                self.state = State::BeforeAttributeName;
+                self.before_attribute_name_state(b)
+            }
         }
-        self.tok.name_end = self.pos;
-        self.pos += 1;
-        Flow::Continue
     }
 
     /// §13.2.5.32 Before attribute name state.
@@ -605,7 +626,7 @@ impl Machine {
             Err(flow) => flow,
             Ok(None | Some(b'/' | b'>')) => {
                 self.state = State::AfterAttributeName;
-                Flow::Continue
+                self.after_attribute_name_state(b)
             }
             Ok(Some(b'=')) => {
                 self.error_here(ErrorCode::UnexpectedEqualsSignBeforeAttributeName);
@@ -655,9 +676,8 @@ impl Machine {
                 j = skip_whitespace(bytes, j);
                 match bytes.get(j) {
                     Some(b'=') => {}
-                    Some(b'/' | b'>') | None => {
-                        return self.resume_at(State::AfterAttributeName, b, j);
-                    }
+                    Some(b'/' | b'>') => return self.close_tag_at(b, j),
+                    None => return self.resume_at(State::AfterAttributeName, b, j),
                     Some(_) => {
                         i = j;
                         continue;
@@ -693,14 +713,18 @@ impl Machine {
                     // After attribute value (quoted).
                     match bytes.get(k + 1) {
                         Some(&c) if is_whitespace(c) => k + 2,
-                        _ => return self.resume_at(State::AfterAttributeValueQuoted, b, k + 1),
+                        _ => {
+                            self.resume_at(State::AfterAttributeValueQuoted, b, k + 1);
+                            return self.after_attribute_value_quoted_state(b);
+                        }
                     }
                 }
                 Some(b'>') | None => return self.resume_at(State::BeforeAttributeValue, b, j),
                 Some(_) => {
                     self.tok.data_start = b.base + j;
                     let k = find_in_set(unquoted_stop, &bytes[j..]).map_or(bytes.len(), |k| j + k);
-                    if !bytes.get(k).is_some_and(|&c| is_whitespace(c)) {
+                    let ends = bytes.get(k).filter(|&&c| is_whitespace(c) || c == b'>');
+                    if ends.is_none() {
                         return self.resume_at(State::AttributeValueUnquoted, b, k);
                     }
                     let value = Span {
@@ -708,15 +732,33 @@ impl Machine {
                         end: b.base + k,
                     };
                     self.attrs.set_value(value, 0);
+                    if ends == Some(&b'>') {
+                        self.pos = b.base + k;
+                        return self.emit_tag();
+                    }
                     k + 1
                 }
             };
             // Before attribute name.
             i = skip_whitespace(bytes, i);
-            if matches!(bytes.get(i), Some(b'/' | b'>' | b'=') | None) {
-                return self.resume_at(State::BeforeAttributeName, b, i);
+            match bytes.get(i) {
+                Some(b'/' | b'>') => return self.close_tag_at(b, i),
+                Some(b'=') | None => return self.resume_at(State::BeforeAttributeName, b, i),
+                Some(_) => {}
             }
         }
+    }
+
+    /// The `/` or `>` at window index `at`, where the before or after attribute name state reads
+    /// it: `>` ends the tag, `/` leads to the self-closing start tag state.
+    fn close_tag_at(&mut self, b: &Buf, at: usize) -> Flow {
+        self.pos = b.base + at;
+        if b.bytes[at] == b'>' {
+            return self.emit_tag();
+        }
+        self.pos += 1;
+        self.state = State::SelfClosingStartTag;
+        self.self_closing_start_tag_state(b)
     }
 
     /// Go on in `state` at window index `at`.
@@ -846,7 +888,7 @@ impl Machine {
             Ok(Some(b'/')) => {
                 self.pos += 1;
                 self.state = State::SelfClosingStartTag;
-                Flow::Continue
+                self.self_closing_start_tag_state(b)
             }
             Ok(Some(b'=')) => {
                 self.pos += 1;
