@@ -442,12 +442,18 @@ fn table_bits(keys: usize) -> u32 {
 /// plain name, and only a name with control or non-ASCII bytes is read on byte by byte.
 #[inline(always)]
 fn tag_name_stop(rest: &[u8], errors: bool) -> Option<usize> {
+    let i = find_name_end(b'/', b'>', b'>', rest)?;
+    tag_name_stop_from(rest, i, errors)
+}
+
+/// [`tag_name_stop`] from `rest[i]`, the first byte that is not a plain name byte.
+#[inline(always)]
+fn tag_name_stop_from(rest: &[u8], i: usize, errors: bool) -> Option<usize> {
     let stop = if errors {
         &TAG_NAME_STOP_ERRORS
     } else {
         &TAG_NAME_STOP
     };
-    let i = find_name_end(b'/', b'>', b'>', rest)?;
     if stop.contains(rest[i]) {
         return Some(i);
     }
@@ -542,6 +548,7 @@ fn hash_name(name: &[u8], seed: u64) -> (u32, bool) {
 
 impl Machine {
     /// A start or end tag begins at `start` (its `<`): emit pending text first.
+    #[inline(always)]
     pub(super) fn begin_tag(&mut self, start: usize, is_end_tag: bool) -> bool {
         let emitted = self.begin_token(start);
         self.tok.is_end_tag = is_end_tag;
@@ -581,11 +588,60 @@ impl Machine {
         self.drop_token_at_eof(b)
     }
 
-    /// §13.2.5.8 Tag name state. The states it leads to are entered by calling them, not through
-    /// the driver loop: a tag is one call from its name to its `>`.
+    /// §13.2.5.8 Tag name state, where the driver loop resumes it (as after the text before the
+    /// tag was handed out).
+    #[inline(never)]
     pub(super) fn tag_name_state(&mut self, b: &Buf) -> Flow {
+        self.tag_name(b)
+    }
+
+    /// §13.2.5.8 Tag name state, inlined into the states that lead to it: a plain name that ends
+    /// within 16 bytes is read here; anything else goes to
+    /// [`Machine::tag_name_state_in_general`]. The states it leads to are entered by calling them,
+    /// not through the driver loop: a tag is one call from its name to its `>`.
+    #[inline(always)]
+    pub(super) fn tag_name(&mut self, b: &Buf) -> Flow {
         let rest = b.rest(self.pos);
-        let Some(i) = tag_name_stop(rest, self.config.errors) else {
+        let hit = rest
+            .get(..16)
+            .and_then(|block| find_name_end(b'/', b'>', b'>', block));
+        match hit {
+            Some(i) if TAG_NAME_STOP.contains(rest[i]) => self.tag_name_ends_at(b, i),
+            _ => self.tag_name_state_in_general(b, hit),
+        }
+    }
+
+    /// The tag name ends at whitespace, `/` or `>`, `i` bytes from the cursor.
+    #[inline(always)]
+    fn tag_name_ends_at(&mut self, b: &Buf, i: usize) -> Flow {
+        self.pos += i;
+        self.tok.name_end = self.pos;
+        match b.rest(self.pos)[0] {
+            b'>' => self.emit_tag(),
+            b'/' => {
+                self.pos += 1;
+                self.state = State::SelfClosingStartTag;
+                self.self_closing_start_tag_state(b)
+            }
+            _ => {
+                self.pos += 1;
+                self.state = State::BeforeAttributeName;
+                self.before_attribute_name_state(b)
+            }
+        }
+    }
+
+    /// §13.2.5.8 Tag name state, at any byte; `hit` is where [`find_name_end`] stopped in the
+    /// window from the cursor, if it was called.
+    #[inline(never)]
+    fn tag_name_state_in_general(&mut self, b: &Buf, hit: Option<usize>) -> Flow {
+        let rest = b.rest(self.pos);
+        let errors = self.config.errors;
+        let stop = match hit {
+            Some(i) => tag_name_stop_from(rest, i, errors),
+            None => tag_name_stop(rest, errors),
+        };
+        let Some(i) = stop else {
             self.pos = b.end();
             return if b.eof {
                 self.eof_in_tag(b)
@@ -593,30 +649,13 @@ impl Machine {
                 Flow::NeedMore
             };
         };
-        self.pos += i;
-        match rest[i] {
-            0 => {
-                self.error_here(ErrorCode::UnexpectedNullCharacter);
-                self.pos += 1;
-                Flow::Continue
-            }
-            b'>' => {
-                self.tok.name_end = self.pos;
-                self.emit_tag()
-            }
-            b'/' => {
-                self.tok.name_end = self.pos;
-                self.pos += 1;
-                self.state = State::SelfClosingStartTag;
-                self.self_closing_start_tag_state(b)
-            }
-            _ => {
-                self.tok.name_end = self.pos;
-                self.pos += 1;
-                self.state = State::BeforeAttributeName;
-                self.before_attribute_name_state(b)
-            }
+        if rest[i] == 0 {
+            self.pos += i;
+            self.error_here(ErrorCode::UnexpectedNullCharacter);
+            self.pos += 1;
+            return Flow::Continue;
         }
+        self.tag_name_ends_at(b, i)
     }
 
     /// §13.2.5.32 Before attribute name state.

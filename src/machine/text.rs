@@ -73,7 +73,7 @@ impl Machine {
                 self.state = on_lt;
                 if on_lt == State::TagOpen {
                     // Straight into the tag, not round the run loop.
-                    return self.tag_open_state(b);
+                    return self.tag_open(b);
                 }
                 Flow::Continue
             }
@@ -98,9 +98,15 @@ impl Machine {
         self.end_of_text(b)
     }
 
-    /// §13.2.5.6 Tag open state.
-    #[inline]
+    /// §13.2.5.6 Tag open state, where the driver loop resumes it (at a window's end).
+    #[inline(never)]
     pub(super) fn tag_open_state(&mut self, b: &Buf) -> Flow {
+        self.tag_open(b)
+    }
+
+    /// §13.2.5.6 Tag open state, inlined into the data state, which goes straight on into it.
+    #[inline(always)]
+    fn tag_open(&mut self, b: &Buf) -> Flow {
         let c = match self.current(b) {
             Ok(c) => c,
             Err(flow) => return flow,
@@ -142,7 +148,7 @@ impl Machine {
         if emitted {
             return Flow::Emit;
         }
-        self.tag_name_state(b)
+        self.tag_name(b)
     }
 
     /// `<?`: a processing instruction (today's standard) or a bogus comment (before 2026).
