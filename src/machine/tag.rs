@@ -762,20 +762,22 @@ impl Machine {
                 Some(_) => {
                     self.tok.data_start = b.base + j;
                     let k = find_in_set(unquoted_stop, &bytes[j..]).map_or(bytes.len(), |k| j + k);
-                    let ends = bytes.get(k).filter(|&&c| is_whitespace(c) || c == b'>');
-                    if ends.is_none() {
-                        return self.resume_at(State::AttributeValueUnquoted, b, k);
-                    }
                     let value = Span {
                         start: b.base + j,
                         end: b.base + k,
                     };
-                    self.attrs.set_value(value, 0);
-                    if ends == Some(&b'>') {
-                        self.pos = b.base + k;
-                        return self.emit_tag();
+                    match bytes.get(k) {
+                        Some(&c) if is_whitespace(c) => {
+                            self.attrs.set_value(value, 0);
+                            k + 1
+                        }
+                        Some(b'>') => {
+                            self.attrs.set_value(value, 0);
+                            self.pos = b.base + k;
+                            return self.emit_tag();
+                        }
+                        _ => return self.resume_at(State::AttributeValueUnquoted, b, k),
                     }
-                    k + 1
                 }
             };
             // Before attribute name.
