@@ -257,16 +257,16 @@ impl Side {
     #[inline(always)]
     fn collect(&mut self, machine: &mut Machine, b: &Buf) {
         if self.errors_on {
-            self.collect_errors(machine, b);
+            // Most tokens have no error to report: that is found out without a call.
+            let nothing_waits = self.held.is_empty() && self.input_errors.is_empty();
+            if !(nothing_waits && machine.errors.is_empty()) {
+                self.collect_errors(machine, b, nothing_waits);
+            }
         }
     }
 
     #[inline(never)]
-    fn collect_errors(&mut self, machine: &mut Machine, b: &Buf) {
-        let nothing_waits = self.held.is_empty() && self.input_errors.is_empty();
-        if nothing_waits && machine.errors.is_empty() {
-            return;
-        }
+    fn collect_errors(&mut self, machine: &mut Machine, b: &Buf, nothing_waits: bool) {
         let decided = self.decided();
         let mut new = machine.errors.drain(..);
         if nothing_waits {

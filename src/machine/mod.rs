@@ -354,8 +354,9 @@ pub(crate) struct Machine {
     cdata_allowed: bool,
     /// Parse errors found since the driver last took them: (stream offset, code).
     pub(crate) errors: Vec<(usize, ErrorCode)>,
-    /// The record just emitted.
-    out: Option<Record>,
+    /// The record just emitted (valid when a step returns [`Flow::Emit`]). Not an `Option`: taking
+    /// it out of one cost a copy and a test more per token.
+    out: Record,
     /// Where the last record handed out lets lexing resume: a consumer's feedback rewinds here.
     resume: usize,
     /// A numeric character reference left open at the last seam: (its `&`, how far its digits were
@@ -395,7 +396,7 @@ impl Machine {
             temp: ShortName::default(),
             cdata_allowed: false,
             errors: Vec::new(),
-            out: None,
+            out: Record::text(Span::default(), TextKind::Data, 0),
             resume: 0,
             open_numeric_reference: None,
         }
@@ -413,7 +414,6 @@ impl Machine {
         self.cdata_allowed = false;
         self.errors.clear();
         self.attrs.clear();
-        self.out = None;
         self.resume = 0;
         self.open_numeric_reference = None;
     }
@@ -489,14 +489,14 @@ impl Machine {
 
     /// Run until a record is emitted (`Some`), or the window is exhausted or the input over (`None`;
     /// [`Machine::is_done`] tells which).
-    #[inline]
+    #[inline(never)]
     pub(crate) fn run(&mut self, b: &Buf) -> Option<Record> {
         loop {
             match self.step(b) {
                 Flow::Continue => {}
                 Flow::Emit => {
                     self.settle_attributes(b);
-                    return self.out.take().map(|r| self.hand_out(r));
+                    return Some(self.hand_out(self.out));
                 }
                 Flow::NeedMore => {
                     self.settle_attributes(b);
@@ -507,6 +507,7 @@ impl Machine {
     }
 
     /// A record leaves the machine: a start tag becomes the last start tag.
+    #[inline(always)]
     fn hand_out(&mut self, record: Record) -> Record {
         self.resume = record.resume;
         if let Kind::StartTag { .. } = record.kind {
@@ -677,8 +678,7 @@ impl Machine {
 
     /// Put an emitted record out (one per step).
     fn push_record(&mut self, record: Record) {
-        debug_assert!(self.out.is_none(), "one record per step");
-        self.out = Some(record);
+        self.out = record;
     }
 
     /// Start a token at `start` (the `<`), first emitting the text before it.

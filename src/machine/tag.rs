@@ -11,7 +11,7 @@
 
 use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
-use crate::scan::{ByteSet, find_in_set, find1, find3, prefetch};
+use crate::scan::{ByteSet, find_in_set, find_name_end, find1, find3, prefetch};
 use crate::token::{AttrRecord, Span};
 use crate::word::{FOLD, K0, K1, fold_multiply, prefix_word, random_keys, word};
 
@@ -437,6 +437,29 @@ fn table_bits(keys: usize) -> u32 {
     bits
 }
 
+/// Where the tag name state stops in `rest`: the first whitespace, `/` or `>` (or NUL, with
+/// `errors`). Names are short and plain: a block of 16 bytes is looked at first for the end of a
+/// plain name, and only a name with control or non-ASCII bytes is read on byte by byte.
+#[inline(always)]
+fn tag_name_stop(rest: &[u8], errors: bool) -> Option<usize> {
+    let i = find_name_end(b'/', b'>', b'>', rest)?;
+    tag_name_stop_from(rest, i, errors)
+}
+
+/// [`tag_name_stop`] from `rest[i]`, the first byte that is not a plain name byte.
+#[inline(always)]
+fn tag_name_stop_from(rest: &[u8], i: usize, errors: bool) -> Option<usize> {
+    let stop = if errors {
+        &TAG_NAME_STOP_ERRORS
+    } else {
+        &TAG_NAME_STOP
+    };
+    if stop.contains(rest[i]) {
+        return Some(i);
+    }
+    find_in_set(stop, &rest[i + 1..]).map(|k| i + 1 + k)
+}
+
 /// Whether `name` decodes to itself up to ASCII case: ASCII without NUL.
 #[inline]
 fn is_plain(name: &[u8]) -> bool {
@@ -525,6 +548,7 @@ fn hash_name(name: &[u8], seed: u64) -> (u32, bool) {
 
 impl Machine {
     /// A start or end tag begins at `start` (its `<`): emit pending text first.
+    #[inline(always)]
     pub(super) fn begin_tag(&mut self, start: usize, is_end_tag: bool) -> bool {
         let emitted = self.begin_token(start);
         self.tok.is_end_tag = is_end_tag;
@@ -534,6 +558,7 @@ impl Machine {
     }
 
     /// The tag ends with the `>` under the cursor: emit it.
+    #[inline]
     pub(super) fn emit_tag(&mut self) -> Flow {
         let end = self.pos + 1;
         let span = Span {
@@ -563,15 +588,60 @@ impl Machine {
         self.drop_token_at_eof(b)
     }
 
-    /// §13.2.5.8 Tag name state.
+    /// §13.2.5.8 Tag name state, where the driver loop resumes it (as after the text before the
+    /// tag was handed out).
+    #[inline(never)]
     pub(super) fn tag_name_state(&mut self, b: &Buf) -> Flow {
-        let stop = if self.config.errors {
-            &TAG_NAME_STOP_ERRORS
-        } else {
-            &TAG_NAME_STOP
-        };
+        self.tag_name(b)
+    }
+
+    /// §13.2.5.8 Tag name state, inlined into the states that lead to it: a plain name that ends
+    /// within 16 bytes is read here; anything else goes to
+    /// [`Machine::tag_name_state_in_general`]. The states it leads to are entered by calling them,
+    /// not through the driver loop: a tag is one call from its name to its `>`.
+    #[inline(always)]
+    pub(super) fn tag_name(&mut self, b: &Buf) -> Flow {
         let rest = b.rest(self.pos);
-        let Some(i) = find_in_set(stop, rest) else {
+        let hit = rest
+            .get(..16)
+            .and_then(|block| find_name_end(b'/', b'>', b'>', block));
+        match hit {
+            Some(i) if TAG_NAME_STOP.contains(rest[i]) => self.tag_name_ends_at(b, i),
+            _ => self.tag_name_state_in_general(b, hit),
+        }
+    }
+
+    /// The tag name ends at whitespace, `/` or `>`, `i` bytes from the cursor.
+    #[inline(always)]
+    fn tag_name_ends_at(&mut self, b: &Buf, i: usize) -> Flow {
+        self.pos += i;
+        self.tok.name_end = self.pos;
+        match b.rest(self.pos)[0] {
+            b'>' => self.emit_tag(),
+            b'/' => {
+                self.pos += 1;
+                self.state = State::SelfClosingStartTag;
+                self.self_closing_start_tag_state(b)
+            }
+            _ => {
+                self.pos += 1;
+                self.state = State::BeforeAttributeName;
+                self.before_attribute_name_state(b)
+            }
+        }
+    }
+
+    /// §13.2.5.8 Tag name state, at any byte; `hit` is where [`find_name_end`] stopped in the
+    /// window from the cursor, if it was called.
+    #[inline(never)]
+    fn tag_name_state_in_general(&mut self, b: &Buf, hit: Option<usize>) -> Flow {
+        let rest = b.rest(self.pos);
+        let errors = self.config.errors;
+        let stop = match hit {
+            Some(i) => tag_name_stop_from(rest, i, errors),
+            None => tag_name_stop(rest, errors),
+        };
+        let Some(i) = stop else {
             self.pos = b.end();
             return if b.eof {
                 self.eof_in_tag(b)
@@ -579,23 +649,13 @@ impl Machine {
                 Flow::NeedMore
             };
         };
-        self.pos += i;
-        match rest[i] {
-            0 => {
-                self.error_here(ErrorCode::UnexpectedNullCharacter);
-                self.pos += 1;
-                return Flow::Continue;
-            }
-            b'/' => self.state = State::SelfClosingStartTag,
-            b'>' => {
-                self.tok.name_end = self.pos;
-                return self.emit_tag();
-            }
-            _ => self.state = State::BeforeAttributeName,
+        if rest[i] == 0 {
+            self.pos += i;
+            self.error_here(ErrorCode::UnexpectedNullCharacter);
+            self.pos += 1;
+            return Flow::Continue;
         }
-        self.tok.name_end = self.pos;
-        self.pos += 1;
-        Flow::Continue
+        self.tag_name_ends_at(b, i)
     }
 
     /// §13.2.5.32 Before attribute name state.
@@ -605,7 +665,7 @@ impl Machine {
             Err(flow) => flow,
             Ok(None | Some(b'/' | b'>')) => {
                 self.state = State::AfterAttributeName;
-                Flow::Continue
+                self.after_attribute_name_state(b)
             }
             Ok(Some(b'=')) => {
                 self.error_here(ErrorCode::UnexpectedEqualsSignBeforeAttributeName);
@@ -655,9 +715,8 @@ impl Machine {
                 j = skip_whitespace(bytes, j);
                 match bytes.get(j) {
                     Some(b'=') => {}
-                    Some(b'/' | b'>') | None => {
-                        return self.resume_at(State::AfterAttributeName, b, j);
-                    }
+                    Some(b'/' | b'>') => return self.close_tag_at(b, j),
+                    None => return self.resume_at(State::AfterAttributeName, b, j),
                     Some(_) => {
                         i = j;
                         continue;
@@ -693,30 +752,54 @@ impl Machine {
                     // After attribute value (quoted).
                     match bytes.get(k + 1) {
                         Some(&c) if is_whitespace(c) => k + 2,
-                        _ => return self.resume_at(State::AfterAttributeValueQuoted, b, k + 1),
+                        _ => {
+                            self.resume_at(State::AfterAttributeValueQuoted, b, k + 1);
+                            return self.after_attribute_value_quoted_state(b);
+                        }
                     }
                 }
                 Some(b'>') | None => return self.resume_at(State::BeforeAttributeValue, b, j),
                 Some(_) => {
                     self.tok.data_start = b.base + j;
                     let k = find_in_set(unquoted_stop, &bytes[j..]).map_or(bytes.len(), |k| j + k);
-                    if !bytes.get(k).is_some_and(|&c| is_whitespace(c)) {
-                        return self.resume_at(State::AttributeValueUnquoted, b, k);
-                    }
                     let value = Span {
                         start: b.base + j,
                         end: b.base + k,
                     };
-                    self.attrs.set_value(value, 0);
-                    k + 1
+                    match bytes.get(k) {
+                        Some(&c) if is_whitespace(c) => {
+                            self.attrs.set_value(value, 0);
+                            k + 1
+                        }
+                        Some(b'>') => {
+                            self.attrs.set_value(value, 0);
+                            self.pos = b.base + k;
+                            return self.emit_tag();
+                        }
+                        _ => return self.resume_at(State::AttributeValueUnquoted, b, k),
+                    }
                 }
             };
             // Before attribute name.
             i = skip_whitespace(bytes, i);
-            if matches!(bytes.get(i), Some(b'/' | b'>' | b'=') | None) {
-                return self.resume_at(State::BeforeAttributeName, b, i);
+            match bytes.get(i) {
+                Some(b'/' | b'>') => return self.close_tag_at(b, i),
+                Some(b'=') | None => return self.resume_at(State::BeforeAttributeName, b, i),
+                Some(_) => {}
             }
         }
+    }
+
+    /// The `/` or `>` at window index `at`, where the before or after attribute name state reads
+    /// it: `>` ends the tag, `/` leads to the self-closing start tag state.
+    fn close_tag_at(&mut self, b: &Buf, at: usize) -> Flow {
+        self.pos = b.base + at;
+        if b.bytes[at] == b'>' {
+            return self.emit_tag();
+        }
+        self.pos += 1;
+        self.state = State::SelfClosingStartTag;
+        self.self_closing_start_tag_state(b)
     }
 
     /// Go on in `state` at window index `at`.
@@ -846,7 +929,7 @@ impl Machine {
             Ok(Some(b'/')) => {
                 self.pos += 1;
                 self.state = State::SelfClosingStartTag;
-                Flow::Continue
+                self.self_closing_start_tag_state(b)
             }
             Ok(Some(b'=')) => {
                 self.pos += 1;

@@ -71,6 +71,10 @@ impl Machine {
                 self.mark = self.pos;
                 self.pos += 1;
                 self.state = on_lt;
+                if on_lt == State::TagOpen {
+                    // Straight into the tag, not round the run loop.
+                    return self.tag_open(b);
+                }
                 Flow::Continue
             }
             b'&' => {
@@ -94,8 +98,15 @@ impl Machine {
         self.end_of_text(b)
     }
 
-    /// §13.2.5.6 Tag open state.
+    /// §13.2.5.6 Tag open state, where the driver loop resumes it (at a window's end).
+    #[inline(never)]
     pub(super) fn tag_open_state(&mut self, b: &Buf) -> Flow {
+        self.tag_open(b)
+    }
+
+    /// §13.2.5.6 Tag open state, inlined into the data state, which goes straight on into it.
+    #[inline(always)]
+    fn tag_open(&mut self, b: &Buf) -> Flow {
         let c = match self.current(b) {
             Ok(c) => c,
             Err(flow) => return flow,
@@ -109,12 +120,12 @@ impl Machine {
             Some(b'/') => {
                 self.pos += 1;
                 self.state = State::EndTagOpen;
-                Flow::Continue
+                self.end_tag_open_state(b)
             }
             Some(c) if c.is_ascii_alphabetic() => {
                 let emitted = self.begin_tag(self.mark, false);
                 self.state = State::TagName;
-                Machine::flow(emitted)
+                self.tag_name_unless(emitted, b)
             }
             Some(b'?') => self.question_mark_after_tag_open(),
             None => {
@@ -128,6 +139,16 @@ impl Machine {
                 Flow::Continue
             }
         }
+    }
+
+    /// In the tag name state: go on reading the tag at once, unless the text before it was
+    /// `emitted` (then the driver hands that out first).
+    #[inline(always)]
+    fn tag_name_unless(&mut self, emitted: bool, b: &Buf) -> Flow {
+        if emitted {
+            return Flow::Emit;
+        }
+        self.tag_name(b)
     }
 
     /// `<?`: a processing instruction (today's standard) or a bogus comment (before 2026).
@@ -153,7 +174,7 @@ impl Machine {
             Some(c) if c.is_ascii_alphabetic() => {
                 let emitted = self.begin_tag(self.mark, true);
                 self.state = State::TagName;
-                Machine::flow(emitted)
+                self.tag_name_unless(emitted, b)
             }
             Some(b'>') => {
                 self.error_here(ErrorCode::MissingEndTagName);
@@ -224,7 +245,7 @@ impl Machine {
             let emitted = self.begin_tag(lt, true);
             self.tok.name_start = name_start;
             self.state = State::TagName;
-            return Machine::flow(emitted);
+            return self.tag_name_unless(emitted, b);
         }
         self.state = text;
         Flow::Continue
