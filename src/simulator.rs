@@ -33,6 +33,7 @@
 
 use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
+use crate::scan::leading_space_or_nul;
 use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
 use crate::word::{FOLD, K0, fold_multiply, prefix_word, random_keys, word};
@@ -800,8 +801,7 @@ fn quick_end_tag(tag: &EndTag<'_>) -> bool {
 /// has another character (`None`). Reads up to the first such character, decoding only the
 /// character references before it: a long text costs no more than its leading whitespace.
 fn whitespace_or_nul(raw: &[u8]) -> Option<bool> {
-    let mut nul = false;
-    let mut i = 0;
+    let (mut i, mut nul) = leading_space_or_nul(raw);
     while let Some(&b) = raw.get(i) {
         match b {
             b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' => i += 1,
@@ -814,6 +814,14 @@ fn whitespace_or_nul(raw: &[u8]) -> Option<bool> {
         }
     }
     Some(nul)
+}
+
+/// Whether `raw` is ASCII whitespace only (no NUL, no character reference).
+fn whitespace_only(raw: &[u8]) -> bool {
+    let (i, nul) = leading_space_or_nul(raw);
+    !nul && raw[i..]
+        .iter()
+        .all(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
 }
 
 /// The length of the character reference at the start of `s` if it decodes to whitespace only.
@@ -1274,10 +1282,7 @@ impl Simulator {
     fn quick_text(&self, text: &Text<'_>) -> bool {
         !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
             || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
-            || text
-                .raw()
-                .iter()
-                .all(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
+            || whitespace_only(text.raw())
     }
 
     /// The start tags of the head that change nothing but the text state: those the head

@@ -191,6 +191,27 @@ pub(crate) fn find_name_end(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
     hay.iter().position(|&x| is_end(x))
 }
 
+/// How many bytes at the start of `hay` are, in whole blocks of 16, ASCII whitespace (TAB, LF,
+/// FF, CR, space) or NUL, and whether there was a NUL among them: the caller reads on from there
+/// byte by byte. For the tree-builder simulator, which asks whether a text token in the head of a
+/// document is whitespace only (a storm of NULs or CRs is one such token, megabytes long). On
+/// targets without SSE2 blocks: none.
+pub(crate) fn leading_space_or_nul(hay: &[u8]) -> (usize, bool) {
+    let (mut at, mut nul) = (0, false);
+    #[cfg(target_arch = "x86_64")]
+    while let Some(block) = hay.get(at..at + 16) {
+        let v = simd::load(block);
+        let zero = simd::eq(v, 0);
+        let space = simd::eq(v, b' ') | simd::eq(v, b'\t') | simd::eq(v, b'\n');
+        if (zero | space | simd::eq(v, b'\x0C') | simd::eq(v, b'\r')) != 0xFFFF {
+            break;
+        }
+        nul |= zero != 0;
+        at += 16;
+    }
+    (at, nul)
+}
+
 /// Index of the first `a` in `hay`. The first 16 bytes are looked at inline (the text between
 /// two tags is often that short), the next [`FIND1_BLOCKS`] blocks of 16 in a loop out of line;
 /// past them, memchr takes over (whose setup costs more than a few blocks).
@@ -321,6 +342,40 @@ mod tests {
                     "{start} {len}"
                 );
                 assert_eq!(find3(0xFF, b'z', b'q', hay), scalar::find(hay, b"\xFFzq"));
+            }
+        }
+    }
+
+    #[test]
+    fn leading_space_or_nul_agrees_with_the_scalar_oracle() {
+        let plain = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r' | 0);
+        let bytes = [b' ', b'\t', b'\n', b'\x0C', b'\r', 0, b'x', b'&', 0x80];
+        let mut x = 99u64;
+        for len in 0..100 {
+            for _ in 0..50 {
+                // Mostly whitespace and NUL, so that runs of whole blocks occur.
+                let hay: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let other = x.is_multiple_of(40);
+                        bytes[if other {
+                            6 + (x / 40 % 3) as usize
+                        } else {
+                            (x % 6) as usize
+                        }]
+                    })
+                    .collect();
+                let (n, nul) = leading_space_or_nul(&hay);
+                let run = hay.iter().take_while(|c| plain(c)).count();
+                if cfg!(target_arch = "x86_64") {
+                    // Every whole block of the run, and nothing past it.
+                    assert_eq!(n, run / 16 * 16, "{hay:?}");
+                } else {
+                    assert_eq!(n, 0);
+                }
+                assert_eq!(nul, hay[..n].contains(&0), "{hay:?}");
             }
         }
     }
