@@ -33,6 +33,7 @@
 
 use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
+use crate::machine::is_whitespace;
 use crate::scan::leading_space_or_nul;
 use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
@@ -819,9 +820,7 @@ fn whitespace_or_nul(raw: &[u8]) -> Option<bool> {
 /// Whether `raw` is ASCII whitespace only (no NUL, no character reference).
 fn whitespace_only(raw: &[u8]) -> bool {
     let (i, nul) = leading_space_or_nul(raw);
-    !nul && raw[i..]
-        .iter()
-        .all(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
+    !nul && raw[i..].iter().all(|&b| is_whitespace(b))
 }
 
 /// The length of the character reference at the start of `s` if it decodes to whitespace only.
@@ -2284,9 +2283,7 @@ impl<'t> Tokens<'t> {
             Token::Text(text) => sim.text_general(text),
             _ => return sim.other_general(),
         };
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
     }
 
     /// [`Tokens::simulate`] for a start tag on the [`TagPath::Foreign`] path: its common
@@ -2320,9 +2317,7 @@ impl<'t> Tokens<'t> {
         } else {
             sim.region_end_tag_fast(tag)
         };
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
     }
 
     /// Hand out `tag` after the simulator has seen it: out of line, and the token built here,
@@ -2399,9 +2394,7 @@ impl<'t> Tokens<'t> {
         } else {
             sim.start_tag_general(&tag)
         };
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
         Some(Token::StartTag(tag))
     }
 
@@ -2420,9 +2413,7 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn simulated_foreign_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
         let feedback = self.sim.foreign_end_tag_fast(&tag);
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
         Some(Token::EndTag(tag))
     }
 
@@ -2430,9 +2421,7 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn simulated_region_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
         let feedback = self.sim.region_end_tag_fast(&tag);
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
         Some(Token::EndTag(tag))
     }
 
@@ -2445,9 +2434,7 @@ impl<'t> Tokens<'t> {
         } else {
             sim.end_tag_general(&tag)
         };
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
         Some(Token::EndTag(tag))
     }
 
@@ -2463,9 +2450,7 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn simulate_foreign_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) {
         let feedback = self.sim.foreign_start_tag_rest(tag, class);
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
     }
 
     /// [`Tokens::simulate`] for a start tag on the [`TagPath::Region`] path, past
@@ -2473,15 +2458,20 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn simulate_region_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) {
         let feedback = self.sim.region_start_tag_rest(tag, class);
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
+        self.apply_any_feedback(feedback);
     }
 
     /// [`Tokens::simulate`] for text (only ever outside the common state).
     #[inline(always)]
     fn simulate_text(&mut self, text: &Text<'_>) {
         let feedback = self.sim.text_general(text);
+        self.apply_any_feedback(feedback);
+    }
+
+    /// Apply `feedback` if there is any: the test inline, the work out of line (most tokens
+    /// change nothing).
+    #[inline(always)]
+    fn apply_any_feedback(&mut self, feedback: Feedback) {
         if !feedback.is_none() {
             self.apply_feedback(feedback);
         }

@@ -5,10 +5,11 @@
 //! end tag open, tag name and attribute states (§13.2.5.1, 6–8, 32–39) in one loop over the window,
 //! with the same transitions and actions as the state functions, and hands back the finished
 //! token's spans without going through the machine's records. At the first thing it does not handle
-//! (`<!` other than a comment, `<?`, `</` without a letter, `/` not followed by `>`, `=` where a name should start, a
-//! name with NUL or non-ASCII bytes, the end of the window) it gives up with the machine in the
-//! data state at that tag's `<`, and the state functions take over from exactly there. Each byte is
-//! therefore read at most twice, and the tokens are the state functions' tokens.
+//! (`<!` other than a comment, `<?`, `</` without a letter, `/` not followed by `>`, `=` where a
+//! name should start, a name with NUL or non-ASCII bytes, the end of the window) it gives up with
+//! the machine in the data state at that tag's `<`, and the state functions take over from exactly
+//! there. Each byte is therefore read at most twice, and the tokens are the state functions'
+//! tokens.
 //!
 //! The raw lane does the same for RCDATA, RAWTEXT and script data (§13.2.5.2–4, 9–17): it looks
 //! at each `<` once to tell text from the appropriate end tag, instead of stepping through the
