@@ -604,6 +604,12 @@ impl Tokenizer {
     }
 }
 
+/// How many bytes past a cut tag's `>` go into the fixed window it is lexed in
+/// ([`Tokens::extend_to_cut_tag_end`]): the lane tests 16 bytes at a time, and within 16 bytes of
+/// a window's end it reads byte by byte. With this much room, the tag is lexed as fast as in the
+/// chunk itself (a tag ending its window took twice the instructions).
+const CUT_TAG_SLACK: usize = 32;
+
 /// The carried buffer: growing (nothing borrows it yet) or fixed (tokens may borrow it).
 enum Frozen<'t> {
     Extending(&'t mut Vec<u8>),
@@ -807,16 +813,18 @@ impl<'t> Tokens<'t> {
     }
 
     /// The carried bytes are a tag the last seam cut off, from its `<`
-    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to its first `>` and read that as a
-    /// fixed window, where the lane lexes the whole tag in one go. Whatever it does not finish
-    /// there (a `>` inside a quoted value ended the copy early) is left for
-    /// [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it is the last one, or the
-    /// carry limit is near; the state functions extend the carried buffer as for any token.
+    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to its first `>`, and
+    /// [`CUT_TAG_SLACK`] bytes more, and read that as a fixed window, where the lane lexes the
+    /// whole tag in one go. Whatever it does not finish there (a `>` inside a quoted value ended
+    /// the copy early) is left for [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it
+    /// is the last one, or the carry limit is near; the state functions extend the carried buffer
+    /// as for any token.
     fn extend_to_cut_tag_end(&mut self) -> bool {
         if self.held.eof || self.held.copied != 0 {
             return false;
         }
-        let Some(k) = find1(b'>', self.held.chunk) else {
+        let chunk = self.held.chunk;
+        let Some(k) = find1(b'>', chunk) else {
             return false;
         };
         let Frozen::Extending(v) = &mut self.held.frozen else {
@@ -825,22 +833,23 @@ impl<'t> Tokens<'t> {
         if v.len() + k + 1 > self.limits.carry {
             return false;
         }
-        v.extend_from_slice(&self.held.chunk[..=k]);
-        self.held.copied = k + 1;
+        let copied = chunk.len().min(k + 1 + CUT_TAG_SLACK);
+        v.extend_from_slice(&chunk[..copied]);
+        self.held.copied = copied;
         self.set_phase(Phase::Frozen);
         true
     }
 
-    /// Hand out the tag the last seam cut off, now whole in the fixed carried buffer. When it ends
-    /// that buffer (the usual case), switch to the chunk at once instead of reading the buffer's
-    /// empty rest through the state functions to [`Tokens::leave_frozen`].
+    /// Hand out the tag the last seam cut off, now whole in the fixed carried buffer. When the
+    /// lane has read past the seam (the usual case), switch to the chunk at once instead of
+    /// reading the buffer's rest through the state functions to [`Tokens::leave_frozen`].
     fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
         let token = self.next();
         if let Some(src) = self.frozen_src
             && self.phase == Phase::Frozen
             && self.held.copied < self.held.chunk.len()
             && self.machine.lane_open()
-            && self.machine.pos == src.base + src.bytes.len()
+            && self.machine.pos >= self.held.chunk_base
         {
             self.read_on_after(src);
         }
@@ -908,6 +917,9 @@ impl<'t> Tokens<'t> {
         }
     }
 
+    /// The first token of a feed that starts with carried bytes: out of line, so that it does not
+    /// share the frame of [`Iterator::next`]'s hot path.
+    #[inline(never)]
     fn next_extending(&mut self) -> Option<Token<'t>> {
         if self.machine.resume_cut_tag() && self.extend_to_cut_tag_end() {
             return self.lex_cut_tag();
