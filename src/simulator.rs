@@ -2273,21 +2273,22 @@ impl<'t> Tokens<'t> {
     /// Let the simulator see `token` (which [`Simulator::wants`]) and apply its feedback
     /// between this token and the next: the way of the tokens built from records (the direct
     /// lane's take [`Tokens::simulated_start_tag`] and its siblings).
-    /// Tags on the [`TagPath::Foreign`] and [`TagPath::Region`] paths go on out of line, so that
-    /// the others (the head's tokens, in the common state the few [`hot`] ones) find a short
-    /// function.
+    /// A start tag on the [`TagPath::Foreign`] path is told first and its common answers
+    /// given here; the other tags on the [`TagPath::Foreign`] and [`TagPath::Region`] paths go
+    /// on out of line, so that the rest (the head's tokens, in the common state the few
+    /// [`hot`] ones) find a short function.
     #[inline(never)]
     pub(crate) fn simulate(&mut self, token: &Token<'_>) {
+        // Told apart from the rest with one test of the token's kind, not a switch on it.
+        if self.sim.path == TagPath::Foreign
+            && let Token::StartTag(tag) = token
+        {
+            return self.simulate_foreign_start_tag(tag);
+        }
         let sim = &mut *self.sim;
         let on_path = sim.path != TagPath::General;
         let feedback = match token {
-            Token::StartTag(tag) if on_path => {
-                return if sim.path == TagPath::Foreign {
-                    self.simulate_foreign_start_tag(tag)
-                } else {
-                    self.simulate_region_start_tag(tag)
-                };
-            }
+            Token::StartTag(tag) if on_path => return self.simulate_region_start_tag(tag),
             Token::EndTag(tag) if on_path => return self.simulate_end_tag_on_path(tag),
             Token::StartTag(tag) if sim.mode == Mode::Fast => sim.start_tag_fast(tag),
             Token::StartTag(tag) => sim.start_tag_general(tag),
@@ -2301,7 +2302,7 @@ impl<'t> Tokens<'t> {
 
     /// [`Tokens::simulate`] for a start tag on the [`TagPath::Foreign`] path: its common
     /// answers without a call.
-    #[inline(never)]
+    #[inline(always)]
     fn simulate_foreign_start_tag(&mut self, tag: &StartTag<'_>) {
         match self.sim.foreign_start_tag_fast(tag) {
             Left::Nothing => {}
