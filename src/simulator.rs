@@ -616,7 +616,7 @@ impl Short {
     /// The `len` first of `eight` bytes (`len` in 1..=8).
     #[inline(always)]
     fn new(eight: [u8; 8], len: usize) -> Short {
-        let lo = u64::from_le_bytes(eight) & (u64::MAX >> (8 * (8 - len)));
+        let lo = u64::from_le_bytes(eight) & SHORT_MASKS[len];
         Short { len, lo }
     }
 
@@ -655,30 +655,40 @@ impl Short {
     }
 }
 
-/// The buckets of the known names that foreign content looks at before it pushes them:
-/// those that break out of it ([`BREAKOUT`]) and [`FOREIGN_CHECK`]'s, one bit each. A name
-/// whose bucket has no bit is neither (it is in no known name's bucket, or in one of another
-/// name's), so that a start tag which pushes nothing needs no more of its name.
-static FOREIGN_LOOKS: [u64; 16] = foreign_looks();
+/// The mask of the first `len` bytes of a little-endian word, for `len` in 0..=8: one load
+/// and an `and` where shifting by a variable count took five instructions.
+static SHORT_MASKS: [u64; 9] = {
+    let mut out = [0; 9];
+    let mut len = 1;
+    while len <= 8 {
+        out[len] = u64::MAX >> (8 * (8 - len));
+        len += 1;
+    }
+    out
+};
 
-const fn foreign_looks() -> [u64; 16] {
-    let mut out = [0; 16];
+/// The buckets of the known names that foreign content looks at before it pushes them:
+/// those that break out of it ([`BREAKOUT`]) and [`FOREIGN_CHECK`]'s, a byte each (one
+/// compare, where a bit each took a shift and a mask more). A name whose bucket is not marked
+/// is neither (it is in no known name's bucket, or in one of another name's), so that a start
+/// tag which pushes nothing needs no more of its name.
+static FOREIGN_LOOKS: [bool; 1024] = {
+    let mut out = [false; 1024];
     let mut i = 0;
     while i < KNOWN.len() {
         let known = KNOWN[i];
         if known.flags & (BREAKOUT | FOREIGN_CHECK) != 0 {
-            let b = bucket(known.spelling.len(), known.words[0]);
-            out[b / 64] |= 1 << (b % 64);
+            out[bucket(known.spelling.len(), known.words[0])] = true;
         }
         i += 1;
     }
     out
-}
+};
 
 /// Whether a name in `bucket` may be one that foreign content looks at ([`FOREIGN_LOOKS`]).
 #[inline(always)]
 fn foreign_looks_at(bucket: usize) -> bool {
-    FOREIGN_LOOKS[bucket / 64] & (1 << (bucket % 64)) != 0
+    FOREIGN_LOOKS[bucket]
 }
 
 /// A start tag's name as a fast path leaves it to the rest of its path: classified, or not
@@ -1668,20 +1678,23 @@ impl Simulator {
             return Left::Rest(Class::Unread);
         };
         let bucket = short.bucket();
-        let looks = foreign_looks_at(bucket);
-        if !looks && tag.self_closing() {
+        if foreign_looks_at(bucket) {
+            let (name, flags) = short.class_in(bucket);
+            return Left::Rest(Class::Read(name, flags));
+        }
+        if tag.self_closing() {
             return Left::Nothing;
         }
-        if !looks && self.stack.len() >= MAX_DEPTH {
+        if self.stack.len() >= MAX_DEPTH {
             self.too_deep();
             return Left::Nothing;
         }
         let (name, flags) = short.class_in(bucket);
-        match self.stack.last() {
-            // No frame flags, and the CDATA permission stays on.
-            Some(top) if !looks => Left::Push(top.kind, name, 0),
-            _ => Left::Rest(Class::Read(name, flags)),
-        }
+        let Some(top) = self.stack.last() else {
+            return Left::Rest(Class::Read(name, flags));
+        };
+        // No frame flags, and the CDATA permission stays on.
+        Left::Push(top.kind, name, 0)
     }
 
     /// [`Simulator::foreign_start_tag_fast`] for a tag of a long name, or one that breaks out,
@@ -2260,21 +2273,22 @@ impl<'t> Tokens<'t> {
     /// Let the simulator see `token` (which [`Simulator::wants`]) and apply its feedback
     /// between this token and the next: the way of the tokens built from records (the direct
     /// lane's take [`Tokens::simulated_start_tag`] and its siblings).
-    /// Tags on the [`TagPath::Foreign`] and [`TagPath::Region`] paths go on out of line, so that
-    /// the others (the head's tokens, in the common state the few [`hot`] ones) find a short
-    /// function.
+    /// A start tag on the [`TagPath::Foreign`] path is told first and its common answers
+    /// given here; the other tags on the [`TagPath::Foreign`] and [`TagPath::Region`] paths go
+    /// on out of line, so that the rest (the head's tokens, in the common state the few
+    /// [`hot`] ones) find a short function.
     #[inline(never)]
     pub(crate) fn simulate(&mut self, token: &Token<'_>) {
+        // Told apart from the rest with one test of the token's kind, not a switch on it.
+        if self.sim.path == TagPath::Foreign
+            && let Token::StartTag(tag) = token
+        {
+            return self.simulate_foreign_start_tag(tag);
+        }
         let sim = &mut *self.sim;
         let on_path = sim.path != TagPath::General;
         let feedback = match token {
-            Token::StartTag(tag) if on_path => {
-                return if sim.path == TagPath::Foreign {
-                    self.simulate_foreign_start_tag(tag)
-                } else {
-                    self.simulate_region_start_tag(tag)
-                };
-            }
+            Token::StartTag(tag) if on_path => return self.simulate_region_start_tag(tag),
             Token::EndTag(tag) if on_path => return self.simulate_end_tag_on_path(tag),
             Token::StartTag(tag) if sim.mode == Mode::Fast => sim.start_tag_fast(tag),
             Token::StartTag(tag) => sim.start_tag_general(tag),
@@ -2288,7 +2302,7 @@ impl<'t> Tokens<'t> {
 
     /// [`Tokens::simulate`] for a start tag on the [`TagPath::Foreign`] path: its common
     /// answers without a call.
-    #[inline(never)]
+    #[inline(always)]
     fn simulate_foreign_start_tag(&mut self, tag: &StartTag<'_>) {
         match self.sim.foreign_start_tag_fast(tag) {
             Left::Nothing => {}
@@ -2320,21 +2334,30 @@ impl<'t> Tokens<'t> {
         self.apply_any_feedback(feedback);
     }
 
-    /// Hand out `tag` after the simulator has seen it: out of line, and the token built here,
-    /// so that the direct lane writes each token it does not show the simulator once, where
-    /// it is returned. The [`TagPath::Foreign`] path's common answers take no call here; the
-    /// rest of it and the other paths go on with the tag to functions of their own.
-    #[inline(never)]
+    /// Hand out `tag` after the simulator has seen it. The [`TagPath::Foreign`] path's fast
+    /// part runs inline, on the tag's fields where the direct lane has them, and the token is
+    /// built once, where it is returned: a start tag in foreign content that pushes nothing
+    /// (self-closing, or past [`MAX_DEPTH`]) takes no call. The rest of that path and the
+    /// other paths go on with the tag to functions of their own, out of line, which build the
+    /// token there.
+    #[inline(always)]
     pub(crate) fn simulated_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
-        match self.sim.path {
-            TagPath::Foreign => {}
-            TagPath::General => return self.simulated_general_start_tag(tag),
-            TagPath::Region => return self.simulated_region_start_tag(tag),
+        if self.sim.path != TagPath::Foreign {
+            return self.simulated_start_tag_off_foreign(tag);
         }
         match self.sim.foreign_start_tag_fast(&tag) {
             Left::Nothing => Some(Token::StartTag(tag)),
             Left::Push(kind, name, flags) => self.simulated_push(tag, kind, name, flags),
             Left::Rest(class) => self.simulated_foreign_start_tag_rest(tag, class),
+        }
+    }
+
+    /// [`Tokens::simulated_start_tag`] off the [`TagPath::Foreign`] path.
+    #[inline(never)]
+    fn simulated_start_tag_off_foreign(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
+        match self.sim.path {
+            TagPath::Region => self.simulated_region_start_tag(tag),
+            _ => self.simulated_general_start_tag(tag),
         }
     }
 
