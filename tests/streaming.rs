@@ -52,6 +52,9 @@ const SNIPPETS: &[&str] = &[
     "<!-- a -- b --!> c --> d",
     "<!---><!----><!--><!-- x --!><!-- <!-- nested --> -->",
     "<!--->x<!---!>y--><!----!>z<!-- --->w<!--<!-->v<!-- -!> --!-> -- >--->u<!-",
+    // `<` inside a comment followed by every kind of byte, nested `<!--` followed by every kind
+    // of byte, and a line break among the nested-comment errors
+    "<!--a<b<<c<!d<!-e<!--f<!--<!--\0<!--\n<!--\r\n<!--é<!--<-->g<!--<!--!-->h<!--<!--->i<!-->",
     // comments the end of input cuts off: the dashes of a possible end are dropped
     "x<!-- a -",
     "x<!-- a --",

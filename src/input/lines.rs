@@ -21,9 +21,9 @@
 //! asked, over the bytes the caller still holds. Moving is cheap on valid UTF-8: newlines are
 //! found and counted with `memchr`, and only the bytes after the last newline are counted for the
 //! column (one UTF-16 unit per non-continuation byte, one more per 4-byte lead); invalid bytes
-//! take an exact byte-by-byte path. Hostile input can have an error every byte or two, so the
-//! shortest move, a few ASCII bytes on the cursor's line, is a loop of its own that only adds to
-//! the column.
+//! take an exact byte-by-byte path. Hostile input can have an error every byte or two: after a
+//! short move the counter looks a little way ahead for the run of ASCII bytes without CR or LF
+//! that starts at the cursor, and a move that stays inside that run only adds to the column.
 
 use memchr::{memchr_iter, memchr2, memchr2_iter, memrchr2};
 
@@ -54,6 +54,10 @@ struct State {
 /// Below this many bytes, [`State::scan`] counts byte by byte instead of validating and searching
 /// in bulk.
 const BULK_MIN: usize = 32;
+
+/// How far ahead of the cursor that look goes: far enough to serve many close errors, short enough
+/// to cost little when none follows.
+const PLAIN_LOOKAHEAD: usize = 1024;
 
 impl State {
     const START: State = State {
@@ -87,29 +91,6 @@ impl State {
                 _ => here,
             }
         }
-    }
-
-    /// The cheap move to `offset` over a short gap (the bytes between two nearby errors): when
-    /// nothing is pending and the bytes from `self.offset` (in `buf`, which starts at `base`) to
-    /// `offset` are ASCII without CR or LF, each is one column. Returns the position of `offset`
-    /// if it moved; otherwise [`State::scan`] must count the bytes.
-    #[inline]
-    fn skip_plain(&mut self, buf: &[u8], base: usize, offset: usize) -> Option<Position> {
-        let gap = offset.checked_sub(self.offset)?;
-        if gap >= BULK_MIN || self.dec.is_pending() || self.cr.is_some() {
-            return None;
-        }
-        let from = self.offset.checked_sub(base)?;
-        let bytes = buf.get(from..from + gap)?;
-        if !bytes.iter().all(|&b| b < 0x80 && b != b'\n' && b != b'\r') {
-            return None;
-        }
-        self.offset = offset;
-        self.col += gap as u64;
-        Some(Position {
-            line: self.line,
-            col: self.col,
-        })
     }
 
     /// Counts `bytes`, the stream's bytes from `self.offset` on, moving `self` to their end.
@@ -233,6 +214,17 @@ impl State {
     }
 }
 
+/// Length of the run of ASCII bytes other than CR and LF that `bytes` starts with.
+fn plain_run(bytes: &[u8]) -> usize {
+    let line = &bytes[..memchr2(b'\n', b'\r', bytes).unwrap_or(bytes.len())];
+    if line.is_ascii() {
+        return line.len();
+    }
+    let ascii_blocks = line.chunks(16).take_while(|block| block.is_ascii()).count();
+    let from = ascii_blocks * 16;
+    from + line[from..].iter().take_while(|b| b.is_ascii()).count()
+}
+
 /// Number of newlines (CR, CRLF or LF) that start in `bytes`; `after_cr` tells whether the byte
 /// before `bytes` is a CR (so that an LF first in `bytes` is that CR's).
 fn count_newlines(bytes: &[u8], after_cr: bool) -> u64 {
@@ -291,6 +283,10 @@ pub(crate) struct LineCounter {
     line_start: State,
     anchor: State,
     prev: State,
+    /// When at or after the cursor's offset: the cursor has no CR or partial sequence pending, and
+    /// the bytes from it to here are ASCII without CR or LF (one column each). Stream bytes never
+    /// change, so this stays true while the cursor moves inside that run; past it, it says nothing.
+    plain_end: usize,
 }
 
 impl Default for LineCounter {
@@ -307,6 +303,7 @@ impl LineCounter {
             line_start: State::START,
             anchor: State::START,
             prev: State::START,
+            plain_end: 0,
         }
     }
 
@@ -316,10 +313,16 @@ impl LineCounter {
     /// answered exactly.
     #[inline]
     pub(crate) fn position(&mut self, buf: &[u8], buf_base: usize, offset: usize) -> Position {
-        match self.cursor.skip_plain(buf, buf_base, offset) {
-            Some(position) => position,
-            None => self.position_counted(buf, buf_base, offset),
+        if offset >= self.cursor.offset && offset <= self.plain_end {
+            // Inside the plain run ahead of the cursor: only the column moves.
+            self.cursor.col += (offset - self.cursor.offset) as u64;
+            self.cursor.offset = offset;
+            return Position {
+                line: self.cursor.line,
+                col: self.cursor.col,
+            };
         }
+        self.position_counted(buf, buf_base, offset)
     }
 
     /// [`LineCounter::position`] when the cursor cannot simply skip to `offset`.
@@ -328,6 +331,7 @@ impl LineCounter {
         let next = buf.get(o - buf_base).copied();
         if o >= self.cursor.offset {
             self.advance_cursor(buf, buf_base, o);
+            self.find_plain_end(buf, buf_base);
             self.cursor.answer(next)
         } else {
             self.state_behind(buf, buf_base, o).answer(next)
@@ -366,6 +370,19 @@ impl LineCounter {
                 self.line_start = ls;
             }
         }
+    }
+
+    /// Sets [`LineCounter::plain_end`] to the end of the plain run that starts at the cursor, looking
+    /// at most [`PLAIN_LOOKAHEAD`] bytes of `buf` ahead.
+    fn find_plain_end(&mut self, buf: &[u8], base: usize) {
+        if self.cursor.dec.is_pending() || self.cursor.cr.is_some() {
+            return;
+        }
+        let Some(from) = self.cursor.offset.checked_sub(base) else {
+            return;
+        };
+        let ahead = &buf[from..buf.len().min(from + PLAIN_LOOKAHEAD)];
+        self.plain_end = self.cursor.offset + plain_run(ahead);
     }
 
     /// The state at `o`, which is behind the cursor (and in `buf`).
@@ -914,6 +931,60 @@ mod tests {
             }
             assert_eq!(lc.position(&s, 0, s.len()), full[s.len()]);
         }
+    }
+
+    #[test]
+    fn dense_errors_across_plain_runs_and_feeds() {
+        // Queries a few bytes apart (the plain-run path) over runs longer than the look ahead,
+        // ending at newlines, non-ASCII and invalid bytes, with feeds ending inside runs and bytes
+        // dropped behind the cursor; now and then a query goes back a little.
+        let mut s = Vec::new();
+        for i in 0..40 {
+            s.extend_from_slice("<!--".repeat(i * 7 % 90).as_bytes());
+            s.extend_from_slice(match i % 6 {
+                0 => b"\n".as_slice(),
+                1 => b"\r\n",
+                2 => b"\r",
+                3 => "é😀".as_bytes(),
+                4 => b"\xF0\x9F\xFF",
+                _ => b"",
+            });
+        }
+        let full = reference(&s);
+        let mut seed = 7;
+        let mut rng = || xorshift(&mut seed);
+        for feed in [97, 256, 1000, s.len()] {
+            let mut lc = LineCounter::new();
+            let (mut o, mut drop) = (0, 0);
+            for end in (feed..s.len()).step_by(feed).chain([s.len()]) {
+                while o <= end {
+                    let back = if rng() % 9 == 0 {
+                        rng() as usize % 5
+                    } else {
+                        0
+                    };
+                    let q = o.saturating_sub(back).max(drop);
+                    let want = expected(&full, &s, q, end);
+                    assert_eq!(lc.position(&s[drop..end], drop, q), want, "q={q} end={end}");
+                    o += 1 + rng() as usize % 6;
+                }
+                o = o.min(end);
+                drop = o.saturating_sub(rng() as usize % 8);
+                lc.advance_to(&s[..end], 0, drop);
+            }
+        }
+    }
+
+    #[test]
+    fn plain_runs() {
+        assert_eq!(plain_run(b""), 0);
+        assert_eq!(plain_run(b"abc"), 3);
+        assert_eq!(plain_run(b"ab\ncd"), 2);
+        assert_eq!(plain_run(b"ab\rcd"), 2);
+        assert_eq!(plain_run("abcé".as_bytes()), 3);
+        let long = [b"x".repeat(40), "é\n".as_bytes().to_vec()].concat();
+        assert_eq!(plain_run(&long), 40);
+        assert_eq!(plain_run(&b"y".repeat(300)), 300);
     }
 
     #[test]

@@ -155,9 +155,32 @@ impl Machine {
         }
     }
 
-    /// §13.2.5.45 Comment state.
+    /// §13.2.5.45 Comment state. With errors on, a NUL, and a `<` whose comment less-than sign
+    /// states lead straight back here (see [`Machine::pass_comment_less_than_sign`]), are passed
+    /// over in a loop of its own, out of line: most comments have neither.
     pub(super) fn comment_state(&mut self, b: &Buf) -> Flow {
-        let rest = b.rest(self.pos);
+        match self.comment_step(b, self.pos) {
+            Ok(flow) => flow,
+            Err(next) => self.comment_steps(b, next),
+        }
+    }
+
+    /// [`Machine::comment_state`] from `pos` on, for as long as it stays in the comment state.
+    #[inline(never)]
+    fn comment_steps(&mut self, b: &Buf, mut pos: usize) -> Flow {
+        loop {
+            match self.comment_step(b, pos) {
+                Ok(flow) => return flow,
+                Err(next) => pos = next,
+            }
+        }
+    }
+
+    /// The comment state at `pos`: what to do next, or `Err(offset)` when the state goes on at
+    /// that offset (a NUL or a `<` passed over).
+    #[inline(always)]
+    fn comment_step(&mut self, b: &Buf, pos: usize) -> Result<Flow, usize> {
+        let rest = b.rest(pos);
         let hit = if self.config.errors {
             find3(b'-', b'<', 0, rest)
         } else {
@@ -165,20 +188,44 @@ impl Machine {
         };
         let Some(i) = hit else {
             self.pos = b.end();
-            return if b.eof {
+            return Ok(if b.eof {
                 self.eof_in_comment(b, 0)
             } else {
                 Flow::NeedMore
-            };
+            });
         };
-        self.pos += i;
+        let at = pos + i;
         match rest[i] {
             b'-' => self.state = State::CommentEndDash,
-            b'<' => self.state = State::CommentLessThanSign,
-            _ => self.error_here(ErrorCode::UnexpectedNullCharacter),
+            b'<' => match self.pass_comment_less_than_sign(&rest[i + 1..], at) {
+                Some(next) => return Err(next),
+                None => self.state = State::CommentLessThanSign,
+            },
+            _ => {
+                self.error(ErrorCode::UnexpectedNullCharacter, at);
+                return Err(at + 1);
+            }
         }
-        self.pos += 1;
-        Flow::Continue
+        self.pos = at + 1;
+        Ok(Flow::Continue)
+    }
+
+    /// The comment less-than sign states (§13.2.5.46–49) run ahead from the `<` at `at`, followed
+    /// by `after`, in the cases where they end by reconsuming a byte in the comment state: `<` then
+    /// anything but `!` (a second `<` starts the same states again), and a nested `<!--` then
+    /// anything but `>`, `-` or `!` (nested-comment; the comment end state hands that byte back).
+    /// Returns the offset of the byte to reconsume, or `None` (with nothing done) when the states
+    /// must run one by one.
+    #[inline(always)]
+    fn pass_comment_less_than_sign(&mut self, after: &[u8], at: usize) -> Option<usize> {
+        match after {
+            [b'!', b'-', b'-', c, ..] if !matches!(c, b'>' | b'-' | b'!') => {
+                self.error(ErrorCode::NestedComment, at + 4);
+                Some(at + 4)
+            }
+            [c, ..] if *c != b'!' => Some(at + 1),
+            _ => None,
+        }
     }
 
     /// §13.2.5.46 Comment less-than sign state.
