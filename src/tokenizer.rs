@@ -200,6 +200,16 @@ struct Side {
     errors: Vec<ParseError>,
 }
 
+/// The error `code` at `offset` in `b`, with its line and column from `lines`.
+#[inline]
+fn located(lines: &mut LineCounter, code: ErrorCode, offset: usize, b: &Buf) -> ParseError {
+    ParseError {
+        code,
+        offset,
+        position: lines.position(b.bytes, b.base, offset),
+    }
+}
+
 impl Side {
     fn new(options: &Options) -> Side {
         Side {
@@ -268,20 +278,22 @@ impl Side {
     #[inline(never)]
     fn collect_errors(&mut self, machine: &mut Machine, b: &Buf, nothing_waits: bool) {
         let decided = self.decided();
-        let mut new = machine.errors.drain(..);
+        let mut rest = &machine.errors[..];
         if nothing_waits {
-            // The common case: straight out, in order, up to the first error that must wait.
-            self.errors.reserve(new.len());
-            for (offset, code) in new.by_ref() {
-                let error = self.located(code, offset, b);
-                if offset >= decided {
-                    self.held.push_back(error);
-                    break;
-                }
-                self.errors.push(error);
-            }
+            // The common case: straight out, in order, up to the first error that must wait, in
+            // one `extend` (no capacity check per error).
+            let now = rest
+                .iter()
+                .take_while(|&&(offset, _)| offset < decided)
+                .count();
+            let Side { errors, lines, .. } = self;
+            let located = rest[..now]
+                .iter()
+                .map(|&(offset, code)| located(lines, code, offset, b));
+            errors.extend(located);
+            rest = &rest[now..];
         }
-        for (offset, code) in new {
+        for &(offset, code) in rest {
             let error = self.located(code, offset, b);
             if self.may_report_now(offset, decided) {
                 self.errors.push(error);
@@ -289,17 +301,14 @@ impl Side {
                 self.held.push_back(error);
             }
         }
+        machine.errors.clear();
         self.report_in_order(machine, decided, b);
     }
 
     /// The error `code` at `offset`, with its line and column.
     #[inline]
     fn located(&mut self, code: ErrorCode, offset: usize, b: &Buf) -> ParseError {
-        ParseError {
-            code,
-            offset,
-            position: self.lines.position(b.bytes, b.base, offset),
-        }
+        located(&mut self.lines, code, offset, b)
     }
 
     /// The first offset whose character the input checker has not decided yet.
