@@ -6,9 +6,9 @@
 #     simulator and the harness's feedback on;
 #   - the committed samples, datasets/samples/*.html, likewise.
 # Each seed is a case in the layout of fuzz/src/case.rs: a six-byte header (flags, initial state,
-# last start tag, switch plan, pause, number of chunk lengths), then the document. All targets share
-# the layout, so they get the same seeds. Files are named by content hash; rerunning adds nothing
-# twice, and what the fuzzer added to a corpus stays.
+# last start tag, switch plan, pause and memory limits (none), number of chunk lengths), then the
+# document. All targets share the layout, so they get the same seeds. Files are named by content
+# hash; rerunning adds nothing twice, and what the fuzzer added to a corpus stays.
 #
 # Usage: fuzz/seed.sh [HTML5LIB_TESTS_DIR]   (default $HTML5LIB_TESTS_DIR, else ../shared/html5lib-tests)
 set -euo pipefail
@@ -32,7 +32,7 @@ LAST_START_TAGS = [None, "script", "style", "title", "textarea", "xmp", "iframe"
 ERRORS, FEEDBACK, SIMULATE = 1, 8, 16
 
 def header(flags, state=0, last=0):
-    # flags, initial state, last start tag, switch plan (none), pause (none), 0 chunk lengths
+    # flags, initial state, last start tag, switch plan (none), pause and limits (none), 0 chunk lengths
     return bytes([flags, state, last, 0, 0, 0])
 
 seeds = set()

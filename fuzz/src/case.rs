@@ -7,11 +7,11 @@
 //!
 //! | byte | meaning |
 //! | --- | --- |
-//! | 0 | flags: `1` errors, `2` legacy processing instructions, `4` CDATA allowed, `8` feedback (switch the text state after `script`, `style`, `title`, … start tags, as a tree builder does), `16` the tree-builder simulator (`Options::simulate`), `32` track positions, `64` scripting (`Options::scripting`, for the simulator) |
+//! | 0 | flags: `1` errors, `2` legacy processing instructions, `4` CDATA allowed, `8` feedback (switch the text state after `script`, `style`, `title`, … start tags, as a tree builder does), `16` the tree-builder simulator (`Options::simulate`), `32` track positions, `64` scripting (`Options::scripting`, for the simulator), `128` memory limits (see byte 4) |
 //! | 1 | initial state, mod 6: data, RCDATA, RAWTEXT, script data, PLAINTEXT, CDATA section |
 //! | 2 | last start tag: an index into [`LAST_START_TAGS`] (mod its length; 0 is none) |
 //! | 3 | switch plan: 0 none; else after every `(b & 7) + 1`-th non-text token apply [`Switch`] `(b >> 3) % 8` |
-//! | 4 | pause: 0 none; else pull at most `b % 16 + 1` tokens from each iterator, then drop it and resume with empty feeds (`chunks` only) |
+//! | 4 | low nibble, pause: 0 none; else pull at most that many tokens from each iterator, then drop it and resume with empty feeds (`chunks` only). High nibble, with flag `128`: the memory limits, see [`Limits::from_nibble`] (`chunks` and `tokenize` only) |
 //! | 5 | `n`, mod 9: how many chunk lengths follow |
 //! | 6.. | `n` chunk lengths, used in turn and cycled (`chunks` only): 0 is an empty feed, 1–127 that many bytes, 128–255 `(b - 127) * 64` bytes; no lengths means one byte at a time |
 //! | rest | the document |
@@ -82,6 +82,28 @@ impl Switch {
     }
 }
 
+/// The memory limits a case sets (`Options::max_carry`, `Options::max_arena`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub carry: usize,
+    pub arena: usize,
+}
+
+impl Limits {
+    /// The limits byte 4's high nibble `k` picks: `max_carry` is `8 << 2 * (k & 3)` (8, 32, 128
+    /// or 512 bytes) and `max_arena` is `512 << 2 * (k >> 2)` (512 bytes to 32 KiB), two
+    /// independent choices so that either can be the one that trips. Fuzz inputs are short: the
+    /// small values trip on most of them (a carried tag or comment of more than 8 bytes; the
+    /// arena's first 448-byte chunk outgrown), the large ones on few. An arena limit under 448
+    /// bytes would always stop the stream before its first token, hiding the carry limit.
+    pub fn from_nibble(k: u8) -> Limits {
+        Limits {
+            carry: 8 << (2 * (k & 3)),
+            arena: 512 << (2 * ((k >> 2) & 3)),
+        }
+    }
+}
+
 /// Options and plan decoded from the header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -102,12 +124,15 @@ pub struct Config {
     pub switch: Option<(usize, Switch)>,
     /// Pull at most this many tokens per iterator, then pause (drop it) and resume.
     pub pause: Option<usize>,
+    /// Memory limits for the runs that test them ([`Config::limited_options`]); the other runs,
+    /// the references, have none.
+    pub limits: Option<Limits>,
     /// Chunk lengths, cycled; 0 is an empty feed. Empty means one byte at a time.
     pub chunks: Vec<usize>,
 }
 
 impl Config {
-    /// The library options this config asks for.
+    /// The library options this config asks for, without memory limits (what reference runs use).
     pub fn options(&self) -> Options {
         let mut options = Options::new()
             .errors(self.errors)
@@ -121,6 +146,15 @@ impl Config {
         }
         // The built-in tree-builder simulator (src/simulator.rs): flag bits 16 and 64.
         options.simulate(self.simulate).scripting(self.scripting)
+    }
+
+    /// [`Config::options`] with the case's memory limits, if it has any.
+    pub fn limited_options(&self) -> Options {
+        let options = self.options();
+        match self.limits {
+            Some(l) => options.max_carry(l.carry).max_arena(l.arena),
+            None => options,
+        }
     }
 
     /// Whether `Tokenizer::is_valid_utf8` answers (the harness turns UTF-8 validation on with
@@ -172,7 +206,8 @@ impl Case {
             last_start_tag: LAST_START_TAGS[usize::from(last) % LAST_START_TAGS.len()],
             switch: (switch != 0)
                 .then(|| (usize::from(switch & 7) + 1, Switch::from_index(switch >> 3))),
-            pause: (pause != 0).then_some(usize::from(pause % 16) + 1),
+            pause: (pause & 15 != 0).then_some(usize::from(pause & 15)),
+            limits: (flags & 128 != 0).then(|| Limits::from_nibble(pause >> 4)),
             chunks,
         };
         let data = u.take_rest().to_vec();

@@ -2,7 +2,7 @@
 //! case asks for, into an [`Outcome`] that runs can be compared by.
 
 use tagstream::html5lib::{Html5libToken, push};
-use tagstream::{ParseError, Position, Span, TextKind, Token, Tokenizer, Tokens};
+use tagstream::{LimitError, ParseError, Position, Span, TextKind, Token, Tokenizer, Tokens};
 
 use crate::case::{Case, Config, Switch};
 use crate::check::{check_token, kind_name, positions};
@@ -20,6 +20,8 @@ pub struct Outcome {
     pub valid_utf8: Option<bool>,
     /// Tokens the tree-builder simulator was unsure about (`Tokenizer::ambiguous_count`).
     pub ambiguous: u64,
+    /// The memory limit the run stopped at (`Tokenizer::limit_error`).
+    pub limit: Option<LimitError>,
 }
 
 /// The text state a tree builder switches to after this (HTML) start tag.
@@ -48,6 +50,9 @@ struct Run<'a> {
     cdata: bool,
     /// Tokens for which `Tokens::ambiguity` said something.
     ambiguities: u64,
+    /// The input the tokenizer was given when it stopped at a memory limit (or at the end): bytes
+    /// fed, and whether the end of input was.
+    accepted: (usize, bool),
 }
 
 impl<'a> Run<'a> {
@@ -69,6 +74,7 @@ impl<'a> Run<'a> {
             non_text: 0,
             cdata: config.cdata_allowed,
             ambiguities: 0,
+            accepted: (input.len(), true),
         }
     }
 
@@ -159,6 +165,11 @@ impl<'a> Run<'a> {
 
     fn finish(mut self, tokenizer: &mut Tokenizer) -> Outcome {
         self.out.errors = tokenizer.take_errors();
+        assert_eq!(
+            tokenizer.limit_error(),
+            self.out.limit,
+            "Tokenizer::limit_error changed after the stop"
+        );
         self.out.valid_utf8 = tokenizer.is_valid_utf8();
         self.out.ambiguous = tokenizer.ambiguous_count();
         assert_eq!(
@@ -176,13 +187,34 @@ impl<'a> Run<'a> {
                 self.config.errors,
             );
         }
-        let valid = std::str::from_utf8(self.input).is_ok();
-        assert_eq!(
-            self.out.valid_utf8,
-            self.config.validates_utf8().then_some(valid),
-            "is_valid_utf8"
-        );
+        self.check_valid_utf8();
         self.out
+    }
+
+    /// `is_valid_utf8` against `std::str::from_utf8`. After a stop at a memory limit only the
+    /// bytes given before it are certain to have been checked: their verdict must show, and
+    /// valid input must stay valid; bytes fed after the stop may or may not count.
+    fn check_valid_utf8(&self) {
+        let got = self.out.valid_utf8;
+        if !self.config.validates_utf8() {
+            assert_eq!(got, None, "is_valid_utf8 without validation");
+            return;
+        }
+        let (fed, eof) = self.accepted;
+        let invalid_before_stop = match std::str::from_utf8(&self.input[..fed]) {
+            Ok(_) => false,
+            // An incomplete sequence at the end of what was fed is invalid only at the end of input.
+            Err(e) => e.error_len().is_some() || eof,
+        };
+        if invalid_before_stop {
+            assert_eq!(
+                got,
+                Some(false),
+                "is_valid_utf8 (invalid before byte {fed})"
+            );
+        } else if std::str::from_utf8(self.input).is_ok() {
+            assert_eq!(got, Some(true), "is_valid_utf8 (valid input)");
+        }
     }
 }
 
@@ -212,6 +244,15 @@ pub fn run_whole(case: &Case) -> Outcome {
     whole(&mut Tokenizer::new(case.config.options()), case, true)
 }
 
+/// [`run_whole`] with the case's memory limits ([`Config::limited_options`]). A stopped tokenizer
+/// hands out nothing more, not even from `finish`.
+pub fn run_whole_limited(case: &Case) -> Outcome {
+    let mut tokenizer = Tokenizer::new(case.config.limited_options());
+    let out = whole(&mut tokenizer, case, true);
+    assert_eq!(tokenizer.finish().count(), 0, "tokens after the end");
+    out
+}
+
 /// The same without the per-token and error checks (for runs compared with a checked one), on a
 /// tokenizer made with `case.config.options()` and reused (`tokenize` resets it).
 pub fn run_whole_unchecked(tokenizer: &mut Tokenizer, case: &Case) -> Outcome {
@@ -223,71 +264,91 @@ fn whole(tokenizer: &mut Tokenizer, case: &Case, checks: bool) -> Outcome {
     let positions = if checks { positions(input) } else { Vec::new() };
     let mut run = Run::new(input, &case.config, &positions, false, checks);
     run.consume(tokenizer.tokenize(input), None);
+    run.out.limit = tokenizer.limit_error();
     run.finish(tokenizer)
 }
 
-/// Feed `case.data` in the case's chunks, pausing as it says, then finish.
+/// Feed `case.data` in the case's chunks, pausing as it says, then finish; with the case's memory
+/// limits, if it has any. Once a limit stopped the stream, no feed (nor `finish`) hands out
+/// another token.
 pub fn run_chunked(case: &Case) -> Outcome {
     let input = &case.data[..];
     let positions = positions(input);
     let config = &case.config;
-    let mut tokenizer = Tokenizer::new(config.options());
+    let mut tokenizer = Tokenizer::new(config.limited_options());
     let mut run = Run::new(input, config, &positions, true, true);
-    let pause = config.pause;
-    // After a paused feed: resume with empty feeds (or `finish` again at the end) until quiet.
-    let resume = |run: &mut Run<'_>, tokenizer: &mut Tokenizer, finished: bool| {
-        let mut rounds = 0;
-        loop {
-            let tokens = if finished {
-                tokenizer.finish()
-            } else {
-                tokenizer.feed(&[])
-            };
-            if run.consume(tokens, pause) == 0 {
-                break;
-            }
-            rounds += 1;
-            assert!(
-                rounds <= input.len() + 2,
-                "empty feeds keep yielding tokens"
-            );
-        }
-    };
     for (start, end) in case.cuts() {
-        run.consume(tokenizer.feed(&input[start..end]), pause);
+        run.pull(&mut tokenizer, Some(&input[start..end]), end);
+    }
+    run.pull(&mut tokenizer, None, input.len());
+    run.finish(&mut tokenizer)
+}
+
+impl Run<'_> {
+    /// Feed `chunk` (`None`: finish), whose end is stream offset `fed`, and consume its tokens;
+    /// after a pause, resume with empty feeds (or `finish` again at the end) until quiet. Notes
+    /// the first stop at a memory limit, and checks that nothing comes after one.
+    fn pull(&mut self, tokenizer: &mut Tokenizer, chunk: Option<&[u8]>, fed: usize) {
+        let pause = self.config.pause;
+        let mut yielded = self.consume(open(tokenizer, chunk), pause);
         if pause.is_some() {
-            resume(&mut run, &mut tokenizer, false);
+            let resume = chunk.map(|_| &[][..]);
+            let mut rounds = 0;
+            loop {
+                let n = self.consume(open(tokenizer, resume), pause);
+                if n == 0 {
+                    break;
+                }
+                yielded += n;
+                rounds += 1;
+                assert!(
+                    rounds <= self.input.len() + 2,
+                    "empty feeds keep yielding tokens"
+                );
+            }
+        }
+        if let Some(e) = self.out.limit {
+            assert_eq!(yielded, 0, "tokens after the stop at {e:?}");
+        } else if let Some(e) = tokenizer.limit_error() {
+            self.out.limit = Some(e);
+            self.accepted = (fed, chunk.is_none());
         }
     }
-    run.consume(tokenizer.finish(), pause);
-    if pause.is_some() {
-        resume(&mut run, &mut tokenizer, true);
+}
+
+/// Feed `chunk`, or finish (`None`).
+fn open<'t>(tokenizer: &'t mut Tokenizer, chunk: Option<&'t [u8]>) -> Tokens<'t> {
+    match chunk {
+        Some(bytes) => tokenizer.feed(bytes),
+        None => tokenizer.finish(),
     }
-    run.finish(&mut tokenizer)
+}
+
+/// Panics unless `a` and `b` (the `field` of two runs) are equal, naming the first difference.
+pub fn same_list<T: PartialEq + std::fmt::Debug>(what: &str, field: &str, a: &[T], b: &[T]) {
+    if a == b {
+        return;
+    }
+    let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    panic!(
+        "{what}: {field} differ at {i} (lengths {} and {}):\n  want {:?}\n  got  {:?}\n  \
+         all want {a:?}\n  all got  {b:?}",
+        a.len(),
+        b.len(),
+        a.get(i),
+        b.get(i)
+    );
 }
 
 /// Panics unless two runs agree (errors only when `errors`), naming the first difference.
 pub fn assert_same(what: &str, want: &Outcome, got: &Outcome, errors: bool) {
-    fn first<T: PartialEq + std::fmt::Debug>(what: &str, field: &str, a: &[T], b: &[T]) {
-        if a == b {
-            return;
-        }
-        let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        panic!(
-            "{what}: {field} differ at {i} (lengths {} and {}):\n  want {:?}\n  got  {:?}\n  \
-             all want {a:?}\n  all got  {b:?}",
-            a.len(),
-            b.len(),
-            a.get(i),
-            b.get(i)
-        );
-    }
-    first(what, "tokens", &want.tokens, &got.tokens);
-    first(what, "spans", &want.spans, &got.spans);
+    same_list(what, "tokens", &want.tokens, &got.tokens);
+    same_list(what, "spans", &want.spans, &got.spans);
     if errors {
-        first(what, "errors", &want.errors, &got.errors);
+        same_list(what, "errors", &want.errors, &got.errors);
     }
     // `valid_utf8` is checked against `std::str::from_utf8` in each run (it is `None` in runs
     // that do not validate).
     assert_eq!(want.ambiguous, got.ambiguous, "{what}: ambiguous_count");
+    assert_eq!(want.limit, got.limit, "{what}: limit_error");
 }

@@ -3,6 +3,7 @@
 //! - [`case`]: how a fuzz input decodes into options, a run plan and a document.
 //! - [`check`]: per-token invariants and independent oracles (positions, names, plain text).
 //! - [`drive`]: running tagstream whole or chunked, with feedback and pauses, into an [`Outcome`].
+//! - [`limits`]: the memory limits' contract, a run with limits against one without.
 //! - [`reference`]: html5ever's tokenizer in the same token shapes.
 //!
 //! Only tagstream's public API is used.
@@ -10,19 +11,22 @@
 pub mod case;
 pub mod check;
 pub mod drive;
+pub mod limits;
 pub mod reference;
 
-use tagstream::Position;
 use tagstream::html5lib::Html5libToken;
+use tagstream::{Limit, Position};
 
 pub use case::{Case, Config};
-pub use drive::{Outcome, assert_same, run_chunked, run_whole};
+pub use drive::{Outcome, assert_same, run_chunked, run_whole, run_whole_limited};
 
 /// Target `tokenize`: any bytes, any options. Tokenizing must not panic, and every token must pass
 /// [`check::check_token`] (spans inside the input, ordered, non-overlapping; parts inside their
 /// token; raw accessors equal to input slices; decoded values equal to the oracles where the
 /// standard's rule needs no character reference; positions equal to the oracle's). Turning errors
-/// and position tracking on or off must not change the tokens.
+/// and position tracking on or off must not change the tokens. With memory limits (flag 128), the
+/// run with them gives the same, or stops at the arena limit (a whole document carries nothing)
+/// as [`limits::assert_same_or_stopped`] says.
 pub fn tokenize(case: &Case) {
     let first = run_whole(case);
     let mut flipped = case.clone();
@@ -30,15 +34,40 @@ pub fn tokenize(case: &Case) {
     flipped.config.track_positions = !case.config.track_positions;
     let second = run_whole(&flipped);
     assert_same("errors and positions toggled", &first, &second, false);
+    if let Some(limits) = case.config.limits {
+        let limited = run_whole_limited(case);
+        if let Some(e) = limited.limit {
+            assert_eq!(e.limit, Limit::Arena, "a whole document stopped at {e:?}");
+        }
+        limits::assert_same_or_stopped(
+            "whole with limits",
+            &first,
+            &limited,
+            &case.data,
+            limits,
+            true,
+        );
+    }
 }
 
 /// Target `chunks`: the same bytes fed in the case's chunks (empty feeds included), pausing and
 /// resuming as it says, give the same tokens (text merged), spans (text merged) and errors (code,
-/// offset, line, column) as the whole input.
+/// offset, line, column) as the whole input. With memory limits (flag 128) on the chunked run
+/// only, it gives the same or stops at a limit as [`limits::assert_same_or_stopped`] says.
 pub fn chunks(case: &Case) {
     let whole = run_whole(case);
     let chunked = run_chunked(case);
-    assert_same("whole vs chunked", &whole, &chunked, true);
+    match case.config.limits {
+        Some(limits) => limits::assert_same_or_stopped(
+            "whole vs chunked with limits",
+            &whole,
+            &chunked,
+            &case.data,
+            limits,
+            true,
+        ),
+        None => assert_same("whole vs chunked", &whole, &chunked, true),
+    }
 }
 
 /// Target `scan`: the SIMD scanner is crate-private, so it is tested through its effect. The
@@ -122,6 +151,7 @@ fn shift(outcome: &Outcome, pad: &[u8]) -> Outcome {
         spans,
         valid_utf8: outcome.valid_utf8,
         ambiguous: outcome.ambiguous,
+        limit: outcome.limit,
     }
 }
 
