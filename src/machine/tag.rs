@@ -9,6 +9,8 @@
 //! than the cache overlap instead of waiting for each other. The attribute states also run as one
 //! loop over a run of attributes ([`Machine::attribute_run`]), with errors on or off.
 
+use std::cell::Cell;
+
 use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{ByteSet, find_in_set, find_name_end, find1, find3, prefetch};
@@ -223,9 +225,13 @@ impl Attrs {
             repeats,
             ..
         } = self;
-        hashes.resize(end, 0);
-        let (list, hashes) = (&mut list[..end], &mut hashes[..end]);
-        hash_names(&mut hashes[start..], &list[start..], b, seed);
+        // Past the last name, the hashes the loop looks ahead at are 0 (slot 0 is asked for).
+        hashes.resize(end + PREFETCH_AHEAD, 0);
+        hash_names(&mut hashes[start..end], &list[start..end], b, seed);
+        // Read ahead and moved up over repeats in the same loop.
+        let hashes = Cell::from_mut(&mut hashes[..]).as_slice_of_cells();
+        let (ahead, hashes) = (&hashes[PREFETCH_AHEAD..][..end], &hashes[..end]);
+        let list = &mut list[..end];
         // The table's length is `low + 1`, so that `& low` keeps an index in it.
         let table = &mut table[..=low as usize];
         let mut kept = start;
@@ -233,10 +239,8 @@ impl Attrs {
         for i in start..end {
             // The slot a later name probes first is asked for now: in a large table most probes
             // miss the cache, and this lets the misses overlap more than the loop alone does.
-            if let Some(&ahead) = hashes.get(i + PREFETCH_AHEAD) {
-                prefetch(table, (ahead & low) as usize);
-            }
-            let hash = hashes[i];
+            prefetch(table, (ahead[i].get() & low) as usize);
+            let hash = hashes[i].get();
             let mut at = hash & low;
             repeat = loop {
                 let slot = table[at as usize];
@@ -252,7 +256,7 @@ impl Attrs {
             if !repeat {
                 if kept != i {
                     list[kept] = list[i];
-                    hashes[kept] = hash;
+                    hashes[kept].set(hash);
                 }
                 kept += 1;
             } else if errors {
@@ -393,7 +397,7 @@ impl Attrs {
 fn hash_names(hashes: &mut [u32], list: &[AttrRecord], b: &Buf, seed: u64) {
     let (window, base) = (b.bytes, b.base);
     for (hash, a) in hashes.iter_mut().zip(list) {
-        *hash = hash_in(window, a.name.start - base, a.name.end - base, seed);
+        *hash = hash_in(window, a.name.start - base, a.name.len(), seed);
     }
 }
 
@@ -478,22 +482,31 @@ fn push_decoded_name(out: &mut Vec<u8>, raw: &[u8]) {
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
+/// `LOW_BYTES[n]` is the mask of the low `n` bytes of a word.
+const LOW_BYTES: [u64; 9] = {
+    let mut masks = [0; 9];
+    let mut n = 1;
+    while n <= 8 {
+        masks[n] = u64::MAX >> (64 - 8 * n);
+        n += 1;
+    }
+    masks
+};
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// [`hash_name`]'s hash of `window[start..end]`; a name of up to 8 bytes is read in one load
-/// when the window goes on for 8 bytes from its start (it usually does: the tag goes on).
+/// [`hash_name`]'s hash of the `len` bytes of `window` from `start`; a name of up to 8 bytes is
+/// read in one load when the window goes on for 8 bytes from its start (it usually does: the tag
+/// goes on).
 #[inline(always)]
-fn hash_in(window: &[u8], start: usize, end: usize, seed: u64) -> u32 {
-    let len = end.wrapping_sub(start);
-    if len.wrapping_sub(1) < 8
-        && let Some(&eight) = window.get(start..).and_then(<[u8]>::first_chunk::<8>)
-    {
+fn hash_in(window: &[u8], start: usize, len: usize, seed: u64) -> u32 {
+    if len.wrapping_sub(1) < 8 && start < window.len().saturating_sub(7) {
+        let eight: [u8; 8] = window[start..start + 8].try_into().unwrap_or_default();
         // The name's bytes with ASCII case folded, zeros above: the bytes past it masked off.
-        let word = (u64::from_le_bytes(eight) | FOLD) & (u64::MAX >> (64 - 8 * len));
+        let word = (u64::from_le_bytes(eight) | FOLD) & LOW_BYTES[len];
         let h = seed ^ (len as u64).wrapping_mul(K0);
         return finish_hash(fold_multiply(h ^ word, K1));
     }
-    hash_long_name(&window[start..end], seed)
+    hash_long_name(&window[start..start + len], seed)
 }
 
 /// [`hash_name`]'s hash of a name longer than 8 bytes (or at the window's end), out of the loops
@@ -1126,7 +1139,7 @@ mod tests {
                     let name = &window[start..end];
                     let folded: Vec<u8> = name.iter().map(u8::to_ascii_lowercase).collect();
                     assert_eq!(
-                        hash_in(window, start, end, seed),
+                        hash_in(window, start, end - start, seed),
                         hash_name(name, seed).0,
                         "{name:?}"
                     );
