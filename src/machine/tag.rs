@@ -217,6 +217,7 @@ impl Attrs {
         while end > max_load(self.bits) {
             self.grow();
         }
+        debug_assert_eq!(self.hashes.len(), start);
         let (seed, low) = (self.seed, Slot::low(self.bits));
         let Attrs {
             list,
@@ -302,7 +303,7 @@ impl Attrs {
         self.linear = false;
         self.bits = self.next_bits;
         // Not in use, the table is all empty: it only has to be large enough.
-        self.enlarge_table();
+        self.empty_table(0);
         let seed = self.seed;
         let names = self.list[..self.settled].iter().map(|a| b.slice(a.name));
         self.hashes
@@ -310,12 +311,15 @@ impl Attrs {
         self.place_all();
     }
 
-    /// Make the table `1 << bits` slots at least, all empty past the ones in use. A larger table
-    /// is a new one, which the allocator hands out zeroed, mostly as pages the system zeroes on
-    /// first use: zeroing it here would only add a pass over memory that is about to be touched.
-    fn enlarge_table(&mut self) {
+    /// Make the table `1 << bits` slots at least and all empty, from one whose slots are empty
+    /// past the first `used`. A larger table is a new one, which the allocator hands out zeroed,
+    /// mostly as pages the system zeroes on first use: zeroing it here would only add a pass over
+    /// memory that is about to be touched.
+    fn empty_table(&mut self, used: usize) {
         if self.table.len() < 1 << self.bits {
             self.table = vec![0; 1 << self.bits];
+        } else {
+            self.table[..used].fill(0);
         }
     }
 
@@ -364,9 +368,8 @@ impl Attrs {
     /// Double the table, placing its keys again from their hashes.
     #[cold]
     fn grow(&mut self) {
-        self.table[..1 << self.bits].fill(0);
         self.bits += 1;
-        self.enlarge_table();
+        self.empty_table(1 << (self.bits - 1));
         self.place_all();
     }
 
