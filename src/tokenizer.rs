@@ -804,15 +804,23 @@ impl<'t> Tokens<'t> {
             {
                 return record;
             }
-            let Frozen::Extending(v) = &mut self.held.frozen else {
-                unreachable!("extending")
-            };
-            let room = self.limits.carry.saturating_sub(v.len());
+            let carried = b.bytes.len();
+            let room = self.limits.carry.saturating_sub(carried);
             if room == 0 {
-                let (needed, offset) = (v.len() + 1, self.held.frozen_base);
+                // Text carried only because its end was undecided (a CR, a possible character
+                // reference or end tag) may have run on into decided text: that goes out first,
+                // and only what is still undecided counts against the limit.
+                let record = self.machine.flush_text_at_seam(&b);
+                if record.is_some() {
+                    return record;
+                }
+                let (needed, offset) = (carried + 1, self.held.frozen_base);
                 self.stop_at_limit(Limit::Carry, needed, offset);
                 return None;
             }
+            let Frozen::Extending(v) = &mut self.held.frozen else {
+                unreachable!("extending")
+            };
             let step = (self.held.chunk.len() - self.held.copied)
                 .min(self.held.copied.max(256))
                 .min(room);

@@ -215,3 +215,27 @@ fn text_after_a_last_lone_lt_is_not_carried_past_max_carry() {
         assert_eq!(tokenizer.limit_error(), None, "{limit}");
     }
 }
+
+#[test]
+fn text_after_an_undecided_text_tail_is_not_carried_past_max_carry() {
+    // A chunk ends in text whose end is not decided yet (a CR before a possible LF, a possible
+    // character reference, a lone `<`, a possible end tag in RCDATA): those bytes are carried.
+    // The next chunk's long run of plain text decides them, and must go out as text instead of
+    // counting against the limit (found by the fuzz harness's limits property).
+    let text = b"plain text, ".repeat(2_000);
+    for tail in [&b"line\r"[..], b"a&am", b"a<", b"</ti"] {
+        let mut doc = b"<title>".to_vec();
+        doc.extend_from_slice(tail);
+        doc.extend_from_slice(&text);
+        doc.extend_from_slice(b"</title>");
+        let cut = 7 + tail.len();
+        let mut tokenizer = Tokenizer::new(Options::new().max_carry(16 * 1024));
+        let mut out: Vec<_> = tokenizer.feed(&doc[..cut]).map(|t| shape(&t)).collect();
+        // The rest in one feed: more text than the limit follows the tail.
+        out.extend(tokenizer.feed(&doc[cut..]).map(|t| shape(&t)));
+        out.extend(tokenizer.finish().map(|t| shape(&t)));
+        let tail = String::from_utf8_lossy(tail);
+        assert_eq!(tokenizer.limit_error(), None, "{tail:?}");
+        assert_eq!(merge_text(out), whole(&doc), "{tail:?}");
+    }
+}
