@@ -526,7 +526,8 @@ impl Tokenizer {
     }
 
     /// Whether every byte fed so far was valid UTF-8 (invalid sequences decode to U+FFFD), when
-    /// [`Options::validate_utf8`] or [`Options::errors`] is on; `None` otherwise.
+    /// [`Options::validate_utf8`] or [`Options::errors`] is on; `None` otherwise. After a stop at a
+    /// memory limit ([`Tokenizer::limit_error`]), the bytes fed later are not looked at.
     ///
     /// ```
     /// use tagstream::{Options, Tokenizer};
