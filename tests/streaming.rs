@@ -72,6 +72,7 @@ const SNIPPETS: &[&str] = &[
     "<!DOCTYPE html PUBLIC \"-//W3C//DTD\" 'sys.dtd'><!doctype x><!DOCTYPE>",
     // script escapes
     "<script><!--<script>x</script>--></script>y",
+    "<script><!--<SCRipt/>a</scRIPT >b<!--<scripts>c</scrip\t><scriptx d</scripting>--></script>",
     "<script>a<!--b<script>c</script>d-->e</script><p>",
     "<script>if (a<b && c>d) { s = \"</scr\" + \"ipt>\"; }</script>",
     "<script><!-- </SCRIPT --></script>",

@@ -434,15 +434,21 @@ impl Machine {
 
     /// §13.2.5.26 Script data double escape start state, and (`end`) §13.2.5.31 script data double
     /// escape end state: collect letters into the temporary buffer and compare it with "script".
+    /// The letters are compared where they are when the name ends in the window (the usual case);
+    /// only a name the window's end cuts goes into the temporary buffer.
     fn double_escape_boundary(&mut self, b: &Buf, end: bool) -> Flow {
         let rest = b.rest(self.pos);
-        for &c in rest.iter().take_while(|c| c.is_ascii_alphabetic()) {
-            self.temp.push_lower(c);
-        }
-        self.pos += rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        let letters = &rest[..n];
+        self.pos += n;
         let c = match self.current(b) {
             Ok(c) => c,
-            Err(flow) => return flow,
+            Err(flow) => {
+                for &c in letters {
+                    self.temp.push_lower(c);
+                }
+                return flow;
+            }
         };
         let (escaped, double) = (State::ScriptDataEscaped, State::ScriptDataDoubleEscaped);
         let (if_script, otherwise) = if end {
@@ -453,7 +459,7 @@ impl Machine {
         match c {
             Some(c) if is_whitespace(c) || c == b'/' || c == b'>' => {
                 self.pos += 1;
-                self.state = if self.temp.as_bytes() == b"script" {
+                self.state = if self.temp_then_is_script(letters) {
                     if_script
                 } else {
                     otherwise
@@ -462,6 +468,18 @@ impl Machine {
             _ => self.state = otherwise,
         }
         Flow::Continue
+    }
+
+    /// Whether the temporary buffer followed by `letters` is "script" (in any case).
+    fn temp_then_is_script(&mut self, letters: &[u8]) -> bool {
+        if self.temp.as_bytes().is_empty() {
+            // Letters only: setting bit 5 lowercases them.
+            return <[u8; 6]>::try_from(letters).is_ok_and(|w| w.map(|c| c | 0x20) == *b"script");
+        }
+        for &c in letters {
+            self.temp.push_lower(c);
+        }
+        self.temp.as_bytes() == b"script"
     }
 
     pub(super) fn script_data_double_escape_start_state(&mut self, b: &Buf) -> Flow {
