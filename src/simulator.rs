@@ -37,7 +37,7 @@ use crate::machine::is_whitespace;
 use crate::scan::leading_space_or_nul;
 use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
-use crate::word::{FOLD, K0, fold_multiply, prefix_word, random_keys, word};
+use crate::word::{FOLD, K0, LOW_BYTES, fold_multiply, prefix_word, random_keys, word};
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
 /// [`Tokens::ambiguity`]). Its guess may be wrong from that token on: text states, CDATA
@@ -616,7 +616,7 @@ impl Short {
     /// The `len` first of `eight` bytes (`len` in 1..=8).
     #[inline(always)]
     fn new(eight: [u8; 8], len: usize) -> Short {
-        let lo = u64::from_le_bytes(eight) & SHORT_MASKS[len];
+        let lo = u64::from_le_bytes(eight) & LOW_BYTES[len];
         Short { len, lo }
     }
 
@@ -654,18 +654,6 @@ impl Short {
         }
     }
 }
-
-/// The mask of the first `len` bytes of a little-endian word, for `len` in 0..=8: one load
-/// and an `and` where shifting by a variable count took five instructions.
-static SHORT_MASKS: [u64; 9] = {
-    let mut out = [0; 9];
-    let mut len = 1;
-    while len <= 8 {
-        out[len] = u64::MAX >> (8 * (8 - len));
-        len += 1;
-    }
-    out
-};
 
 /// The buckets of the known names that foreign content looks at before it pushes them:
 /// those that break out of it ([`BREAKOUT`]) and [`FOREIGN_CHECK`]'s, a byte each (one

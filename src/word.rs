@@ -7,6 +7,17 @@
 /// `0x20` in every byte: OR-ing it into a word folds ASCII case (and merges some other pairs of
 /// bytes, which only costs a comparison now and then: equal names still hash equally).
 pub(crate) const FOLD: u64 = 0x2020_2020_2020_2020;
+/// `LOW_BYTES[n]` is the mask of the low `n` bytes of a word (`n` in 0..=8): one load and an
+/// `and` where shifting by a variable count takes five instructions.
+pub(crate) static LOW_BYTES: [u64; 9] = {
+    let mut masks = [0; 9];
+    let mut n = 1;
+    while n <= 8 {
+        masks[n] = u64::MAX >> (64 - 8 * n);
+        n += 1;
+    }
+    masks
+};
 /// Odd constants for [`fold_multiply`].
 pub(crate) const K0: u64 = 0x9E37_79B9_7F4A_7C15;
 pub(crate) const K1: u64 = 0xD6E8_FEB8_6659_FD93;

@@ -15,7 +15,7 @@ use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{ByteSet, find_in_set, find_name_end, find1, find3, prefetch};
 use crate::token::{AttrRecord, Span};
-use crate::word::{FOLD, K0, K1, fold_multiply, random_keys, word};
+use crate::word::{FOLD, K0, K1, LOW_BYTES, fold_multiply, random_keys, word};
 
 const WS: &[u8] = b"\t\n\x0C\r ";
 /// Bytes that end a tag name run; with errors on, NUL stops the run too.
@@ -485,16 +485,6 @@ fn push_decoded_name(out: &mut Vec<u8>, raw: &[u8]) {
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
-/// `LOW_BYTES[n]` is the mask of the low `n` bytes of a word.
-const LOW_BYTES: [u64; 9] = {
-    let mut masks = [0; 9];
-    let mut n = 1;
-    while n <= 8 {
-        masks[n] = u64::MAX >> (64 - 8 * n);
-        n += 1;
-    }
-    masks
-};
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// [`hash_name`]'s hash of the `len` bytes of `window` from `start`; a name of up to 8 bytes is
