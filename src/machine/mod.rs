@@ -288,6 +288,13 @@ impl ShortName {
         }
     }
 
+    /// Append letters, lowercased (see [`ShortName::push_lower`]).
+    pub(crate) fn extend_lower(&mut self, letters: &[u8]) {
+        for &c in letters {
+            self.push_lower(c);
+        }
+    }
+
     /// Set the name as written (it is compared ASCII case-insensitively).
     pub(crate) fn set(&mut self, name: &[u8]) {
         self.bytes.clear();

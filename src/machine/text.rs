@@ -444,9 +444,7 @@ impl Machine {
         let c = match self.current(b) {
             Ok(c) => c,
             Err(flow) => {
-                for &c in letters {
-                    self.temp.push_lower(c);
-                }
+                self.temp.extend_lower(letters);
                 return flow;
             }
         };
@@ -476,9 +474,7 @@ impl Machine {
             // Letters only: setting bit 5 lowercases them.
             return <[u8; 6]>::try_from(letters).is_ok_and(|w| w.map(|c| c | 0x20) == *b"script");
         }
-        for &c in letters {
-            self.temp.push_lower(c);
-        }
+        self.temp.extend_lower(letters);
         self.temp.as_bytes() == b"script"
     }
 
