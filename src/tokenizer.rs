@@ -294,7 +294,7 @@ impl Side {
             rest = &rest[now..];
         }
         for &(offset, code) in rest {
-            let error = self.located(code, offset, b);
+            let error = located(&mut self.lines, code, offset, b);
             if self.may_report_now(offset, decided) {
                 self.errors.push(error);
             } else {
@@ -303,12 +303,6 @@ impl Side {
         }
         machine.errors.clear();
         self.report_in_order(machine, decided, b);
-    }
-
-    /// The error `code` at `offset`, with its line and column.
-    #[inline]
-    fn located(&mut self, code: ErrorCode, offset: usize, b: &Buf) -> ParseError {
-        located(&mut self.lines, code, offset, b)
     }
 
     /// The first offset whose character the input checker has not decided yet.
@@ -355,7 +349,7 @@ impl Side {
     /// Report the first queued input-stream error.
     fn report_input_error(&mut self, b: &Buf) {
         if let Some((offset, code)) = self.input_errors.pop_front() {
-            let error = self.located(code, offset, b);
+            let error = located(&mut self.lines, code, offset, b);
             self.errors.push(error);
         }
     }
