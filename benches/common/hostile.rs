@@ -1,4 +1,5 @@
-//! The hostile inputs of issue 5 as benchmark cases, defined once for the criterion bench
+//! The hostile inputs of issue 5, and a few of our own, as benchmark cases, defined once for the
+//! criterion bench
 //! (`benches/throughput.rs`, group `hostile`, at a tenth of full size) and for `perf/`
 //! (`tagstream-perf --hostile`, at full size), which includes this file with `#[path]`.
 //!
@@ -21,8 +22,11 @@ pub struct Case {
     pub state: &'static str,
     /// The unit of `full` (and of the generator's argument).
     pub unit: &'static str,
-    /// Full size, in `unit`s, as issue 5 names it.
+    /// Full size, in `unit`s (for the issue's cases, as issue 5 names it).
     pub full: usize,
+    /// Whether issue 5 names this input. The others are ours: stress cases for the tree-builder
+    /// simulator, and a plain token-dense reference.
+    pub from_issue: bool,
     make: fn(usize) -> Vec<u8>,
 }
 
@@ -35,7 +39,7 @@ impl Case {
 
 const MB: usize = 1_000_000;
 
-/// Every case, in the order of the issue.
+/// Every case: the issue's in its order, ours after the one each stresses further.
 pub const CASES: &[Case] = &[
     Case {
         name: "attrs-distinct",
@@ -43,6 +47,7 @@ pub const CASES: &[Case] = &[
         state: "attribute name / value",
         unit: "attributes",
         full: 100_000,
+        from_issue: true,
         make: attributes_distinct,
     },
     Case {
@@ -51,6 +56,7 @@ pub const CASES: &[Case] = &[
         state: "attribute name / value",
         unit: "attributes",
         full: 100_000,
+        from_issue: true,
         make: attributes_same,
     },
     Case {
@@ -59,6 +65,7 @@ pub const CASES: &[Case] = &[
         state: "attribute value (double-quoted)",
         unit: "bytes",
         full: 50 * MB,
+        from_issue: true,
         make: attribute_value,
     },
     Case {
@@ -67,6 +74,7 @@ pub const CASES: &[Case] = &[
         state: "comment, comment end dash / end",
         unit: "bytes",
         full: 50 * MB,
+        from_issue: true,
         make: comment,
     },
     Case {
@@ -75,6 +83,7 @@ pub const CASES: &[Case] = &[
         state: "DOCTYPE name",
         unit: "bytes",
         full: 50 * MB,
+        from_issue: true,
         make: doctype,
     },
     Case {
@@ -83,6 +92,7 @@ pub const CASES: &[Case] = &[
         state: "data, named character reference",
         unit: "bytes",
         full: MB,
+        from_issue: true,
         make: ampersand_alphanumeric,
     },
     Case {
@@ -91,6 +101,7 @@ pub const CASES: &[Case] = &[
         state: "data, named character reference",
         unit: "bytes",
         full: 10 * MB,
+        from_issue: true,
         make: ampersand_amp,
     },
     Case {
@@ -99,6 +110,7 @@ pub const CASES: &[Case] = &[
         state: "tag open / tag name (foreign content)",
         unit: "pairs",
         full: 100_000,
+        from_issue: true,
         make: svg_math,
     },
     Case {
@@ -107,6 +119,7 @@ pub const CASES: &[Case] = &[
         state: "tag name (foreign content; the simulator's end tag walk)",
         unit: "pairs",
         full: 50_000,
+        from_issue: false,
         make: foreign_end_tags,
     },
     Case {
@@ -115,6 +128,7 @@ pub const CASES: &[Case] = &[
         state: "tag name (HTML inside an integration point)",
         unit: "tags",
         full: 100_000,
+        from_issue: false,
         make: integration_point_divs,
     },
     Case {
@@ -124,6 +138,7 @@ pub const CASES: &[Case] = &[
         state: "tag name (foreign content; the simulator's search for an open element by name)",
         unit: "end tags",
         full: 100_000,
+        from_issue: false,
         make: foreign_end_tag_names,
     },
     Case {
@@ -133,7 +148,18 @@ pub const CASES: &[Case] = &[
         state: "tag name (HTML inside an integration point; the simulator's scope and list steps)",
         unit: "repeats",
         full: 20_000,
+        from_issue: false,
         make: integration_point_steps,
+    },
+    Case {
+        name: "end-tags",
+        what: "100,000 `</y>` in the data state, nothing open: plain 4-byte tokens, a reference \
+               for the simulator's cases above, which are as dense",
+        state: "tag name (end tag)",
+        unit: "end tags",
+        full: 100_000,
+        from_issue: false,
+        make: end_tags,
     },
     Case {
         name: "end-tag-openers",
@@ -141,6 +167,7 @@ pub const CASES: &[Case] = &[
         state: "bogus comment (from the second `<` on)",
         unit: "bytes",
         full: MB,
+        from_issue: true,
         make: end_tag_openers,
     },
     Case {
@@ -149,6 +176,7 @@ pub const CASES: &[Case] = &[
         state: "comment start / comment less-than sign",
         unit: "bytes",
         full: MB,
+        from_issue: true,
         make: comment_openers,
     },
     Case {
@@ -157,6 +185,7 @@ pub const CASES: &[Case] = &[
         state: "script data (double) escaped",
         unit: "bytes",
         full: 10 * MB,
+        from_issue: true,
         make: script_escapes,
     },
     Case {
@@ -165,6 +194,7 @@ pub const CASES: &[Case] = &[
         state: "data",
         unit: "bytes",
         full: 10 * MB,
+        from_issue: true,
         make: nul_storm,
     },
     Case {
@@ -173,6 +203,7 @@ pub const CASES: &[Case] = &[
         state: "data",
         unit: "bytes",
         full: 10 * MB,
+        from_issue: true,
         make: cr_storm,
     },
     Case {
@@ -182,6 +213,7 @@ pub const CASES: &[Case] = &[
         state: "data",
         unit: "bytes",
         full: 10 * MB,
+        from_issue: true,
         make: invalid_utf8,
     },
 ];
@@ -269,6 +301,10 @@ fn integration_point_steps(repeats: usize) -> Vec<u8> {
         b"<li></p><a><tr></x>".repeat(repeats),
     ]
     .concat()
+}
+
+fn end_tags(end_tags: usize) -> Vec<u8> {
+    b"</y>".repeat(end_tags)
 }
 
 fn end_tag_openers(size: usize) -> Vec<u8> {

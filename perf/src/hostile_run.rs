@@ -19,7 +19,7 @@ use crate::report::{self, Machine, fmt_speed, group, mbps, median};
 use crate::subjects::{self, Outcome, Subject};
 use tagstream::{Options, Tokenizer};
 
-/// Each case must run at this fraction of the corpus throughput or more (issue 5).
+/// Each of issue 5's cases must run at this fraction of the corpus throughput or more.
 const GOAL: f64 = 0.25;
 
 /// Sizes of the byte-at-a-time documents; the largest is the one the issue names.
@@ -197,11 +197,16 @@ fn find(runs: &[Run], input: usize, mode: Mode) -> &Run {
         .expect("every input runs in its modes")
 }
 
-/// `MB/s | ratio | met?` of `run` against the corpus speed `reference`.
-fn against(run: &Run, inputs: &[(Source, Corpus)], reference: f64) -> String {
+/// `MB/s | ratio | met?` of `run` against the corpus speed `reference`; a miss is in bold only
+/// for a case that issue 5 names (`from_issue`).
+fn against(run: &Run, inputs: &[(Source, Corpus)], reference: f64, from_issue: bool) -> String {
     let speed = run.mbps(inputs);
     let ratio = speed / reference;
-    let met = if ratio >= GOAL { "yes" } else { "**no**" };
+    let met = match (ratio >= GOAL, from_issue) {
+        (true, _) => "yes",
+        (false, true) => "**no**",
+        (false, false) => "no",
+    };
     let changed = if run.consistent { "" } else { " (CHANGED!)" };
     format!(
         "{}{changed} | {:.0}% | {met}",
@@ -231,36 +236,58 @@ fn cases_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
     let default_ref = find(runs, 0, Mode::Default).mbps(inputs);
     let errors_ref = find(runs, 0, Mode::Errors).mbps(inputs);
     let mut t = String::from(
-        "| case | size | bytes | tokens | default MB/s | of corpus | ≥ 25%? | ns/byte ÷ at 1/10 \
-         size | errors MB/s | of corpus | ≥ 25%? | parse errors |\n\
-         |---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|\n",
+        "| case | size | bytes | tokens | bytes/token | default MB/s | of corpus | ≥ 25%? | ns/byte \
+         ÷ at 1/10 size | errors MB/s | of corpus | ≥ 25%? | parse errors |\n\
+         |---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|\n",
     );
     for (i, (source, input)) in inputs.iter().enumerate() {
-        let (name, size, growth) = match source {
+        let (name, size, growth, from_issue) = match source {
             Source::Corpus => (
-                "**corpus** (reference)",
+                "**corpus** (reference)".to_owned(),
                 format!("{} pages", input.pages.len()),
                 "–".to_owned(),
+                true,
             ),
             Source::Case { case, divisor: 1 } => (
-                case.name,
+                case_label(case),
                 format!("{} {}", group(case.full as u64), case.unit),
                 format!("{:.2}", growth(case, inputs, runs)),
+                case.from_issue,
             ),
             _ => continue,
         };
         let (default, errors) = (find(runs, i, Mode::Default), find(runs, i, Mode::Errors));
         let _ = writeln!(
             t,
-            "| {name} | {size} | {} | {} | {} | {growth} | {} | {} |",
+            "| {name} | {size} | {} | {} | {} | {} | {growth} | {} | {} |",
             group(input.bytes as u64),
             group(default.tokens),
-            against(default, inputs, default_ref),
-            against(errors, inputs, errors_ref),
+            bytes_per_token(input.bytes, default.tokens),
+            against(default, inputs, default_ref, from_issue),
+            against(errors, inputs, errors_ref, from_issue),
             group(errors.outcome.errors)
         );
     }
     t
+}
+
+/// Bytes per token, to one decimal where that matters.
+fn bytes_per_token(bytes: usize, tokens: u64) -> String {
+    let per = bytes as f64 / tokens.max(1) as f64;
+    if per < 100.0 {
+        format!("{per:.1}")
+    } else {
+        group(per.round() as u64)
+    }
+}
+
+/// A case's row name: issue 5's cases by name, ours marked.
+fn case_label(case: &Case) -> String {
+    if case.from_issue {
+        case.name.to_owned()
+    } else {
+        format!("{} (ours)", case.name)
+    }
 }
 
 /// The byte-at-a-time table, and whether its ns/byte stayed flat.
@@ -292,20 +319,25 @@ fn bytewise_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> (String, bool) {
     (t, flat)
 }
 
-/// The cases that miss the goal in either mode.
-fn misses(inputs: &[(Source, Corpus)], runs: &[Run]) -> Vec<String> {
+/// The cases that miss the goal in either mode, of issue 5's (`from_issue`) or of ours.
+fn misses(inputs: &[(Source, Corpus)], runs: &[Run], from_issue: bool) -> String {
     let mut missed = Vec::new();
     for mode in [Mode::Default, Mode::Errors] {
         let reference = find(runs, 0, mode).mbps(inputs);
         for run in runs.iter().filter(|r| r.mode == mode) {
             if let Source::Case { case, divisor: 1 } = inputs[run.input].0
+                && case.from_issue == from_issue
                 && run.mbps(inputs) / reference < GOAL
             {
                 missed.push(format!("{} ({mode:?})", case.name).to_lowercase());
             }
         }
     }
-    missed
+    if missed.is_empty() {
+        "none".to_owned()
+    } else {
+        missed.join(", ")
+    }
 }
 
 /// The report (Markdown).
@@ -352,18 +384,20 @@ fn markdown(
         group(corpus.bytes as u64)
     );
     let _ = writeln!(s, "\n## Hostile inputs\n\n{}", cases_table(inputs, runs));
-    let missed = misses(inputs, runs);
     let _ = writeln!(
         s,
         "\"ns/byte ÷ at 1/10 size\" is the case's time per byte at full size over its time per \
          byte at a tenth of that size (default mode): about 1 when the time is linear in the \
          size, 10 if it were quadratic; cache effects (a working set that outgrows a cache \
-         level) move it too.\n\nBelow 25% of the corpus throughput: {}.\n",
-        if missed.is_empty() {
-            "none".to_owned()
-        } else {
-            missed.join(", ")
-        }
+         level) move it too.\n\nIssue 5's cases below 25% of the corpus throughput: {}.\n\n\
+         The cases marked (ours) are not in issue 5's list: stress cases for the tree-builder \
+         simulator, and `end-tags`, plain `</y>` tokens with nothing open, as a reference. Each \
+         token costs the iterator and the lexer a roughly fixed amount of work, so a case's share \
+         of the corpus throughput falls with its bytes per token (the corpus row gives its average): \
+         `end-tags` shows where 4-byte tokens land with almost no simulator work. Ours below 25%: \
+         {}.\n",
+        misses(inputs, runs, true),
+        misses(inputs, runs, false)
     );
     let (table, flat) = bytewise_table(inputs, runs);
     let _ = writeln!(
