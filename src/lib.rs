@@ -59,6 +59,14 @@ pub use token::{
 };
 pub use tokenizer::{Options, Tokenizer, Tokens};
 
+/// Hooks for the fuzz targets in `fuzz/` (feature `fuzzing`), not part of the API: the crate-private
+/// SIMD scanner checked against its scalar oracle on any bytes.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::scan::oracle::check as scanner_agrees_with_scalar;
+}
+
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -6,7 +6,8 @@
 //! - [`limits`]: the memory limits' contract, a run with limits against one without.
 //! - [`reference`]: html5ever's tokenizer in the same token shapes.
 //!
-//! Only tagstream's public API is used.
+//! Only tagstream's public API is used, and for the `scan` target its `fuzzing` feature's hook into
+//! the crate-private scanner.
 
 pub mod case;
 pub mod check;
@@ -70,11 +71,29 @@ pub fn chunks(case: &Case) {
     }
 }
 
-/// Target `scan`: the SIMD scanner is crate-private, so it is tested through its effect. The
-/// document behind 1 to 64 bytes of plain text (every alignment of a 64-byte block, and every
-/// length of the first text run across the 16-byte block the scanner tests inline) must give the
-/// document's own tokens, spans and errors, shifted.
+/// The needles the tokenizer searches for most, in threes.
+const NEEDLES: [[u8; 3]; 4] = [
+    [b'<', b'&', b'\r'],
+    [b'"', b'&', 0],
+    [b'\'', b'>', b'/'],
+    [b'-', b'=', b'<'],
+];
+
+/// Target `scan`: the SIMD scanner, directly and through its effect.
+/// - Directly: every search of `src/scan` against its scalar oracle on the document's bytes, at
+///   every start in its first 64 bytes and every end in its last 64, with the needles the
+///   tokenizer uses and three of the document's own bytes (`tagstream::fuzzing`).
+/// - Through its effect: the document behind 1 to 64 bytes of plain text (every alignment of a
+///   64-byte block, and every length of the first text run across the 16-byte block the scanner
+///   tests inline) must give the document's own tokens, spans and errors, shifted.
 pub fn scan(case: &Case) {
+    let data = &case.data;
+    if let (Some(&first), Some(&last)) = (data.first(), data.last()) {
+        let own = [first, data[data.len() / 2], last];
+        for needles in NEEDLES.into_iter().chain([own]) {
+            tagstream::fuzzing::scanner_agrees_with_scalar(data, needles);
+        }
+    }
     // ASCII whitespace other than newlines: plain text to the tokenizer in every text state, and
     // nothing to the tree-builder simulator (whitespace before anything else is ignored or kept
     // without changing the insertion mode), so the prefix changes no decision.

@@ -10,6 +10,8 @@
 //! This is the one module where `unsafe` may appear (in `simd`), each block with a `// SAFETY:`
 //! comment; the `scalar` functions and `std` are the oracles the tests compare it with.
 
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) mod oracle;
 mod simd;
 
 pub(crate) use simd::{ascii_str, prefetch};
