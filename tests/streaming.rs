@@ -5,20 +5,23 @@
 //! measured in `tests/memory.rs`.)
 //!
 //! Random chunkings come from a fixed-seed xorshift PRNG; `TAGSTREAM_PROPTEST_CASES` raises the
-//! number of cases.
+//! number of cases. Under Miri, which runs the tests about a thousand times slower, every test
+//! takes a smaller corpus (the start of each sample, every fifth snippet) and fewer chunkings and
+//! pauses ([`native_or_miri`]).
 
 mod common;
 
 use std::path::PathBuf;
 
 use common::{
-    Outcome, Plan, Rng, check_span_order, even_cuts, merged_spans, proptest_cases, random_cuts,
-    run_cuts, run_whole, show,
+    Outcome, Plan, Rng, check_span_order, even_cuts, merged_spans, native_or_miri, proptest_cases,
+    random_cuts, run_cuts, run_whole, show,
 };
 use tagstream::{ErrorCode, Options, Position, Token, Tokenizer};
 
 // ---- inputs -------------------------------------------------------------------------------------
 
+/// The sample documents (under Miri, the first 128 bytes of each).
 fn samples() -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/samples");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -32,7 +35,9 @@ fn samples() -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).expect("read sample"))
+            let mut bytes = std::fs::read(&p).expect("read sample");
+            bytes.truncate(native_or_miri(usize::MAX, 128));
+            (name, bytes)
         })
         .collect()
 }
@@ -109,6 +114,11 @@ const SNIPPETS: &[&str] = &[
     "a<b <3 </> <>x</ y <#hash> <--> &;",
 ];
 
+/// The snippets (under Miri, every fifth).
+fn snippets() -> impl Iterator<Item = &'static str> {
+    SNIPPETS.iter().copied().step_by(native_or_miri(1, 5))
+}
+
 /// Snippets that want CDATA sections allowed.
 const CDATA_SNIPPETS: &[&str] = &[
     "<![CDATA[ a ]] ]]> b ]]>",
@@ -130,21 +140,18 @@ fn cdata_plan() -> Plan {
     Plan::new(Options::new().errors(true).cdata_allowed(true)).feedback(true)
 }
 
-/// All inputs with their plan.
+/// All inputs with their plan: each sample and snippet with errors off and on (under Miri, off and
+/// on by turns).
 fn corpus() -> Vec<(String, Vec<u8>, Plan)> {
+    let snippets = snippets().map(|s| (show(s.as_bytes()), s.as_bytes().to_vec()));
     let mut all: Vec<(String, Vec<u8>, Plan)> = Vec::new();
-    for (name, bytes) in samples() {
-        all.push((format!("{name} (errors off)"), bytes.clone(), quiet_plan()));
-        all.push((name, bytes, plan()));
-    }
-    for s in SNIPPETS {
-        let bytes = s.as_bytes().to_vec();
-        all.push((
-            format!("{} (errors off)", show(&bytes)),
-            bytes.clone(),
-            quiet_plan(),
-        ));
-        all.push((show(&bytes), bytes, plan()));
+    for (i, (name, bytes)) in samples().into_iter().chain(snippets).enumerate() {
+        if !cfg!(miri) || i % 2 == 0 {
+            all.push((format!("{name} (errors off)"), bytes.clone(), quiet_plan()));
+        }
+        if !cfg!(miri) || i % 2 == 1 {
+            all.push((name, bytes, plan()));
+        }
     }
     for s in CDATA_SNIPPETS {
         all.push((show(s.as_bytes()), s.as_bytes().to_vec(), cdata_plan()));
@@ -212,11 +219,9 @@ fn whole_checked(name: &str, input: &[u8], plan: &Plan) -> Outcome {
 /// errors on only the state functions run. Both must give the same tokens and spans.
 #[test]
 fn the_lanes_give_the_state_functions_tokens() {
-    let inputs = samples().into_iter().chain(
-        SNIPPETS
-            .iter()
-            .map(|s| (show(s.as_bytes()), s.as_bytes().to_vec())),
-    );
+    let inputs = samples()
+        .into_iter()
+        .chain(snippets().map(|s| (show(s.as_bytes()), s.as_bytes().to_vec())));
     for (name, input) in inputs {
         let lanes = whole_checked(&name, &input, &quiet_plan());
         let states = whole_checked(&name, &input, &plan());
@@ -228,13 +233,13 @@ fn the_lanes_give_the_state_functions_tokens() {
 #[test]
 fn random_chunkings_give_the_same_tokens_errors_and_spans() {
     let mut rng = Rng::new(0x0005_7EA3);
-    let cases = proptest_cases(40);
+    let cases = proptest_cases(40, 1);
     let mut failures = Vec::new();
     let mut runs = 0;
     for (name, input, plan) in corpus() {
         let whole = whole_checked(&name, &input, &plan);
         let mut chunkings: Vec<(String, Vec<usize>)> = Vec::new();
-        for size in [1, 2, 3, 7, 64, 4096] {
+        for &size in native_or_miri(&[1, 2, 3, 7, 64, 4096][..], &[7]) {
             chunkings.push((format!("in chunks of {size}"), even_cuts(input.len(), size)));
         }
         for _ in 0..cases {
@@ -249,25 +254,28 @@ fn random_chunkings_give_the_same_tokens_errors_and_spans() {
             }
         }
     }
-    assert!(runs > 100);
+    assert!(runs > native_or_miri(100, 30));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
 fn snippets_split_everywhere() {
     let mut rng = Rng::new(0xC0FF_EE00);
-    let triples = proptest_cases(30);
+    let triples = proptest_cases(30, 2);
     let mut failures = Vec::new();
-    let all = SNIPPETS
-        .iter()
+    let all = snippets()
         .map(|s| (s, plan()))
-        .chain(SNIPPETS.iter().map(|s| (s, quiet_plan())))
-        .chain(CDATA_SNIPPETS.iter().map(|s| (s, cdata_plan())));
+        .chain(snippets().map(|s| (s, quiet_plan())))
+        .chain(CDATA_SNIPPETS.iter().map(|&s| (s, cdata_plan())));
     for (s, plan) in all {
         let input = s.as_bytes();
         let name = show(input);
         let whole = whole_checked(&name, input, &plan);
-        let mut chunkings: Vec<Vec<usize>> = (1..input.len()).map(|at| vec![at]).collect();
+        // Cut at every offset (under Miri, every sixth).
+        let mut chunkings: Vec<Vec<usize>> = (1..input.len())
+            .step_by(native_or_miri(1, 6))
+            .map(|at| vec![at])
+            .collect();
         for _ in 0..triples {
             let mut cuts: Vec<usize> = (0..2).map(|_| rng.range(1, input.len() - 1)).collect();
             cuts.sort_unstable();
@@ -356,8 +364,10 @@ fn pausing_after_every_k_tokens_of_a_whole_feed() {
     for (name, input, plan) in corpus() {
         let whole = whole_checked(&name, &input, &plan);
         // Upper bound: the number of tokens when fed whole (text may split into more at seams).
+        // Under Miri: a pause after half of them.
         let total = run_cuts(&input, &[], &plan).pulled;
-        for k in 0..=total {
+        let pauses = native_or_miri((0..=total).collect(), vec![total / 2]);
+        for k in pauses {
             let got = run_paused_once(&input, &[], &plan, 0, k);
             if let Some(f) = compare(
                 &name,
@@ -377,7 +387,7 @@ fn pausing_after_every_k_tokens_of_a_whole_feed() {
 #[test]
 fn pausing_inside_random_chunks() {
     let mut rng = Rng::new(0x9A05_E000);
-    let cases = proptest_cases(40);
+    let cases = proptest_cases(40, 1);
     let mut failures = Vec::new();
     for (name, input, plan) in corpus() {
         let whole = whole_checked(&name, &input, &plan);
@@ -402,13 +412,15 @@ fn pausing_every_k_tokens_throughout() {
     let mut failures = Vec::new();
     for (name, input, plan) in corpus() {
         let whole = whole_checked(&name, &input, &plan);
-        for k in [1, 2, 3, 5, 8] {
-            for cuts in [
+        for &k in native_or_miri(&[1, 2, 3, 5, 8][..], &[2]) {
+            let chunkings = [
                 Vec::new(),
                 even_cuts(input.len(), 16),
                 random_cuts(&mut rng, input.len()),
-            ] {
-                let got = run_cuts(&input, &cuts, &plan.clone().pause_every(k));
+            ];
+            // Under Miri: the random chunking only.
+            for cuts in native_or_miri(&chunkings[..], &chunkings[2..]) {
+                let got = run_cuts(&input, cuts, &plan.clone().pause_every(k));
                 let how = format!("pausing every {k} tokens, cut at {cuts:?}");
                 if let Some(f) = compare(&name, &how, &input, &whole, &got) {
                     failures.push(f);
@@ -448,7 +460,13 @@ fn pausing_inside_finish_resumes() {
 
 // ---- a start tag with 100,000 attributes ----------------------------------------------------------
 
-const ATTRS: usize = 100_000;
+/// Attributes in the big tag: 100,000 (50 under Miri, whose list still outgrows the arena's first
+/// chunk of 512 bytes).
+const ATTRS: usize = if cfg!(miri) { 50 } else { 100_000 };
+
+/// The chunk size of the chunked runs: 4 KiB (128 bytes under Miri, so that the smaller tag still
+/// spans several).
+const CHUNK: usize = if cfg!(miri) { 128 } else { 4096 };
 
 fn many_attributes(same_name: bool) -> Vec<u8> {
     let mut tag = String::from("<x");
@@ -463,7 +481,8 @@ fn many_attributes(same_name: bool) -> Vec<u8> {
     tag.into_bytes()
 }
 
-/// Run `input` whole or in 4 KiB chunks; check the one start tag with `check`, return the errors.
+/// Run `input` whole or in chunks of [`CHUNK`] bytes; check the one start tag with `check`, return
+/// the errors.
 fn with_big_tag(
     input: &[u8],
     errors: bool,
@@ -482,7 +501,7 @@ fn with_big_tag(
         other => panic!("unexpected {other:?}"),
     };
     if chunked {
-        for chunk in input.chunks(4096) {
+        for chunk in input.chunks(CHUNK) {
             tokenizer.feed(chunk).for_each(&mut see);
         }
         tokenizer.finish().for_each(&mut see);
@@ -569,7 +588,8 @@ fn positions_of_every_token_are_known_while_streaming() {
             expected.push((offset, tokens.position(offset)));
         }
     }
-    for size in 1..=doc.len() {
+    // Every chunk size (under Miri, every seventh).
+    for size in (1..=doc.len()).step_by(native_or_miri(1, 7)) {
         let mut tokenizer = Tokenizer::new(Options::new().track_positions(true));
         let mut seen = Vec::new();
         for chunk in doc.chunks(size).map(Some).chain([None]) {

@@ -824,7 +824,13 @@ fn positions_of_a_whole_document_after_its_last_token() {
 #[test]
 fn streaming_positions_are_right_or_none() {
     let input = b"ab\ncd<p>ef\r\ngh<i>jk\nlm<!-- n\no -->p";
-    for chunk_size in [1, 2, 3, 5, 8, 13, input.len()] {
+    // Under Miri, which runs the tests about a thousand times slower, three of the chunk sizes.
+    let sizes = if cfg!(miri) {
+        vec![2, 5, 13]
+    } else {
+        vec![1, 2, 3, 5, 8, 13, input.len()]
+    };
+    for chunk_size in sizes {
         let mut tokenizer = Tokenizer::new(Options::new().track_positions(true));
         let mut fed = 0;
         let mut wrong = Vec::new();

@@ -5,10 +5,13 @@
 //! bytes, the tokens must be exactly those of `from_utf8_lossy(input)`, and the errors must be the
 //! same codes at the same lines and columns (columns count UTF-16 units, and each U+FFFD is one).
 //! Raw accessors give the exact bytes, and the tokens do not depend on how the input is chunked.
+//!
+//! Under Miri, which runs the tests about a thousand times slower, each test checks a part of the
+//! sequences in each context ([`checked_pair`]) and cuts inputs at fewer places.
 
 mod common;
 
-use common::{Plan, Rng, proptest_cases, run_cuts, run_whole, show};
+use common::{Plan, Rng, native_or_miri, proptest_cases, run_cuts, run_whole, show};
 use tagstream::{Options, ParseError, TextKind, Token, Tokenizer};
 
 /// Every kind of invalid sequence (and a few combinations).
@@ -300,6 +303,13 @@ impl Context {
     }
 }
 
+/// Whether a test checks the `i`th context with the `j`th sequence of [`invalid_sequences`]: always
+/// natively; under Miri when `i + j` is a multiple of 24, the number of contexts, so that every
+/// sequence occurs in one context and every context with two or three sequences.
+fn checked_pair(i: usize, j: usize) -> bool {
+    !cfg!(miri) || (i + j).is_multiple_of(CONTEXTS.len())
+}
+
 /// (code, line, column) of each error: what must not change when invalid bytes become U+FFFD.
 fn codes_and_positions(errors: &[ParseError]) -> Vec<(String, u64, u64)> {
     errors
@@ -311,8 +321,11 @@ fn codes_and_positions(errors: &[ParseError]) -> Vec<(String, u64, u64)> {
 #[test]
 fn decoded_parts_follow_the_maximal_subpart_rule() {
     let mut checked = 0;
-    for context in CONTEXTS {
-        for (seq_name, seq) in &invalid_sequences() {
+    for (i, context) in CONTEXTS.iter().enumerate() {
+        for (j, (seq_name, seq)) in invalid_sequences().iter().enumerate() {
+            if !checked_pair(i, j) {
+                continue;
+            }
             let input = context.input(seq);
             let what = format!("{seq_name} in {}: {}", context.name, show(&input));
             let mut tokenizer = Tokenizer::new(context.options());
@@ -339,13 +352,21 @@ fn decoded_parts_follow_the_maximal_subpart_rule() {
             checked += 1;
         }
     }
-    assert_eq!(checked, CONTEXTS.len() * invalid_sequences().len());
+    // Every pair; under Miri, one for each sequence.
+    let sequences = invalid_sequences().len();
+    assert_eq!(
+        checked,
+        native_or_miri(CONTEXTS.len() * sequences, sequences)
+    );
 }
 
 #[test]
 fn tokens_and_error_positions_equal_those_of_the_lossy_input() {
-    for context in CONTEXTS {
-        for (seq_name, seq) in &invalid_sequences() {
+    for (i, context) in CONTEXTS.iter().enumerate() {
+        for (j, (seq_name, seq)) in invalid_sequences().iter().enumerate() {
+            if !checked_pair(i, j) {
+                continue;
+            }
             let input = context.input(seq);
             let lossy = String::from_utf8_lossy(&input).into_owned();
             let what = format!("{seq_name} in {}: {}", context.name, show(&input));
@@ -368,15 +389,20 @@ fn tokens_and_error_positions_equal_those_of_the_lossy_input() {
 #[test]
 fn every_split_and_byte_at_a_time_gives_the_same_tokens() {
     let mut rng = Rng::new(0x5EED_0008);
-    let random = proptest_cases(4);
-    for context in CONTEXTS {
-        for (seq_name, seq) in &invalid_sequences() {
+    let random = proptest_cases(4, 1);
+    for (i, context) in CONTEXTS.iter().enumerate() {
+        for (j, (seq_name, seq)) in invalid_sequences().iter().enumerate() {
+            if !checked_pair(i, j) {
+                continue;
+            }
             let input = context.input(seq);
             let what = format!("{seq_name} in {}: {}", context.name, show(&input));
             let plan = Plan::new(context.options());
             let whole = run_whole(&input, &plan);
             let mut chunkings: Vec<Vec<usize>> = vec![(1..input.len()).collect()];
-            chunkings.extend((1..input.len()).map(|at| vec![at]));
+            // A cut at every offset (under Miri, every sixth).
+            let cuts = (1..input.len()).step_by(native_or_miri(1, 6));
+            chunkings.extend(cuts.map(|at| vec![at]));
             for _ in 0..random {
                 let mut cuts: Vec<usize> = (0..3).map(|_| rng.range(1, input.len() - 1)).collect();
                 cuts.sort_unstable();
@@ -425,7 +451,8 @@ fn valid_multibyte_characters_split_across_chunks_decode_intact() {
             show(input),
             whole.tokens
         );
-        for at in 1..input.len() {
+        // Split at every offset (under Miri, every eighth).
+        for at in (1..input.len()).step_by(native_or_miri(1, 8)) {
             for cuts in [vec![at], (at..input.len()).step_by(1).collect()] {
                 let split = run_cuts(input, &cuts, &plan);
                 assert_eq!(split.tokens, whole.tokens, "{}: cuts {cuts:?}", show(input));
@@ -550,7 +577,8 @@ fn check_errors(input: &[u8], options: Options, want: &[(&str, usize, u64, u64)]
         .map(|&(c, o, l, col)| (c.to_owned(), o, l, col))
         .collect();
     assert_eq!(got, want, "{}", show(input));
-    for at in 1..input.len() {
+    // Split at every offset (under Miri, every third).
+    for at in (1..input.len()).step_by(native_or_miri(1, 3)) {
         let split = run_cuts(input, &[at], &plan);
         assert_eq!(split.errors, whole.errors, "{} split at {at}", show(input));
     }
@@ -619,7 +647,7 @@ fn invalid_bytes_in_a_long_document_at_random_places() {
         b"<?pi d?>",
         b"\r\n",
     ];
-    for _ in 0..proptest_cases(200) {
+    for _ in 0..proptest_cases(200, 5) {
         let mut input = Vec::new();
         for _ in 0..rng.range(1, 30) {
             if rng.chance(1, 4) {

@@ -1,6 +1,10 @@
 //! Test helpers shared by the input modules' unit tests: sample inputs covering every kind of UTF-8
 //! sequence and error, every way to split an input into chunks, a tiny deterministic PRNG, and an
 //! independent reference decoding built on std's `utf8_chunks`.
+//!
+//! Under Miri, which runs the tests about a thousand times slower, the exhaustive helpers give a
+//! smaller but still covering set ([`splits`], [`code_points`]) and randomized tests run fewer
+//! [`cases`].
 
 /// Strings (valid and not) that cover every kind of sequence and error, newlines and controls.
 pub(crate) fn samples() -> Vec<Vec<u8>> {
@@ -52,8 +56,9 @@ pub(crate) fn samples() -> Vec<Vec<u8>> {
     .iter()
     .map(|s| s.to_vec())
     .collect();
-    // Longer runs with an error or newline late, so that the bulk paths are exercised too.
-    let mut long = "Grüße, 世界! 😀 ".repeat(12).into_bytes();
+    // Longer runs with an error or newline late, so that the bulk paths are exercised too (under
+    // Miri, a third as long: still several blocks).
+    let mut long = "Grüße, 世界! 😀 ".repeat(cases(12, 4)).into_bytes();
     v.push(long.clone());
     long.push(0xE2);
     v.push(long.clone());
@@ -62,17 +67,23 @@ pub(crate) fn samples() -> Vec<Vec<u8>> {
     long.insert(50, 0xFF);
     long.insert(20, b'\n');
     v.push(long);
-    v.push(b"<p class=x>\n  text\t\x01\r\n</p>\n".repeat(4));
+    v.push(b"<p class=x>\n  text\t\x01\r\n</p>\n".repeat(cases(4, 2)));
     v
 }
 
 /// Every way of cutting `s` into two chunks, every way into three (for `s` of at most 40 bytes),
-/// `s` whole, and `s` in one-byte chunks.
+/// `s` whole, and `s` in one-byte chunks. Under Miri: three chunks only for `s` of at most 8
+/// bytes, and two only at offsets next to a multiple of 16 in `s` longer than 40.
 pub(crate) fn splits(s: &[u8]) -> Vec<Vec<&[u8]>> {
+    let three_ways_up_to = if cfg!(miri) { 8 } else { 40 };
+    let near_block_edge = |i: usize| matches!(i % 16, 0 | 1 | 15);
     let mut out = vec![vec![s], s.chunks(1).collect()];
     for i in 0..=s.len() {
+        if cfg!(miri) && s.len() > 40 && !near_block_edge(i) {
+            continue;
+        }
         out.push(vec![&s[..i], &s[i..]]);
-        if s.len() <= 40 {
+        if s.len() <= three_ways_up_to {
             for j in i..=s.len() {
                 out.push(vec![&s[..i], &s[i..j], &s[j..]]);
             }
@@ -116,4 +127,30 @@ pub(crate) fn reference_units(bytes: &[u8]) -> Vec<(usize, usize, char)> {
         }
     }
     out
+}
+
+/// How many cases a randomized test runs: `native`, or `miri` under Miri.
+pub(crate) fn cases(native: usize, miri: usize) -> usize {
+    if cfg!(miri) { miri } else { native }
+}
+
+/// Every scalar value natively. Under Miri: all below U+0100 (every control), U+FDC0 to U+FDFF
+/// (the noncharacters U+FDD0 to U+FDEF), the last four code points of every plane (its two
+/// noncharacters) and one in 4099 of the rest, so that each character a check reports is
+/// still there, once.
+pub(crate) fn code_points() -> Vec<char> {
+    let mut all: Vec<u32> = if cfg!(miri) {
+        let plane_ends =
+            (0..=16u32).flat_map(|plane| (plane << 16 | 0xFFFC)..=(plane << 16 | 0xFFFF));
+        (0..0x100)
+            .chain(0xFDC0..0xFE00)
+            .chain(plane_ends)
+            .chain((0..=0x10FFFF).step_by(4099))
+            .collect()
+    } else {
+        (0..=0x10FFFF).collect()
+    };
+    all.sort_unstable();
+    all.dedup();
+    all.into_iter().filter_map(char::from_u32).collect()
 }

@@ -52,15 +52,23 @@ impl Rng {
     }
 }
 
-/// The number of random cases a property test runs: `default`, or `TAGSTREAM_PROPTEST_CASES`.
-pub fn proptest_cases(default: usize) -> usize {
+/// The number of random cases a property test runs: `native` (`miri` under Miri), or
+/// `TAGSTREAM_PROPTEST_CASES`.
+pub fn proptest_cases(native: usize, miri: usize) -> usize {
     match std::env::var("TAGSTREAM_PROPTEST_CASES") {
         Ok(v) => v
             .trim()
             .parse()
             .unwrap_or_else(|_| panic!("TAGSTREAM_PROPTEST_CASES={v:?} is not a number")),
-        Err(_) => default,
+        Err(_) => native_or_miri(native, miri),
     }
+}
+
+/// `native`, or `miri` when the tests run under Miri (`tools/miri.sh`), which runs them about a
+/// thousand times slower: the size of an input, a number of cases or a list of chunk sizes that
+/// an exhaustive test cuts down there.
+pub fn native_or_miri<T>(native: T, miri: T) -> T {
+    if cfg!(miri) { miri } else { native }
 }
 
 /// Random cut points for `len` bytes: chunk sizes mostly in `1..=64`, sometimes large.
