@@ -271,9 +271,9 @@ fn snippets_split_everywhere() {
         let input = s.as_bytes();
         let name = show(input);
         let whole = whole_checked(&name, input, &plan);
-        // Cut at every offset (under Miri, every sixth).
+        // Cut at every offset (under Miri, every twelfth).
         let mut chunkings: Vec<Vec<usize>> = (1..input.len())
-            .step_by(native_or_miri(1, 6))
+            .step_by(native_or_miri(1, 12))
             .map(|at| vec![at])
             .collect();
         for _ in 0..triples {
