@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Run the library's tests under Valgrind's Memcheck: every read of the SIMD scanner (the only
 # `unsafe` in the crate, src/scan/simd.rs), the arena and the streaming paths is checked for reads
-# outside an allocation and for uses of uninitialised bytes. Memcheck stands in for Miri, which
-# needs a nightly toolchain that cannot be installed here; it checks the machine code the release
-# build runs, not Rust's aliasing rules.
+# outside an allocation and for uses of uninitialised bytes. It checks the machine code the release
+# build runs, at full test sizes, not Rust's aliasing rules; tools/miri.sh checks those (and more) on
+# the interpreted program, with smaller tests.
 #
 #   tools/memcheck.sh                 # the default set below
 #   tools/memcheck.sh streaming utf8  # test targets by name (`lib` is the unit tests)

@@ -2,8 +2,8 @@
 # Run the library's tests under Miri, which interprets them and stops at undefined behaviour: a read
 # outside an allocation or of uninitialised bytes, a misaligned access, a breach of Rust's aliasing
 # rules (Stacked Borrows). That checks the SIMD scanner (src/scan/simd.rs, the only `unsafe` in the
-# crate) and the `unsafe` code of the dependencies the tests reach: memchr, simdutf8, bumpalo's
-# arena, encoding_rs. Miri runs a test about a thousand times slower than it runs natively, so under
+# crate) and the `unsafe` code of the dependencies the tests reach: memchr, simdutf8 and bumpalo's
+# arena. Miri runs a test about a thousand times slower than it runs natively, so under
 # `cfg(miri)` the tests take smaller inputs and fewer cases (see each test file).
 #
 # Two runs, side by side, each in its own target directory:
