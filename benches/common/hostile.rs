@@ -1,7 +1,6 @@
 //! The hostile inputs of issue 5, and a few of our own, as benchmark cases, defined once for the
-//! criterion bench
-//! (`benches/throughput.rs`, group `hostile`, at a tenth of full size) and for `perf/`
-//! (`tagstream-perf --hostile`, at full size), which includes this file with `#[path]`.
+//! criterion bench (`benches/throughput.rs`, group `hostile`, at a tenth of full size) and for
+//! `perf/` (`tagstream-perf --hostile`, at full size), which includes this file with `#[path]`.
 //!
 //! Each case is a whole document that a generator builds from a size in the case's own unit
 //! (bytes, attributes or tag pairs), so that full size is exactly what the issue names. Every

@@ -270,7 +270,8 @@ struct Target {
 /// Lower quartile, median and upper quartile.
 type Quartiles = (f64, f64, f64);
 
-/// The quartiles of `values` (nearest rank), or `None` if there are none.
+/// The quartiles of `values` (the outer two by nearest rank, the median as [`median`] takes it),
+/// or `None` if there are none.
 fn quartiles(values: &[f64]) -> Option<Quartiles> {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
@@ -319,64 +320,66 @@ impl Race<'_> {
         Some(ipb.get(b)? / ipb.get(a)?)
     }
 
+    /// The target `a`'s speed over `b`'s ≥ `goal`, by the medians, by instructions and pass by
+    /// pass.
+    fn ratio_target(
+        &self,
+        what: &'static str,
+        (a, b): (&str, &str),
+        goal: f64,
+        unit: &'static str,
+    ) -> Target {
+        Target {
+            what,
+            measured: self.ratio(a, b),
+            by_instructions: self.ipb_ratio(a, b),
+            per_pass: self.pass_ratios(a, b),
+            goal,
+            unit,
+        }
+    }
+
+    /// The target `subject`'s median speed ≥ `goal` MB/s.
+    fn speed_target(&self, what: &'static str, subject: &str, goal: f64) -> Target {
+        Target {
+            what,
+            measured: self.speed(subject),
+            by_instructions: None,
+            per_pass: None,
+            goal,
+            unit: "MB/s",
+        }
+    }
+
     fn targets(&self) -> Vec<Target> {
         vec![
-            Target {
-                what: "tagstream vs lol_html-bare",
-                measured: self.ratio("tagstream", "lol_html-bare"),
-                by_instructions: self.ipb_ratio("tagstream", "lol_html-bare"),
-                per_pass: self.pass_ratios("tagstream", "lol_html-bare"),
-                goal: 1.0,
-                unit: "×",
-            },
-            Target {
-                what: "tagstream vs html5ever",
-                measured: self.ratio("tagstream", "html5ever"),
-                by_instructions: self.ipb_ratio("tagstream", "html5ever"),
-                per_pass: self.pass_ratios("tagstream", "html5ever"),
-                goal: 10.0,
-                unit: "×",
-            },
-            Target {
-                what: "tagstream-decode vs html5gum (callback)",
-                measured: self.ratio("tagstream-decode", "html5gum"),
-                by_instructions: self.ipb_ratio("tagstream-decode", "html5gum"),
-                per_pass: self.pass_ratios("tagstream-decode", "html5gum"),
-                goal: 3.0,
-                unit: "×",
-            },
-            Target {
-                what: "tagstream-chunks / tagstream",
-                measured: self.ratio("tagstream-chunks", "tagstream"),
-                by_instructions: self.ipb_ratio("tagstream-chunks", "tagstream"),
-                per_pass: self.pass_ratios("tagstream-chunks", "tagstream"),
-                goal: 0.95,
-                unit: "%",
-            },
-            Target {
-                what: "tagstream (default), absolute",
-                measured: self.speed("tagstream"),
-                by_instructions: None,
-                per_pass: None,
-                goal: 1000.0,
-                unit: "MB/s",
-            },
-            Target {
-                what: "tagstream-decode, absolute",
-                measured: self.speed("tagstream-decode"),
-                by_instructions: None,
-                per_pass: None,
-                goal: 600.0,
-                unit: "MB/s",
-            },
-            Target {
-                what: "tagstream-errors, absolute",
-                measured: self.speed("tagstream-errors"),
-                by_instructions: None,
-                per_pass: None,
-                goal: 400.0,
-                unit: "MB/s",
-            },
+            self.ratio_target(
+                "tagstream vs lol_html-bare",
+                ("tagstream", "lol_html-bare"),
+                1.0,
+                "×",
+            ),
+            self.ratio_target(
+                "tagstream vs html5ever",
+                ("tagstream", "html5ever"),
+                10.0,
+                "×",
+            ),
+            self.ratio_target(
+                "tagstream-decode vs html5gum (callback)",
+                ("tagstream-decode", "html5gum"),
+                3.0,
+                "×",
+            ),
+            self.ratio_target(
+                "tagstream-chunks / tagstream",
+                ("tagstream-chunks", "tagstream"),
+                0.95,
+                "%",
+            ),
+            self.speed_target("tagstream (default), absolute", "tagstream", 1000.0),
+            self.speed_target("tagstream-decode, absolute", "tagstream-decode", 600.0),
+            self.speed_target("tagstream-errors, absolute", "tagstream-errors", 400.0),
         ]
     }
 
