@@ -397,7 +397,7 @@ mod tests {
     #[test]
     fn long_text_with_sparse_errors() {
         let mut s = String::new();
-        let lines = cases(500, 20);
+        let lines: usize = cases(500, 20);
         for i in 0..lines {
             s.push_str("<div class=\"x\">Grüße, 世界 😀 text text text</div>\n\t");
             if i % 97 == 0 {

@@ -24,7 +24,7 @@ mod checks;
 mod decoder;
 mod lines;
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 mod utf8;
 
 pub(crate) use checks::InputChecker;

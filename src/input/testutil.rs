@@ -1,4 +1,4 @@
-//! Test helpers shared by the input modules' unit tests: sample inputs covering every kind of UTF-8
+//! Test helpers shared by the input modules' unit tests (and [`cases`] by the scanner's): sample inputs covering every kind of UTF-8
 //! sequence and error, every way to split an input into chunks, a tiny deterministic PRNG, and an
 //! independent reference decoding built on std's `utf8_chunks`.
 //!
@@ -129,8 +129,9 @@ pub(crate) fn reference_units(bytes: &[u8]) -> Vec<(usize, usize, char)> {
     out
 }
 
-/// How many cases a randomized test runs: `native`, or `miri` under Miri.
-pub(crate) fn cases(native: usize, miri: usize) -> usize {
+/// How many cases a randomized test runs (or how big an input is): `native`, or `miri` under
+/// Miri. The scanner's tests use it too.
+pub(crate) fn cases<T>(native: T, miri: T) -> T {
     if cfg!(miri) { miri } else { native }
 }
 

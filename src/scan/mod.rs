@@ -309,6 +309,7 @@ mod scalar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::testutil::cases;
 
     /// Where a haystack starts in its buffer: every place natively, each alignment in a block (and
     /// the next block's first) under Miri.
@@ -320,11 +321,6 @@ mod tests {
     /// the first four and those one either side of a multiple of the block size.
     fn near_block_edges(end: usize) -> impl Iterator<Item = usize> {
         (0..end).filter(|len| !cfg!(miri) || *len < 4 || matches!(len % 16, 0 | 1 | 15))
-    }
-
-    /// `native`, or `miri` under Miri: how many random cases a test runs.
-    fn cases(native: u64, miri: u64) -> u64 {
-        if cfg!(miri) { miri } else { native }
     }
 
     /// A reproducible byte soup, mostly bytes that are not searched for.
