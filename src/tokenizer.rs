@@ -1199,13 +1199,22 @@ impl<'t> Tokens<'t> {
         let record = self.machine.flush_text_at_seam(b);
         let retention = self.machine.retention();
         self.machine.resolve_last_start_tag(b);
-        self.forget_later(src, retention);
         self.carry.clear();
         if !self.over_carry_limit(b.end() - retention, retention) {
             self.carry.extend_from_slice(b.rest(retention));
             *self.carry_base = retention;
         }
-        record.map(|r| self.token(r, src))
+        match record {
+            Some(record) => {
+                self.forget_later(src, retention);
+                Some(self.token(record, src))
+            }
+            // No token is handed out now: the last one's positions can go at once.
+            None => {
+                self.side.forget_before(b, retention);
+                None
+            }
+        }
     }
 
     /// Whether carrying `needed` bytes from stream offset `offset` on would pass

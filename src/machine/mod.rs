@@ -477,13 +477,16 @@ impl Machine {
         self.resume.min(self.text_start)
     }
 
-    /// Whether the state functions would read nothing more from `b` (errors off): the lane left
-    /// the data state at the end of a window that is not the last, or waits at a cut tag.
+    /// Whether the state functions would read nothing more from `b` (errors off): a lane left the
+    /// data state, RCDATA, RAWTEXT or script data at the end of a window that is not the last
+    /// (none of them holds anything back there but its text), or waits at a cut tag.
     pub(crate) fn waits_for_next_chunk(&self, b: &Buf) -> bool {
         !self.config.errors
             && !b.eof
             && match self.state {
-                State::Data => self.pos == b.end(),
+                State::Data | State::Rcdata | State::Rawtext | State::ScriptData => {
+                    self.pos == b.end()
+                }
                 State::TagCut => true,
                 _ => false,
             }
