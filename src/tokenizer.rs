@@ -565,7 +565,10 @@ impl Tokenizer {
         std::mem::swap(&mut self.frozen, &mut self.carry);
         self.carry.clear();
         let frozen_base = self.carry_base;
-        let phase = if self.frozen.is_empty() {
+        let nothing_carried = self.frozen.is_empty();
+        let phase = if done {
+            Phase::Done
+        } else if nothing_carried {
             Phase::Chunk
         } else {
             Phase::Extending
@@ -589,11 +592,12 @@ impl Tokenizer {
             },
             carry: &mut self.carry,
             carry_base: &mut self.carry_base,
-            last_window: (phase == Phase::Chunk).then_some(chunk_src),
+            last_window: nothing_carried.then_some(chunk_src),
             chunk_src,
             frozen_src: None,
-            phase: if done { Phase::Done } else { phase },
-            plain: false,
+            phase,
+            // The chunk is the window from the start: the first call need not prepare it.
+            plain: phase == Phase::Chunk && self.options.limits.arena == usize::MAX,
             window: chunk_src,
             window_buf: Buf {
                 bytes: chunk_src.bytes,
