@@ -895,7 +895,7 @@ impl<'t> Tokens<'t> {
         self.machine.resolve_last_start_tag(&src.window());
         self.forget_later(src, retention);
         if retention >= self.held.chunk_base {
-            self.set_phase(Phase::Chunk);
+            self.read_chunk_in_place();
         } else {
             let rest = &src.bytes[retention - src.base..];
             let more = &self.held.chunk[self.held.copied..];
@@ -911,6 +911,8 @@ impl<'t> Tokens<'t> {
                 base: retention,
                 arena: self.arena,
             }));
+            // The machine reads the new copy from the next call on.
+            self.set_phase(Phase::Frozen);
         }
     }
 
@@ -992,10 +994,15 @@ impl<'t> Tokens<'t> {
 
     /// Let go of the positions before `from` in `src` once the token being handed out is done with
     /// (at the next call or when the iterator is dropped), so that [`Tokens::position`] still
-    /// answers for it.
+    /// answers for it. Without [`Options::track_positions`] that is done at once.
     fn forget_later(&mut self, src: &'t Source<'t>, from: usize) {
-        self.forget = Some((src, from));
-        self.plain = false;
+        if self.side.track_positions {
+            self.forget = Some((src, from));
+            self.plain = false;
+        } else {
+            // Untracked positions are known only up to the first seam: nothing to put off.
+            self.side.forget_before(&src.window(), from);
+        }
     }
 
     /// Do what [`Tokens::forget_later`] put off.
@@ -1011,6 +1018,15 @@ impl<'t> Tokens<'t> {
     fn keep(&mut self, from: usize) {
         self.held.keep(from, self.carry);
         *self.carry_base = from;
+    }
+
+    /// Read on from the chunk in place, from the next call on: what [`Tokens::prepare`] would
+    /// do, done at once.
+    fn read_chunk_in_place(&mut self) {
+        self.set_phase(Phase::Chunk);
+        self.window = self.chunk_src;
+        self.window_buf = self.buf(self.chunk_src);
+        self.plain = self.forget.is_none() && self.limits.arena == usize::MAX;
     }
 
     /// Change phase; [`Tokens::prepare`] runs before the next read.

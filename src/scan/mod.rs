@@ -221,7 +221,10 @@ pub(crate) fn leading_space_or_nul(hay: &[u8]) -> (usize, bool) {
 pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if let Some(mask) = simd::first_block(hay, |v| simd::eq(v, a)) {
-        return found_or_rest(mask, || find1_after_first_block(a, &hay[16..]));
+        if mask != 0 {
+            return Some(mask.trailing_zeros() as usize);
+        }
+        return find1_after_first_block(a, hay);
     }
     short_or_rest(hay, |c| c == a, || memchr::memchr(a, hay))
 }
@@ -230,18 +233,34 @@ pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
 #[cfg(target_arch = "x86_64")]
 const FIND1_BLOCKS: usize = 5;
 
-/// [`find1`] past its first block.
+/// [`find1`] past the first block of `hay` (which holds at least one). Fewer than 16 bytes left
+/// (at the end of a window) are tested in the block that ends with `hay`, not by memchr, whose
+/// byte loop for them costs a call and a branch a byte.
 #[cfg(target_arch = "x86_64")]
 fn find1_after_first_block(a: u8, hay: &[u8]) -> Option<usize> {
-    let mut at = 0;
+    let mut at = 16;
     for _ in 0..FIND1_BLOCKS {
-        match simd::first_block(&hay[at..], |v| simd::eq(v, a)) {
-            Some(0) => at += 16,
-            Some(mask) => return Some(at + mask.trailing_zeros() as usize),
-            None => break,
+        let Some(block) = hay.get(at..at + 16) else {
+            let mask = last_block(hay, at, |v| simd::eq(v, a));
+            return (mask != 0).then(|| at + mask.trailing_zeros() as usize);
+        };
+        let mask = simd::eq(simd::load(block), a);
+        if mask != 0 {
+            return Some(at + mask.trailing_zeros() as usize);
         }
+        at += 16;
     }
     memchr::memchr(a, &hay[at..]).map(|i| at + i)
+}
+
+/// The mask `test` computes for `hay[at..]`, fewer than 16 bytes at the end of a `hay` of at least
+/// 16 (bit 0 for `hay[at]`): tested in the one block that ends with `hay`, whose first bytes, before
+/// `at`, are shifted out.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn last_block(hay: &[u8], at: usize, test: impl Fn(simd::Block) -> u32) -> u32 {
+    let start = hay.len() - 16;
+    test(simd::load(&hay[start..])) >> (at - start)
 }
 
 /// Index of the first `a` or `b` in `hay`.
