@@ -267,14 +267,18 @@ pub(crate) struct Config {
 /// buffer of the script-data double-escape states (lowercased).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ShortName {
-    bytes: Vec<u8>,
+    /// The name, when it is at most 16 bytes long: its first `len` bytes.
+    short: [u8; 16],
+    len: usize,
+    /// The name, when it is longer.
+    long: Vec<u8>,
     /// Not empty, and every byte an ASCII letter (which setting bit 5 lowercases).
     letters: bool,
 }
 
 impl ShortName {
     pub(crate) fn clear(&mut self) {
-        self.bytes.clear();
+        self.len = 0;
         self.letters = false;
     }
 
@@ -283,8 +287,9 @@ impl ShortName {
     pub(crate) fn push_lower(&mut self, b: u8) {
         debug_assert!(b.is_ascii_alphabetic(), "only letters are pushed");
         self.letters = true;
-        if self.bytes.len() < 7 {
-            self.bytes.push(b.to_ascii_lowercase());
+        if self.len < 7 {
+            self.short[self.len] = b.to_ascii_lowercase();
+            self.len += 1;
         }
     }
 
@@ -297,13 +302,31 @@ impl ShortName {
 
     /// Set the name as written (it is compared ASCII case-insensitively).
     pub(crate) fn set(&mut self, name: &[u8]) {
-        self.bytes.clear();
-        // Byte by byte, checked as they go: names are short, and `extend_from_slice` calls
-        // `memcpy` (this runs at every seam, see `Machine::resolve_last_start_tag`).
-        let mut letters = !name.is_empty();
-        for &c in name {
-            letters &= c.is_ascii_alphabetic();
-            self.bytes.push(c);
+        self.len = name.len();
+        self.letters = !name.is_empty() && name.iter().all(u8::is_ascii_alphabetic);
+        match self.short.get_mut(..name.len()) {
+            Some(short) => short.copy_from_slice(name),
+            None => {
+                self.long.clear();
+                self.long.extend_from_slice(name);
+            }
+        }
+    }
+
+    /// Set the name as written to `window[span]`. This runs at every seam (see
+    /// [`Machine::resolve_last_start_tag`]): a name of up to 16 bytes with 16 bytes of the window
+    /// from its start is copied and checked as one fixed block, with no call and no loop whose
+    /// exit depends on its length.
+    pub(crate) fn set_in(&mut self, window: &[u8], start: usize, end: usize) {
+        let len = end - start;
+        let Some(block) = window.get(start..start + 16).filter(|_| len <= 16) else {
+            return self.set(&window[start..end]);
+        };
+        self.short.copy_from_slice(block);
+        self.len = len;
+        let mut letters = len != 0;
+        for (i, c) in block.iter().enumerate() {
+            letters &= i >= len || c.is_ascii_alphabetic();
         }
         self.letters = letters;
     }
@@ -311,16 +334,14 @@ impl ShortName {
     /// Whether `name` is this name in any ASCII case, both all letters (the only names an end
     /// tag name state reads).
     pub(crate) fn is_letters_as(&self, name: &[u8]) -> bool {
+        let bytes = self.as_bytes();
         self.letters
-            && name.len() == self.bytes.len()
-            && name
-                .iter()
-                .zip(&self.bytes)
-                .all(|(a, b)| a | 0x20 == b | 0x20)
+            && name.len() == bytes.len()
+            && name.iter().zip(bytes).all(|(a, b)| a | 0x20 == b | 0x20)
     }
 
     pub(crate) fn as_bytes(&self) -> &[u8] {
-        &self.bytes
+        self.short.get(..self.len).unwrap_or(&self.long)
     }
 }
 
@@ -462,7 +483,8 @@ impl Machine {
         if let Some(span) = self.last_start_tag_span {
             self.last_start_tag_span = None;
             if span.start >= b.base && span.end <= b.end() {
-                self.last_start_tag.set(b.slice(span));
+                let (start, end) = (span.start - b.base, span.end - b.base);
+                self.last_start_tag.set_in(b.bytes, start, end);
             }
         }
     }
