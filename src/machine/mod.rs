@@ -26,6 +26,7 @@ mod tag;
 mod text;
 
 use crate::error::ErrorCode;
+use crate::scan;
 use crate::token::{Span, TextKind};
 pub(crate) use lane::Lexeme;
 pub(crate) use tag::Attrs;
@@ -315,20 +316,20 @@ impl ShortName {
 
     /// Set the name as written to `window[span]`. This runs at every seam (see
     /// [`Machine::resolve_last_start_tag`]): a name of up to 16 bytes with 16 bytes of the window
-    /// from its start is copied and checked as one fixed block, with no call and no loop whose
-    /// exit depends on its length.
+    /// from its start is copied and checked as one block, with no call and no loop whose exit
+    /// depends on its length.
     pub(crate) fn set_in(&mut self, window: &[u8], start: usize, end: usize) {
         let len = end - start;
-        let Some(block) = window.get(start..start + 16).filter(|_| len <= 16) else {
+        let block = window
+            .get(start..start + 16)
+            .and_then(|b| <&[u8; 16]>::try_from(b).ok());
+        let Some(block) = block.filter(|_| len <= 16) else {
             return self.set(&window[start..end]);
         };
-        self.short.copy_from_slice(block);
+        self.short = *block;
         self.len = len;
-        let mut letters = len != 0;
-        for (i, c) in block.iter().enumerate() {
-            letters &= i >= len || c.is_ascii_alphabetic();
-        }
-        self.letters = letters;
+        let name_lanes = (1u32 << len) - 1;
+        self.letters = len != 0 && scan::letter_lanes(block) & name_lanes == name_lanes;
     }
 
     /// Whether `name` is this name in any ASCII case, both all letters (the only names an end

@@ -5,7 +5,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
     __m128i, _MM_HINT_T0, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
-    _mm_movemask_epi8, _mm_prefetch, _mm_set1_epi8,
+    _mm_movemask_epi8, _mm_or_si128, _mm_prefetch, _mm_set1_epi8,
 };
 
 /// `bytes` as a `&str` when they are all ASCII (which is always valid UTF-8), checked with the
@@ -152,6 +152,20 @@ pub(crate) fn upper(v: Block) -> u32 {
     // registers. Adding 0x3F maps `A..=Z` to 0x80..=0x99, the only bytes then below -102 signed.
     unsafe {
         let shifted = _mm_add_epi8(v.0, _mm_set1_epi8(0x3F));
+        _mm_movemask_epi8(_mm_cmplt_epi8(shifted, _mm_set1_epi8(-102))) as u32
+    }
+}
+
+/// Lanes of `v` that hold an ASCII letter, either case, as a bit mask.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn letters(v: Block) -> u32 {
+    // SAFETY: SSE2 is enabled for every x86_64 target; these intrinsics only read and write
+    // registers. Setting bit 5 maps `A..=Z` onto `a..=z` and no other byte into it; adding 0x1F
+    // then maps `a..=z` to 0x80..=0x99, the only bytes then below -102 signed.
+    unsafe {
+        let folded = _mm_or_si128(v.0, _mm_set1_epi8(0x20));
+        let shifted = _mm_add_epi8(folded, _mm_set1_epi8(0x1F));
         _mm_movemask_epi8(_mm_cmplt_epi8(shifted, _mm_set1_epi8(-102))) as u32
     }
 }
