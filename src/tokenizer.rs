@@ -860,6 +860,13 @@ impl<'t> Tokens<'t> {
     /// lane has read past the seam (the usual case), switch to the chunk at once instead of
     /// reading the buffer's rest through the state functions to [`Tokens::leave_frozen`].
     fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
+        if self.limits.arena == usize::MAX && self.forget.is_none() {
+            // What `prepare` would do before reading the fixed buffer, done at once.
+            let src = self.frozen_source();
+            self.window = src;
+            self.window_buf = self.buf(src);
+            self.plain = true;
+        }
         let token = self.next();
         if let Some(src) = self.frozen_src
             && self.phase == Phase::Frozen
@@ -942,6 +949,15 @@ impl<'t> Tokens<'t> {
         if self.machine.resume_cut_tag() && self.extend_to_cut_tag_end() {
             return self.lex_cut_tag();
         }
+        self.run_extending_token()
+    }
+
+    /// The first token of a feed that starts with carried bytes other than a cut tag (or one whose
+    /// end the chunk does not hold): the state functions extend the carried buffer until it is
+    /// done. Out of line, so that the cut tag's way through [`Tokens::next_extending`] is short.
+    #[cold]
+    #[inline(never)]
+    fn run_extending_token(&mut self) -> Option<Token<'t>> {
         match self.run_extending() {
             Some(record) => {
                 self.leave_extending();
