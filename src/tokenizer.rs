@@ -618,6 +618,34 @@ impl Tokenizer {
 /// chunk itself (a tag ending its window took twice the instructions).
 const CUT_TAG_SLACK: usize = 32;
 
+/// Where the token a seam cut off may end in the next chunk `chunk`, given its bytes `carried`
+/// (from its `<`): the index of the first `>`, or for a comment, of the first `>` after `--` or
+/// `--!` (looking back into `carried` across the seam). The lane lexes the token again in what is
+/// copied up to there; should a `>` inside a quoted value or a `<!--!>` mislead this, the lane
+/// finds the token unfinished and the fixed buffer's end is left as any window's.
+fn cut_token_end(carried: &[u8], chunk: &[u8]) -> Option<usize> {
+    let mut k = find1(b'>', chunk)?;
+    if !carried.starts_with(b"<!--") {
+        return Some(k);
+    }
+    // The byte `n` places before the `>`.
+    let back = |k: usize, n: usize| match k.checked_sub(n) {
+        Some(i) => chunk.get(i).copied(),
+        None => carried.len().checked_sub(n - k).map(|i| carried[i]),
+    };
+    loop {
+        let ends = match back(k, 1) {
+            Some(b'-') => back(k, 2) == Some(b'-'),
+            Some(b'!') => back(k, 2) == Some(b'-') && back(k, 3) == Some(b'-'),
+            _ => false,
+        };
+        if ends {
+            return Some(k);
+        }
+        k += 1 + find1(b'>', &chunk[k + 1..])?;
+    }
+}
+
 /// The carried buffer: growing (nothing borrows it yet) or fixed (tokens may borrow it).
 enum Frozen<'t> {
     Extending(&'t mut Vec<u8>),
@@ -828,8 +856,8 @@ impl<'t> Tokens<'t> {
         }
     }
 
-    /// The carried bytes are a tag the last seam cut off, from its `<`
-    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to its first `>`, and
+    /// The carried bytes are a tag or comment the last seam cut off, from its `<`
+    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to where it ends ([`cut_token_end`]), and
     /// [`CUT_TAG_SLACK`] bytes more, and read that as a fixed window, where the lane lexes the
     /// whole tag in one go. Whatever it does not finish there (a `>` inside a quoted value ended
     /// the copy early) is left for [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it
@@ -840,10 +868,10 @@ impl<'t> Tokens<'t> {
             return false;
         }
         let chunk = self.held.chunk;
-        let Some(k) = find1(b'>', chunk) else {
+        let Frozen::Extending(v) = &mut self.held.frozen else {
             return false;
         };
-        let Frozen::Extending(v) = &mut self.held.frozen else {
+        let Some(k) = cut_token_end(v, chunk) else {
             return false;
         };
         if v.len() + k + 1 > self.limits.carry {
@@ -1106,7 +1134,7 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn state_functions_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
         let b = self.buf(src);
-        if self.machine.waits_for_next_chunk(&b) {
+        if self.machine.waits_for_next_chunk(&b) || self.machine.wait_at_last_lt(&b) {
             // What `run` would have done before it found nothing to read.
             self.machine.settle_attributes(&b);
             return self.end_of_window(src);

@@ -112,6 +112,11 @@ const SNIPPETS: &[&str] = &[
     "a\0b<a\0 b\0=c\0><!--\0--><?t \0?>\x01\x7F",
     // stray markup
     "a<b <3 </> <>x</ y <#hash> <--> &;",
+    // comments a seam cuts off wait for the chunk that ends them: `>` inside one, `--!>` and
+    // `<!--!>` (where a `>` after dashes is not the end), and a `<` or `</` that a window ends in
+    // waits to see what it opens (text, a tag, after a reference the `<` ends)
+    "<!-- a > b -- > c --!> d<!--!> e --><!-- f ---><!-- g --!--> h",
+    "a < b </ c x &amp< d &am</ e <</p><<!--x--><</</>",
 ];
 
 /// The snippets (under Miri, every fifth).

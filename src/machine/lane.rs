@@ -164,7 +164,8 @@ impl Machine {
 
     /// §13.2.5.42–52 with errors off, from the markup declaration open state: the comment that
     /// opens at window index `lt`, if it is one and ends in the window or at the end of input;
-    /// otherwise the state functions go on from its `<`. It ends at the first `-->` or `--!>`
+    /// if the window cuts it off, it waits for the next chunk in [`State::TagCut`]; otherwise
+    /// the state functions go on from its `<`. It ends at the first `-->` or `--!>`
     /// after `<!--`, or at once in `<!-->` and `<!--->`: each way through the comment states
     /// reaches the comment end state at the second dash of `--` and leaves it only at `>` (or
     /// `!>`) or at a byte that is data.
@@ -185,7 +186,12 @@ impl Machine {
                     self.state = State::Eof;
                     (start + comment_data_at_eof(rest), bytes.len())
                 }
-                None => return self.elsewhere(b.base + lt),
+                // The window cuts the comment off: no comment state emits anything before its
+                // end, so it waits for the next chunk as a cut tag does.
+                None => {
+                    self.state = State::TagCut;
+                    return self.elsewhere(b.base + lt);
+                }
             },
         };
         let span = Span {

@@ -248,9 +248,9 @@ pub(crate) enum State {
     AfterProcessingInstructionTarget,
     ProcessingInstructionData,
     ProcessingInstructionQuestionable,
-    /// Not a state of the standard: the data state waiting at the `<` of a tag that the end of
-    /// the window cuts off, left unread until the next chunk brings its end (see
-    /// [`Machine::wait_for_cut_tag`]).
+    /// Not a state of the standard: the data state waiting at the `<` of a tag or comment that
+    /// the end of the window cuts off (or of a `<` or `</` it ends in), left unread until the
+    /// next chunk brings its end (see [`Machine::wait_for_cut_tag`]).
     TagCut,
     Eof,
 }
@@ -513,6 +513,18 @@ impl Machine {
                 State::TagCut => true,
                 _ => false,
             }
+    }
+
+    /// A window that is not the last ends in `<` or `</` where the lane left the data state:
+    /// the next chunk tells what that opens, so the machine waits at the `<` for it, as at a cut
+    /// tag ([`State::TagCut`]). Whether it does.
+    pub(crate) fn wait_at_last_lt(&mut self, b: &Buf) -> bool {
+        let rest = b.rest(self.pos);
+        let wait = self.state == State::Data && !b.eof && (rest == b"<" || rest == b"</");
+        if wait {
+            self.state = State::TagCut;
+        }
+        wait
     }
 
     /// Whether the machine has reached the end of input and handed out every record.
