@@ -19,7 +19,7 @@
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Buf, Machine, ShortName, State, is_whitespace, run_of, skip_whitespace};
-use crate::scan::{find_in_set, find_name_end, find1};
+use crate::scan::{find_in_set, find_name_end, find1, find1_from};
 use crate::token::{AttrRecord, Span, TextKind};
 
 /// What the lane found. The machine is left after it, in the data state.
@@ -131,7 +131,7 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn wait_for_cut_tag(&mut self, b: &Buf, lt: usize) {
-        if !b.eof && find1(b'>', &b.bytes[lt..]).is_none() {
+        if !b.eof && find1_from(b'>', b.bytes, lt).is_none() {
             self.state = State::TagCut;
         }
     }

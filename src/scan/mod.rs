@@ -245,6 +245,18 @@ pub(crate) fn find1(a: u8, hay: &[u8]) -> Option<usize> {
     short_or_rest(hay, |c| c == a, || memchr::memchr(a, hay))
 }
 
+/// Index in `window` of the first `a` at or after `from`. A short tail of a window of at least 16
+/// bytes is tested in the block that ends the window, not byte by byte: for searches that start
+/// near a window's end (a tag the window cuts off).
+pub(crate) fn find1_from(a: u8, window: &[u8], from: usize) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if window.len() - from < 16 && window.len() >= 16 {
+        let mask = last_block(window, from, |v| simd::eq(v, a));
+        return (mask != 0).then(|| from + mask.trailing_zeros() as usize);
+    }
+    find1(a, &window[from..]).map(|i| from + i)
+}
+
 /// How many 16-byte blocks [`find1`] tests itself after the first.
 #[cfg(target_arch = "x86_64")]
 const FIND1_BLOCKS: usize = 5;
@@ -395,6 +407,12 @@ mod tests {
                     "{start} {len}"
                 );
                 assert_eq!(find3(0xFF, b'z', b'q', hay), scalar::find(hay, b"\xFFzq"));
+                let window = &base[..start + len];
+                assert_eq!(
+                    find1_from(b'<', window, start),
+                    scalar::find(hay, b"<").map(|i| start + i),
+                    "{start} {len}"
+                );
             }
         }
     }

@@ -7,8 +7,8 @@
 use std::fmt::{Arguments, Debug};
 
 use super::{
-    Changes, ascii_str, each_change, find_name_end, find1, find2, find3, leading_space_or_nul,
-    unchanged_span,
+    Changes, ascii_str, each_change, find_name_end, find1, find1_from, find2, find3,
+    leading_space_or_nul, unchanged_span,
 };
 
 /// Panics, naming the search and the range, where a scanner search and its scalar oracle differ
@@ -17,6 +17,16 @@ pub fn check(bytes: &[u8], needles: [u8; 3]) {
     for (start, end) in ranges(bytes.len()) {
         check_searches(&bytes[start..end], needles);
         check_parts(bytes, start, end);
+        let window = &bytes[..end];
+        agree(
+            format_args!("find1_from {start}"),
+            window,
+            find1_from(needles[0], window, start),
+            window[start..]
+                .iter()
+                .position(|&x| x == needles[0])
+                .map(|i| start + i),
+        );
     }
 }
 
