@@ -857,12 +857,12 @@ impl<'t> Tokens<'t> {
     }
 
     /// The carried bytes are a tag or comment the last seam cut off, from its `<`
-    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to where it ends ([`cut_token_end`]), and
-    /// [`CUT_TAG_SLACK`] bytes more, and read that as a fixed window, where the lane lexes the
-    /// whole tag in one go. Whatever it does not finish there (a `>` inside a quoted value ended
-    /// the copy early) is left for [`Tokens::leave_frozen`]. `false`: the chunk has no `>`, or it
-    /// is the last one, or the carry limit is near; the state functions extend the carried buffer
-    /// as for any token.
+    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to where it ends ([`cut_token_end`]),
+    /// and [`CUT_TAG_SLACK`] bytes more, and read that as a fixed window, where the lane lexes the
+    /// whole token in one go. Whatever it does not finish there (a `>` inside a quoted value ended
+    /// the copy early) is left for [`Tokens::leave_frozen`]. `false`: the chunk has no end for it,
+    /// or it is the last one, or the carry limit is near; the state functions extend the carried
+    /// buffer as for any token.
     fn extend_to_cut_tag_end(&mut self) -> bool {
         if self.held.eof || self.held.copied != 0 {
             return false;
