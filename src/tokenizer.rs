@@ -1134,7 +1134,7 @@ impl<'t> Tokens<'t> {
     #[inline(never)]
     fn state_functions_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
         let b = self.buf(src);
-        if self.machine.waits_for_next_chunk(&b) || self.machine.wait_at_last_lt(&b) {
+        if self.machine.waits_for_next_chunk(&b) {
             // What `run` would have done before it found nothing to read.
             self.machine.settle_attributes(&b);
             return self.end_of_window(src);

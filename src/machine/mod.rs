@@ -502,29 +502,27 @@ impl Machine {
 
     /// Whether the state functions would read nothing more from `b` (errors off): a lane left the
     /// data state, RCDATA, RAWTEXT or script data at the end of a window that is not the last
-    /// (none of them holds anything back there but its text), or waits at a cut tag.
-    pub(crate) fn waits_for_next_chunk(&self, b: &Buf) -> bool {
-        !self.config.errors
-            && !b.eof
-            && match self.state {
-                State::Data | State::Rcdata | State::Rawtext | State::ScriptData => {
-                    self.pos == b.end()
-                }
-                State::TagCut => true,
-                _ => false,
-            }
-    }
-
-    /// A window that is not the last ends in `<` or `</` where the lane left the data state:
-    /// the next chunk tells what that opens, so the machine waits at the `<` for it, as at a cut
-    /// tag ([`State::TagCut`]). Whether it does.
-    pub(crate) fn wait_at_last_lt(&mut self, b: &Buf) -> bool {
-        let rest = b.rest(self.pos);
-        let wait = self.state == State::Data && !b.eof && (rest == b"<" || rest == b"</");
-        if wait {
-            self.state = State::TagCut;
+    /// (none of them holds anything back there but its text), or waits at a cut tag. A window
+    /// that ends in `<` or `</` where the lane left the data state waits there too: the next chunk
+    /// tells what that opens, so the machine waits at the `<` for it, as at a cut tag
+    /// ([`State::TagCut`]).
+    pub(crate) fn waits_for_next_chunk(&mut self, b: &Buf) -> bool {
+        if self.config.errors || b.eof {
+            return false;
         }
-        wait
+        match self.state {
+            State::Data | State::Rcdata | State::Rawtext | State::ScriptData
+                if self.pos == b.end() =>
+            {
+                true
+            }
+            State::Data if matches!(b.rest(self.pos), b"<" | b"</") => {
+                self.state = State::TagCut;
+                true
+            }
+            State::TagCut => true,
+            _ => false,
+        }
     }
 
     /// Whether the machine has reached the end of input and handed out every record.
