@@ -314,7 +314,7 @@ impl ShortName {
         }
     }
 
-    /// Set the name as written to `window[span]`. This runs at every seam (see
+    /// Set the name as written to `window[start..end]`. This runs at every seam (see
     /// [`Machine::resolve_last_start_tag`]): a name of up to 16 bytes with 16 bytes of the window
     /// from its start is copied and checked as one block, with no call and no loop whose exit
     /// depends on its length.
