@@ -6,6 +6,7 @@ mod corpus;
 mod hostile;
 mod hostile_run;
 mod report;
+mod seams;
 mod subjects;
 
 use std::hint::black_box;
@@ -37,6 +38,8 @@ OPTIONS:
     --hostile             not the race: the hostile inputs of issue 5 at full size against the
                           corpus, and a document fed one byte at a time (writes
                           results/<date>-<cpu>-hostile.md)
+    --seams               not the race: what a chunk seam costs, in ns, by where it falls (cuts
+                          about every --chunk-size bytes; default 21 passes; prints only)
     --callgrind SUBJECT   load the corpus, run exactly one pass of SUBJECT (or `none`: only load),
                           print corpus size and checksum; for valgrind (see callgrind.sh)
     --case NAME           with --callgrind: a hostile case at full size instead of the corpus
@@ -60,6 +63,7 @@ struct Args {
     write: bool,
     callgrind: Option<String>,
     hostile: bool,
+    seams: bool,
     case: Option<String>,
     divisor: usize,
     list: bool,
@@ -88,6 +92,7 @@ fn parse_args() -> Result<Args, String> {
         write: true,
         callgrind: None,
         hostile: false,
+        seams: false,
         case: None,
         divisor: 1,
         list: false,
@@ -129,6 +134,7 @@ fn parse_args() -> Result<Args, String> {
             "--no-write" => args.write = false,
             "--callgrind" => args.callgrind = Some(value()?),
             "--hostile" => args.hostile = true,
+            "--seams" => args.seams = true,
             "--case" => args.case = Some(value()?),
             "--divisor" => args.divisor = number(value()?, &key)?,
             "--list" => args.list = true,
@@ -213,6 +219,10 @@ fn main() -> ExitCode {
     };
     if args.hostile {
         return hostile_mode(corpus, &args);
+    }
+    if args.seams {
+        seams::run_all(&corpus, args.passes.unwrap_or(21), args.chunk_size);
+        return ExitCode::SUCCESS;
     }
     match &args.callgrind {
         Some(subject) => callgrind(subject, &corpus, &args),

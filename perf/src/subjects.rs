@@ -135,6 +135,8 @@ enum Switch {
     Plaintext,
 }
 
+pub use tagstream::consume_spans;
+
 mod tagstream {
     use super::{Outcome, Subject, Switch, switch_for, switch_for_raw};
     use crate::corpus::Corpus;
@@ -151,7 +153,7 @@ mod tagstream {
 
     /// Default consumption: spans and raw names only, nothing decoded.
     #[inline(always)]
-    fn consume_spans(token: &Token<'_>, sum: &mut u64) -> Option<TextKind> {
+    pub fn consume_spans(token: &Token<'_>, sum: &mut u64) -> Option<TextKind> {
         match token {
             Token::StartTag(tag) => {
                 let name = tag.raw_name();

@@ -1,0 +1,191 @@
+//! `--seams`: what a chunk seam costs, in time, by where it falls.
+//!
+//! The race gives one number for 4 KiB chunks; this tells it apart. Every page is fed in pieces
+//! cut at about every `--chunk-size` bytes, but at a chosen kind of place: exactly every N bytes (the
+//! race's chunks), at the end of a token before a tag, 5 bytes into a start tag, in the middle of
+//! a text run, of script text, of a comment. Each pass of a plan runs right after a pass over the
+//! whole pages, in one process; its cost per seam is its extra time over that pass divided by its
+//! seams, and the table gives the median over the passes. The machine's load moves single runs by
+//! tens of ns a seam: compare runs, not one number. Nothing is written: the numbers are for
+//! finding where seams spend their time, not for the report.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use tagstream::{Options, TextKind, Token, Tokenizer};
+
+use crate::corpus::Corpus;
+use crate::report::median;
+use crate::subjects::consume_spans;
+
+/// Where a plan cuts, at about every chunk size.
+#[derive(Clone, Copy)]
+enum Place {
+    /// Exactly every chunk size (the race's `tagstream-chunks`).
+    Every,
+    /// At the end of the first token past the mark that a tag follows.
+    BeforeTag,
+    /// 5 bytes into the first start tag of at least 20 bytes past the mark.
+    InStartTag,
+    /// In the middle of the first data-state text of at least 20 bytes past the mark.
+    InText,
+    /// In the middle of the first script text of at least 20 bytes past the mark.
+    InScript,
+    /// In the middle of the first comment of at least 20 bytes past the mark.
+    InComment,
+}
+
+const PLANS: [(&str, Place); 6] = [
+    ("every N bytes (the race)", Place::Every),
+    ("token end before a tag", Place::BeforeTag),
+    ("5 bytes into a start tag", Place::InStartTag),
+    ("middle of text", Place::InText),
+    ("middle of script text", Place::InScript),
+    ("middle of a comment", Place::InComment),
+];
+
+/// A token's span, and where a plan may cut in it (`None`: nowhere).
+struct Spot {
+    start: usize,
+    end: usize,
+    cut: [Option<usize>; 6],
+}
+
+/// The spots of a page, from tokenizing it whole.
+fn spots(tokenizer: &mut Tokenizer, page: &[u8]) -> Vec<Spot> {
+    let mut spots: Vec<Spot> = Vec::new();
+    for token in tokenizer.tokenize(page) {
+        let span = token.span();
+        let (start, end) = (span.start, span.end);
+        let long = end - start >= 20;
+        let middle = long.then_some(start + (end - start) / 2);
+        let tag = matches!(token, Token::StartTag(_) | Token::EndTag(_));
+        if tag && let Some(before) = spots.last_mut() {
+            before.cut[Place::BeforeTag as usize] = Some(before.end);
+        }
+        let mut cut = [None; 6];
+        match &token {
+            Token::StartTag(_) if long => cut[Place::InStartTag as usize] = Some(start + 5),
+            Token::Text(t) if t.kind() == TextKind::Data => cut[Place::InText as usize] = middle,
+            Token::Text(t) if t.kind() == TextKind::ScriptData => {
+                cut[Place::InScript as usize] = middle;
+            }
+            Token::Comment(_) => cut[Place::InComment as usize] = middle,
+            _ => {}
+        }
+        spots.push(Spot { start, end, cut });
+    }
+    spots
+}
+
+/// The offsets a plan cuts a page at: the first place of its kind past each mark, the marks a
+/// chunk size apart from the last cut.
+fn cuts(spots: &[Spot], len: usize, place: Place, size: usize) -> Vec<usize> {
+    if let Place::Every = place {
+        return (1..len.div_ceil(size)).map(|i| i * size).collect();
+    }
+    let mut cuts = Vec::new();
+    let mut mark = size;
+    for spot in spots {
+        if let Some(at) = spot.cut[place as usize]
+            && spot.start >= mark
+            && at < len
+        {
+            cuts.push(at);
+            mark = at + size;
+        }
+    }
+    cuts
+}
+
+/// Feed each page in the pieces its cuts make, and finish it.
+fn run(tokenizer: &mut Tokenizer, corpus: &Corpus, cuts: &[Vec<usize>]) -> u64 {
+    let mut sum = 0;
+    for (page, cuts) in corpus.pages.iter().zip(cuts) {
+        tokenizer.reset();
+        let mut from = 0;
+        for &at in cuts.iter().chain(Some(&page.bytes.len())) {
+            for token in tokenizer.feed(&page.bytes[from..at]) {
+                consume_spans(&token, &mut sum);
+            }
+            from = at;
+        }
+        for token in tokenizer.finish() {
+            consume_spans(&token, &mut sum);
+        }
+    }
+    sum
+}
+
+/// Every page whole.
+fn whole(tokenizer: &mut Tokenizer, corpus: &Corpus) -> u64 {
+    let mut sum = 0;
+    for page in &corpus.pages {
+        for token in tokenizer.tokenize(&page.bytes) {
+            consume_spans(&token, &mut sum);
+        }
+    }
+    sum
+}
+
+fn seconds(f: impl FnOnce() -> u64) -> f64 {
+    let start = Instant::now();
+    black_box(f());
+    start.elapsed().as_secs_f64()
+}
+
+/// Print, for each plan, its seams, its speed against the whole pages and its cost per seam.
+pub fn run_all(corpus: &Corpus, passes: usize, size: usize) {
+    let mut tokenizer = Tokenizer::new(Options::new());
+    let plans: Vec<Vec<Vec<usize>>> = PLANS
+        .iter()
+        .map(|&(_, place)| {
+            corpus
+                .pages
+                .iter()
+                .map(|page| {
+                    let spots = spots(&mut tokenizer, &page.bytes);
+                    cuts(&spots, page.bytes.len(), place, size)
+                })
+                .collect()
+        })
+        .collect();
+    let expected = whole(&mut tokenizer, corpus);
+    // Each plan's passes, each paired with a pass of the whole pages run just before it.
+    let mut times = vec![Vec::new(); PLANS.len()];
+    for pass in 0..=passes {
+        for (plan, cuts) in plans.iter().enumerate() {
+            let base = seconds(|| whole(&mut tokenizer, corpus));
+            let mut sum = 0;
+            let t = seconds(|| {
+                sum = run(&mut tokenizer, corpus, cuts);
+                sum
+            });
+            assert_eq!(sum, expected, "a plan's tokens add up to the whole pages'");
+            // The first pass warms up.
+            if pass > 0 {
+                times[plan].push((base, t));
+            }
+        }
+    }
+    let bases: Vec<f64> = times.iter().flatten().map(|&(b, _)| b).collect();
+    println!(
+        "{passes} passes after a warm-up; whole pages: median {:.2} ms a pass",
+        median(&bases) * 1e3
+    );
+    println!("| seams cut at | seams | speed vs whole (median pass) | ns a seam (median pass) |");
+    println!("|---|---:|---:|---:|");
+    for ((name, _), (cuts, times)) in PLANS.iter().zip(plans.iter().zip(&times)) {
+        let seams: usize = cuts.iter().map(Vec::len).sum();
+        let ratios: Vec<f64> = times.iter().map(|(b, t)| b / t).collect();
+        let costs: Vec<f64> = times
+            .iter()
+            .map(|(b, t)| (t - b) / seams.max(1) as f64 * 1e9)
+            .collect();
+        println!(
+            "| {name} | {seams} | {:.1}% | {:.0} |",
+            median(&ratios) * 100.0,
+            median(&costs)
+        );
+    }
+}
