@@ -888,13 +888,6 @@ impl<'t> Tokens<'t> {
     /// lane has read past the seam (the usual case), switch to the chunk at once instead of
     /// reading the buffer's rest through the state functions to [`Tokens::leave_frozen`].
     fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
-        if self.limits.arena == usize::MAX && self.forget.is_none() {
-            // What `prepare` would do before reading the fixed buffer, done at once.
-            let src = self.frozen_source();
-            self.window = src;
-            self.window_buf = self.buf(src);
-            self.plain = true;
-        }
         let token = self.next();
         if let Some(src) = self.frozen_src
             && self.phase == Phase::Frozen
