@@ -137,16 +137,19 @@ fn seconds(f: impl FnOnce() -> u64) -> f64 {
 /// Print, for each plan, its seams, its speed against the whole pages and its cost per seam.
 pub fn run_all(corpus: &Corpus, passes: usize, size: usize) {
     let mut tokenizer = Tokenizer::new(Options::new());
+    let page_spots: Vec<Vec<Spot>> = corpus
+        .pages
+        .iter()
+        .map(|page| spots(&mut tokenizer, &page.bytes))
+        .collect();
     let plans: Vec<Vec<Vec<usize>>> = PLANS
         .iter()
         .map(|&(_, place)| {
             corpus
                 .pages
                 .iter()
-                .map(|page| {
-                    let spots = spots(&mut tokenizer, &page.bytes);
-                    cuts(&spots, page.bytes.len(), place, size)
-                })
+                .zip(&page_spots)
+                .map(|(page, spots)| cuts(spots, page.bytes.len(), place, size))
                 .collect()
         })
         .collect();
