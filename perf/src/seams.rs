@@ -16,7 +16,7 @@ use tagstream::{Options, TextKind, Token, Tokenizer};
 
 use crate::corpus::Corpus;
 use crate::report::median;
-use crate::subjects::consume_spans;
+use crate::subjects::{consume_spans, drain};
 
 /// Where a plan cuts, at about every chunk size.
 #[derive(Clone, Copy)]
@@ -105,14 +105,10 @@ fn run(tokenizer: &mut Tokenizer, corpus: &Corpus, cuts: &[Vec<usize>]) -> u64 {
         tokenizer.reset();
         let mut from = 0;
         for &at in cuts.iter().chain(Some(&page.bytes.len())) {
-            for token in tokenizer.feed(&page.bytes[from..at]) {
-                consume_spans(&token, &mut sum);
-            }
+            sum += drain(tokenizer.feed(&page.bytes[from..at]), &consume_spans);
             from = at;
         }
-        for token in tokenizer.finish() {
-            consume_spans(&token, &mut sum);
-        }
+        sum += drain(tokenizer.finish(), &consume_spans);
     }
     sum
 }
@@ -121,9 +117,7 @@ fn run(tokenizer: &mut Tokenizer, corpus: &Corpus, cuts: &[Vec<usize>]) -> u64 {
 fn whole(tokenizer: &mut Tokenizer, corpus: &Corpus) -> u64 {
     let mut sum = 0;
     for page in &corpus.pages {
-        for token in tokenizer.tokenize(&page.bytes) {
-            consume_spans(&token, &mut sum);
-        }
+        sum += drain(tokenizer.tokenize(&page.bytes), &consume_spans);
     }
     sum
 }
