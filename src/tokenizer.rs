@@ -885,14 +885,17 @@ impl<'t> Tokens<'t> {
     }
 
     /// Hand out the tag the last seam cut off, now whole in the fixed carried buffer. When the
-    /// lane has read past the seam (the usual case), switch to the chunk at once instead of
-    /// reading the buffer's rest through the state functions to [`Tokens::leave_frozen`].
+    /// machine has read past the seam (the usual case) and a lane reads on from there (the data
+    /// lane, or the raw lane when the simulator switched to a text state at a `<script>`,
+    /// `<style>`, `<title>`…), switch to the chunk at once instead of reading the buffer's rest
+    /// to [`Tokens::leave_frozen`]: that read the copied bytes after the tag twice, and took
+    /// the cold way through the state functions at the copy's end.
     fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
         let token = self.next();
         if let Some(src) = self.frozen_src
             && self.phase == Phase::Frozen
             && self.held.copied < self.held.chunk.len()
-            && self.machine.lane_open()
+            && (self.machine.lane_open() || self.machine.raw_lane_open())
             && self.machine.pos >= self.held.chunk_base
         {
             self.read_on_after(src);
