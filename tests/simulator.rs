@@ -32,6 +32,7 @@ fn render_fed(options: Options, input: &str, cuts: &[usize]) -> Vec<String> {
     out.lines
 }
 
+/// The lines of a rendering, and the kind of the text on its last line, if it is text.
 #[derive(Default)]
 struct Rendering {
     lines: Vec<String>,

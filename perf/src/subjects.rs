@@ -225,10 +225,11 @@ mod tagstream {
         }
     }
 
-    /// Hand every token of `tokens` to `consume`, and return the sum it made. The whole-page and the chunked subjects both
-    /// run this one loop, out of line, so that their code per token is the same machine code:
-    /// inlined into two differently shaped loops, it compiled differently (about one instruction
-    /// a token apart), and their ratio measured the compiler's loop layout as well as the seams.
+    /// Hand every token of `tokens` to `consume`, and return the sum it made. The whole-page and
+    /// the chunked subjects both run this one loop, out of line, so that their code per token is
+    /// the same machine code: inlined into two differently shaped loops, it compiled differently
+    /// (about one instruction a token apart), and their ratio measured the compiler's loop
+    /// layout as well as the seams.
     #[inline(never)]
     pub fn drain<C>(mut tokens: Tokens<'_>, consume: &C) -> u64
     where
