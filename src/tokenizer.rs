@@ -7,7 +7,8 @@
 //! carry, extended with just enough of the new chunk to finish that token (growing the copy by
 //! doubling), then switches to reading the new chunk in place. A plain tag the seam cuts off is not
 //! read at all until then: the carry is extended up to the new chunk's first `>`, and the direct
-//! lane lexes the whole tag at once. Memory is therefore bounded by the chunk size plus the longest
+//! lane lexes the whole tag at once (a tag or comment that the new chunk does not end either is
+//! carried on, unread, to the next). Memory is therefore bounded by the chunk size plus the longest
 //! unfinished token, and the tokens do not depend on the chunking (text may be split into more
 //! tokens at seams; concatenated it is the same).
 //!
@@ -646,6 +647,16 @@ fn cut_token_end(carried: &[u8], chunk: &[u8]) -> Option<usize> {
     }
 }
 
+/// What [`Tokens::extend_to_cut_tag_end`] did with a cut tag or comment.
+enum CutTagEnd {
+    /// The chunk holds its end: the fixed window holds the whole token.
+    Extended,
+    /// The chunk holds no end for it.
+    Beyond,
+    /// Not looked for (the last chunk, or the carry limit near).
+    Unknown,
+}
+
 /// The carried buffer: growing (nothing borrows it yet) or fixed (tokens may borrow it).
 enum Frozen<'t> {
     Extending(&'t mut Vec<u8>),
@@ -860,27 +871,55 @@ impl<'t> Tokens<'t> {
     /// ([`Machine::wait_for_cut_tag`]): append the chunk up to where it ends ([`cut_token_end`]),
     /// and [`CUT_TAG_SLACK`] bytes more, and read that as a fixed window, where the lane lexes the
     /// whole token in one go. Whatever it does not finish there (a `>` inside a quoted value ended
-    /// the copy early) is left for [`Tokens::leave_frozen`]. `false`: the chunk has no end for it,
-    /// or it is the last one, or the carry limit is near; the state functions extend the carried
-    /// buffer as for any token.
-    fn extend_to_cut_tag_end(&mut self) -> bool {
+    /// the copy early) is left for [`Tokens::leave_frozen`]. [`CutTagEnd::Beyond`]: the chunk
+    /// holds no end for it; [`CutTagEnd::Unknown`]: this is the last chunk, or the carry limit is
+    /// near; in both cases nothing was appended.
+    fn extend_to_cut_tag_end(&mut self) -> CutTagEnd {
         if self.held.eof || self.held.copied != 0 {
-            return false;
+            return CutTagEnd::Unknown;
         }
         let chunk = self.held.chunk;
         let Frozen::Extending(v) = &mut self.held.frozen else {
-            return false;
+            return CutTagEnd::Unknown;
         };
         let Some(k) = cut_token_end(v, chunk) else {
-            return false;
+            return CutTagEnd::Beyond;
         };
         if v.len() + k + 1 > self.limits.carry {
-            return false;
+            return CutTagEnd::Unknown;
         }
         let copied = chunk.len().min(k + 1 + CUT_TAG_SLACK);
         v.extend_from_slice(&chunk[..copied]);
         self.held.copied = copied;
         self.set_phase(Phase::Frozen);
+        CutTagEnd::Extended
+    }
+
+    /// The carried bytes are a tag or comment the last seam cut off, and the chunk holds no end
+    /// for it ([`CutTagEnd::Beyond`]): carry the whole chunk on with it, unread, and wait for the
+    /// next one again. The state functions would only have read the chunk to its end, with no
+    /// token to hand out (for a long comment, at every seam it spans). `false`: the token may not
+    /// be a tag (`<` at the last seam, then no letter), or the carry limit is near: the state
+    /// functions read on.
+    fn carry_cut_tag_on(&mut self) -> bool {
+        let chunk = self.held.chunk;
+        let Frozen::Extending(v) = &mut self.held.frozen else {
+            return false;
+        };
+        let tag = match &v[..] {
+            [b'<', b'!', b'-', b'-', ..] => true,
+            [b'<', b'/', c, ..] | [b'<', c, ..] => c.is_ascii_alphabetic(),
+            _ => false,
+        };
+        if !tag || v.len() + chunk.len() > self.limits.carry {
+            return false;
+        }
+        v.extend_from_slice(chunk);
+        std::mem::swap(*v, self.carry);
+        *self.carry_base = self.held.frozen_base;
+        self.held.copied = chunk.len();
+        self.machine.wait_for_cut_tag_again();
+        self.set_phase(Phase::Done);
         true
     }
 
@@ -970,8 +1009,12 @@ impl<'t> Tokens<'t> {
     /// share the frame of [`Iterator::next`]'s hot path.
     #[inline(never)]
     fn next_extending(&mut self) -> Option<Token<'t>> {
-        if self.machine.resume_cut_tag() && self.extend_to_cut_tag_end() {
-            return self.lex_cut_tag();
+        if self.machine.resume_cut_tag() {
+            match self.extend_to_cut_tag_end() {
+                CutTagEnd::Extended => return self.lex_cut_tag(),
+                CutTagEnd::Beyond if self.carry_cut_tag_on() => return None,
+                CutTagEnd::Beyond | CutTagEnd::Unknown => {}
+            }
         }
         self.run_extending_token()
     }

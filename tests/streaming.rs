@@ -303,6 +303,58 @@ fn snippets_split_everywhere() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A comment or tag that many chunks cut is carried on unread from seam to seam until the chunk
+/// that ends it (errors off; the state functions read it with errors on): the tokens are the whole
+/// run's, whether the end is at a chunk's start, in the middle, or right after a seam cuts `--`,
+/// `--!` or `--` `>` apart.
+#[test]
+fn comments_and_tags_longer_than_many_chunks() {
+    let filler = "x-y <b> -> ->".repeat(native_or_miri(40, 4));
+    let inputs = [
+        format!("a<!--{filler}-->b<!--{filler}--!>c<!--{filler}---->d"),
+        format!("<p title=\"{filler}\" x='>'>t</p a=\"{filler}\">"),
+        format!("<!-- {filler}"),
+        format!("<a b=\"{filler}"),
+    ];
+    for input in &inputs {
+        let input = input.as_bytes();
+        let name = show(&input[..20]);
+        for plan in [quiet_plan(), plan()] {
+            let whole = whole_checked(&name, input, &plan);
+            for size in [1, 2, 3, 5, 16, 61, 256] {
+                let cuts: Vec<usize> = (size..input.len()).step_by(size).collect();
+                let got = run_cuts(input, &cuts, &plan);
+                let how = format!("in chunks of {size}");
+                if let Some(failure) = compare(&name, &how, input, &whole, &got) {
+                    panic!("{failure}");
+                }
+            }
+        }
+    }
+}
+
+/// A `<` that ends a chunk waits for the next one (which tells whether it opens a tag), but the
+/// text after it is handed out as it comes, not carried on as a cut tag would be.
+#[test]
+fn a_less_than_sign_at_a_seam_does_not_hold_back_the_text_after_it() {
+    let mut tokenizer = Tokenizer::default();
+    let rest = " b".repeat(100);
+    let mut text = String::new();
+    for chunk in ["a <", &rest, &rest, "c <", &rest] {
+        let before = text.len();
+        for token in tokenizer.feed(chunk.as_bytes()) {
+            if let Token::Text(t) = token {
+                text.push_str(t.text());
+            }
+        }
+        if chunk == rest {
+            assert!(text.len() - before >= rest.len(), "held back: {text:?}");
+        }
+    }
+    tokenizer.finish().for_each(drop);
+    assert_eq!(text, format!("a <{}c <{rest}", rest.repeat(2)));
+}
+
 #[test]
 fn spans_are_inside_the_input_increasing_and_non_overlapping() {
     for (name, input, plan) in corpus() {

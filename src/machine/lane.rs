@@ -146,6 +146,12 @@ impl Machine {
         cut
     }
 
+    /// Wait at the `<` of the cut tag again, the chunk having brought no end for it
+    /// ([`Machine::resume_cut_tag`] undone).
+    pub(crate) fn wait_for_cut_tag_again(&mut self) {
+        self.state = State::TagCut;
+    }
+
     /// The state functions continue in the data state at `pos`.
     fn elsewhere(&mut self, pos: usize) -> Lexeme {
         self.pos = pos;
