@@ -914,13 +914,22 @@ impl<'t> Tokens<'t> {
         if !tag || v.len() + chunk.len() > self.limits.carry {
             return false;
         }
-        v.extend_from_slice(chunk);
-        std::mem::swap(*v, self.carry);
-        *self.carry_base = self.held.frozen_base;
-        self.held.copied = chunk.len();
+        self.carry_all();
         self.machine.wait_for_cut_tag_again();
         self.set_phase(Phase::Done);
         true
+    }
+
+    /// Keep the carried buffer, while it is still growing, and the rest of the chunk, unread, for
+    /// the next feed.
+    fn carry_all(&mut self) {
+        let Frozen::Extending(v) = &mut self.held.frozen else {
+            return;
+        };
+        v.extend_from_slice(&self.held.chunk[self.held.copied..]);
+        std::mem::swap(*v, self.carry);
+        *self.carry_base = self.held.frozen_base;
+        self.held.copied = self.held.chunk.len();
     }
 
     /// Hand out the tag the last seam cut off, now whole in the fixed carried buffer. When the
@@ -1467,14 +1476,7 @@ impl Tokens<'_> {
     fn pause(&mut self) {
         match self.phase {
             Phase::Done => {}
-            Phase::Extending => {
-                let Frozen::Extending(v) = &mut self.held.frozen else {
-                    return;
-                };
-                v.extend_from_slice(&self.held.chunk[self.held.copied..]);
-                std::mem::swap(*v, self.carry);
-                *self.carry_base = self.held.frozen_base;
-            }
+            Phase::Extending => self.carry_all(),
             Phase::Frozen | Phase::Chunk => {
                 let retention = self.machine.retention();
                 let b = self.held.window(self.phase);
