@@ -40,6 +40,9 @@ OPTIONS:
                           results/<date>-<cpu>-hostile.md)
     --seams               not the race: what a chunk seam costs, in ns, by where it falls (cuts
                           about every --chunk-size bytes; default 21 passes; prints only)
+    --seam-plan N         not the race: cut the pages as --seams plan N (see --list-plans;
+                          `whole`: the pages whole) and feed them once, print the seams and
+                          checksum; for valgrind (see seams-callgrind.sh)
     --callgrind SUBJECT   load the corpus, run exactly one pass of SUBJECT (or `none`: only load),
                           print corpus size and checksum; for valgrind (see callgrind.sh)
     --case NAME           with --callgrind: a hostile case at full size instead of the corpus
@@ -47,6 +50,7 @@ OPTIONS:
     --divisor N           with --case: the case at full size divided by N (default 1)
     --list                print the subject names, one a line
     --list-cases          print the hostile case names, one a line
+    --list-plans          print the --seams plans, a number and a name a line
     -h, --help            this text
 ";
 
@@ -64,10 +68,13 @@ struct Args {
     callgrind: Option<String>,
     hostile: bool,
     seams: bool,
+    /// `--seam-plan`: `Some(None)` for `whole`, `Some(Some(n))` for plan n.
+    seam_plan: Option<Option<usize>>,
     case: Option<String>,
     divisor: usize,
     list: bool,
     list_cases: bool,
+    list_plans: bool,
 }
 
 fn manifest_dir() -> &'static Path {
@@ -93,10 +100,12 @@ fn parse_args() -> Result<Args, String> {
         callgrind: None,
         hostile: false,
         seams: false,
+        seam_plan: None,
         case: None,
         divisor: 1,
         list: false,
         list_cases: false,
+        list_plans: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -135,10 +144,12 @@ fn parse_args() -> Result<Args, String> {
             "--callgrind" => args.callgrind = Some(value()?),
             "--hostile" => args.hostile = true,
             "--seams" => args.seams = true,
+            "--seam-plan" => args.seam_plan = Some(seam_plan(&value()?)?),
             "--case" => args.case = Some(value()?),
             "--divisor" => args.divisor = number(value()?, &key)?,
             "--list" => args.list = true,
             "--list-cases" => args.list_cases = true,
+            "--list-plans" => args.list_plans = true,
             "-h" | "--help" => {
                 print!("{USAGE}");
                 std::process::exit(0);
@@ -172,10 +183,31 @@ fn parse_args() -> Result<Args, String> {
             return Err(format!("--case: unknown case {c:?} (see --list-cases)"));
         }
     }
+    if args.seam_plan.is_some() && (args.callgrind.is_some() || args.hostile || args.seams) {
+        return Err("--seam-plan goes with none of --callgrind, --hostile and --seams".to_owned());
+    }
     if args.subjects.is_empty() {
         return Err("--subjects: no subject given".to_owned());
     }
     Ok(args)
+}
+
+/// The value of `--seam-plan`: `whole` (`None`) or a plan's number.
+fn seam_plan(v: &str) -> Result<Option<usize>, String> {
+    let plans = seams::plan_names().len();
+    if v == "whole" {
+        return Ok(None);
+    }
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n < plans)
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "--seam-plan: expected a plan number from 0 to {} or `whole`, got {v:?} (see --list-plans)",
+                plans - 1
+            )
+        })
 }
 
 fn main() -> ExitCode {
@@ -195,6 +227,12 @@ fn main() -> ExitCode {
     if args.list_cases {
         for case in hostile::CASES {
             println!("{}", case.name);
+        }
+        return ExitCode::SUCCESS;
+    }
+    if args.list_plans {
+        for (i, name) in seams::plan_names().enumerate() {
+            println!("{i}\t{name}");
         }
         return ExitCode::SUCCESS;
     }
@@ -223,6 +261,9 @@ fn main() -> ExitCode {
     if args.seams {
         seams::run_all(&corpus, args.passes.unwrap_or(21), args.chunk_size);
         return ExitCode::SUCCESS;
+    }
+    if let Some(plan) = args.seam_plan {
+        return seam_plan_pass(&corpus, plan, args.chunk_size);
     }
     match &args.callgrind {
         Some(subject) => callgrind(subject, &corpus, &args),
@@ -258,6 +299,26 @@ fn callgrind(subject: &str, corpus: &Corpus, args: &Args) -> ExitCode {
     let out = black_box(s.run(black_box(corpus)));
     println!("checksum: {}", out.checksum);
     println!("errors: {}", out.errors);
+    ExitCode::SUCCESS
+}
+
+/// One pass of one `--seams` plan (`None`: of the whole pages) after the set-up of `--seams`,
+/// nothing else: for `valgrind --tool=callgrind` (see seams-callgrind.sh).
+fn seam_plan_pass(corpus: &Corpus, plan: Option<usize>, chunk_size: usize) -> ExitCode {
+    println!("tagstream: {}", report::tagstream_git());
+    println!("dir: {}", corpus.dir.display());
+    println!("files: {}", corpus.pages.len());
+    println!("bytes: {}", corpus.bytes);
+    match plan {
+        Some(i) => println!(
+            "plan: {i}\t{}",
+            seams::plan_names().nth(i).expect("checked")
+        ),
+        None => println!("plan: whole"),
+    }
+    let (seams, checksum) = seams::run_one(corpus, plan, chunk_size);
+    println!("seams: {seams}");
+    println!("checksum: {checksum}");
     ExitCode::SUCCESS
 }
 

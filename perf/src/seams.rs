@@ -11,6 +11,9 @@
 //! table gives the median over the passes. The machine's load moves single runs by tens of ns a
 //! seam (more for the plans with few seams): compare runs, not one number. Nothing is written:
 //! the numbers are for finding where seams spend their time, not for the report.
+//!
+//! `--seam-plan` ([`run_one`]) runs one plan once, for valgrind: `seams-callgrind.sh` counts what
+//! its seams cost in instructions, cache misses and mispredicted branches.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -229,26 +232,68 @@ fn seconds(f: impl FnOnce() -> u64) -> f64 {
     start.elapsed().as_secs_f64()
 }
 
-/// Print, for each plan, its seams, its speed against the whole pages and its cost per seam.
-pub fn run_all(corpus: &Corpus, passes: usize, size: usize) {
-    let mut tokenizer = Tokenizer::new(Options::new());
+/// The plans' names, in the order of the table (a plan's number is its index).
+pub fn plan_names() -> impl ExactSizeIterator<Item = &'static str> {
+    PLANS.iter().map(|&(name, _)| name)
+}
+
+/// One plan's cuts for every page.
+fn plan_cuts(
+    corpus: &Corpus,
+    page_spots: &[Vec<Spot>],
+    plan: Plan,
+    size: usize,
+) -> Vec<Vec<usize>> {
+    corpus
+        .pages
+        .iter()
+        .zip(page_spots)
+        .map(|(page, spots)| cuts(spots, page.bytes.len(), plan, size))
+        .collect()
+}
+
+/// The set-up of [`run_all`] and [`run_one`]: every plan's cuts for every page (from one whole
+/// tokenization of each page), and the checksum of one more pass over the whole pages.
+fn set_up(tokenizer: &mut Tokenizer, corpus: &Corpus, size: usize) -> (Vec<Vec<Vec<usize>>>, u64) {
     let page_spots: Vec<Vec<Spot>> = corpus
         .pages
         .iter()
-        .map(|page| spots(&mut tokenizer, &page.bytes))
+        .map(|page| spots(tokenizer, &page.bytes))
         .collect();
-    let plans: Vec<Vec<Vec<usize>>> = PLANS
+    let plans = PLANS
         .iter()
-        .map(|&(_, plan)| {
-            corpus
-                .pages
-                .iter()
-                .zip(&page_spots)
-                .map(|(page, spots)| cuts(spots, page.bytes.len(), plan, size))
-                .collect()
-        })
+        .map(|&(_, plan)| plan_cuts(corpus, &page_spots, plan, size))
         .collect();
-    let expected = whole(&mut tokenizer, corpus);
+    (plans, whole(tokenizer, corpus))
+}
+
+fn seam_count(cuts: &[Vec<usize>]) -> usize {
+    cuts.iter().map(Vec::len).sum()
+}
+
+/// For valgrind (`seams-callgrind.sh`): the set-up of [`run_all`], then exactly one pass of plan
+/// `plan` (its number in [`plan_names`]), or of the whole pages for `None`. Every plan's set-up
+/// is the same (the cuts of all plans are built each time), so that a plan's counts less those
+/// of `None` are its pass less a pass of the whole pages. Returns the plan's seams (0 for `None`)
+/// and the pass's checksum.
+pub fn run_one(corpus: &Corpus, plan: Option<usize>, size: usize) -> (usize, u64) {
+    let mut tokenizer = Tokenizer::new(Options::new());
+    let (plans, expected) = set_up(&mut tokenizer, corpus, size);
+    let (seams, sum) = match plan {
+        Some(i) => (
+            seam_count(&plans[i]),
+            run(&mut tokenizer, corpus, &plans[i]),
+        ),
+        None => (0, whole(&mut tokenizer, corpus)),
+    };
+    assert_eq!(sum, expected, "a plan's tokens add up to the whole pages'");
+    (seams, sum)
+}
+
+/// Print, for each plan, its seams, its speed against the whole pages and its cost per seam.
+pub fn run_all(corpus: &Corpus, passes: usize, size: usize) {
+    let mut tokenizer = Tokenizer::new(Options::new());
+    let (plans, expected) = set_up(&mut tokenizer, corpus, size);
     // Each plan's passes, each paired with a pass of the whole pages run just before it.
     let mut times = vec![Vec::new(); PLANS.len()];
     for pass in 0..=passes {
@@ -274,7 +319,7 @@ pub fn run_all(corpus: &Corpus, passes: usize, size: usize) {
     println!("| seams cut at | seams | speed vs whole (median pass) | ns a seam (median pass) |");
     println!("|---|---:|---:|---:|");
     for ((name, _), (cuts, times)) in PLANS.iter().zip(plans.iter().zip(&times)) {
-        let seams: usize = cuts.iter().map(Vec::len).sum();
+        let seams = seam_count(cuts);
         let ratios: Vec<f64> = times.iter().map(|(b, t)| b / t).collect();
         let costs: Vec<f64> = times
             .iter()
