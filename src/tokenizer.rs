@@ -407,9 +407,9 @@ pub struct Tokenizer {
     arena: Bump,
     /// The buffer the current feed reads before the chunk: the previous carry, extended.
     frozen: Vec<u8>,
-    /// Bytes kept for the next feed, starting at stream offset `carry_base`.
+    /// Bytes kept for the next feed, described by `carried`.
     carry: Vec<u8>,
-    carry_base: usize,
+    carried: Carried,
     /// Stream offset of the next chunk.
     fed: usize,
     side: Side,
@@ -437,7 +437,7 @@ impl Tokenizer {
             arena: Bump::new(),
             frozen: Vec::new(),
             carry: Vec::new(),
-            carry_base: 0,
+            carried: Carried::default(),
             fed: 0,
             side: Side::new(&options),
             finished: false,
@@ -459,7 +459,7 @@ impl Tokenizer {
         self.machine.set_cdata_allowed(self.options.cdata_allowed);
         self.frozen.clear();
         self.carry.clear();
-        self.carry_base = 0;
+        self.carried = Carried::default();
         self.fed = 0;
         self.side.reset();
         self.finished = false;
@@ -500,7 +500,7 @@ impl Tokenizer {
     /// no token of a later feed starts before it.
     #[cfg(feature = "encoding")]
     pub(crate) fn retained_from(&self) -> usize {
-        self.carry_base
+        self.carried.base
     }
 
     /// The parse errors reported so far (when [`Options::errors`] is on), in stream order.
@@ -565,7 +565,7 @@ impl Tokenizer {
         self.finished = eof;
         std::mem::swap(&mut self.frozen, &mut self.carry);
         self.carry.clear();
-        let frozen_base = self.carry_base;
+        let frozen_base = self.carried.base;
         let nothing_carried = self.frozen.is_empty();
         let phase = if done {
             Phase::Done
@@ -592,7 +592,7 @@ impl Tokenizer {
                 eof,
             },
             carry: &mut self.carry,
-            carry_base: &mut self.carry_base,
+            carried: &mut self.carried,
             last_window: nothing_carried.then_some(chunk_src),
             chunk_src,
             frozen_src: None,
@@ -739,6 +739,27 @@ impl<'t> Held<'t> {
     }
 }
 
+/// What the bytes kept for the next feed are.
+#[derive(Clone, Copy, Default)]
+struct Carried {
+    /// The stream offset of the first one.
+    base: usize,
+    /// Some of them were kept unread, the iterator being dropped before it had read them
+    /// ([`Tokens::pause`]): when they are a tag or comment a seam cut off, its end may lie among
+    /// them, not only in the next chunk.
+    unread: bool,
+}
+
+impl Carried {
+    /// Bytes from `base` on, all read.
+    fn read_from(base: usize) -> Carried {
+        Carried {
+            base,
+            unread: false,
+        }
+    }
+}
+
 /// The tokens of one document or one fed chunk; see [`Tokenizer`].
 pub struct Tokens<'t> {
     machine: &'t mut Machine,
@@ -746,7 +767,7 @@ pub struct Tokens<'t> {
     arena: &'t Bump,
     held: Held<'t>,
     carry: &'t mut Vec<u8>,
-    carry_base: &'t mut usize,
+    carried: &'t mut Carried,
     phase: Phase,
     /// Nothing to check before reading `window` (see [`Tokens::prepare`]): the phase is
     /// [`Phase::Chunk`] or [`Phase::Frozen`], nothing waits to be forgotten, and there is no
@@ -928,7 +949,7 @@ impl<'t> Tokens<'t> {
         };
         v.extend_from_slice(&self.held.chunk[self.held.copied..]);
         std::mem::swap(*v, self.carry);
-        *self.carry_base = self.held.frozen_base;
+        self.carried.base = self.held.frozen_base;
         self.held.copied = self.held.chunk.len();
     }
 
@@ -1021,7 +1042,11 @@ impl<'t> Tokens<'t> {
         if self.machine.resume_cut_tag() {
             match self.extend_to_cut_tag_end() {
                 CutTagEnd::Extended => return self.lex_cut_tag(),
-                CutTagEnd::Beyond if self.carry_cut_tag_on() => return None,
+                // Bytes a pause kept unread may hold the token's end, which `cut_token_end`
+                // does not look for: the state functions read them.
+                CutTagEnd::Beyond if !self.carried.unread && self.carry_cut_tag_on() => {
+                    return None;
+                }
                 CutTagEnd::Beyond | CutTagEnd::Unknown => {}
             }
         }
@@ -1075,7 +1100,7 @@ impl<'t> Tokens<'t> {
             };
             v.drain(..retention - self.held.frozen_base);
             std::mem::swap(*v, self.carry);
-            *self.carry_base = retention;
+            *self.carried = Carried::read_from(retention);
             return None;
         };
         let src = self.frozen_source();
@@ -1106,10 +1131,10 @@ impl<'t> Tokens<'t> {
         }
     }
 
-    /// Keep the stream bytes from `from` on for the next feed.
+    /// Keep the stream bytes from `from` on for the next feed, all read by the machine.
     fn keep(&mut self, from: usize) {
         self.held.keep(from, self.carry);
-        *self.carry_base = from;
+        *self.carried = Carried::read_from(from);
     }
 
     /// Read on from the chunk in place, from the next call on: what [`Tokens::prepare`] would
@@ -1314,7 +1339,7 @@ impl<'t> Tokens<'t> {
         self.carry.clear();
         if !self.over_carry_limit(b.end() - retention, retention) {
             self.carry.extend_from_slice(b.rest(retention));
-            *self.carry_base = retention;
+            *self.carried = Carried::read_from(retention);
         }
         match record {
             Some(record) => {
@@ -1476,7 +1501,10 @@ impl Tokens<'_> {
     fn pause(&mut self) {
         match self.phase {
             Phase::Done => {}
-            Phase::Extending => self.carry_all(),
+            Phase::Extending => {
+                self.carry_all();
+                self.carried.unread = true;
+            }
             Phase::Frozen | Phase::Chunk => {
                 let retention = self.machine.retention();
                 let b = self.held.window(self.phase);
@@ -1490,6 +1518,7 @@ impl Tokens<'_> {
                 self.machine.resolve_last_start_tag(&b);
                 self.side.forget_before(&b, retention);
                 self.keep(retention);
+                self.carried.unread = true;
             }
         }
     }

@@ -355,6 +355,40 @@ fn a_less_than_sign_at_a_seam_does_not_hold_back_the_text_after_it() {
     assert_eq!(text, format!("a <{}c <{rest}", rest.repeat(2)));
 }
 
+/// A tag or comment a seam cut off, whose end comes in a chunk the consumer paused in before
+/// reading a token: the next feed hands it out, and the tokens after it, even when that feed
+/// brings no end of its own (the paused chunk's bytes were kept unread, and the end is among them).
+#[test]
+fn a_cut_token_ended_in_a_paused_chunk_is_not_held_back() {
+    let cases = [
+        (["x<!--a", "b-->c<p>", "d"], "comment ab"),
+        (["x<a", "b>c<p>", "d"], "tag ab"),
+    ];
+    for errors in [false, true] {
+        for (chunks, cut) in cases {
+            let mut tokenizer = Tokenizer::new(Options::new().errors(errors));
+            let mut seen = Vec::new();
+            let mut pull = |tokens: tagstream::Tokens<'_>| {
+                for token in tokens {
+                    seen.push(match token {
+                        Token::Comment(c) => format!("comment {}", c.data()),
+                        Token::Text(t) => format!("text {}", t.text()),
+                        Token::StartTag(t) => format!("tag {}", t.name()),
+                        other => format!("{other:?}"),
+                    });
+                }
+            };
+            pull(tokenizer.feed(chunks[0].as_bytes()));
+            // Paused before its first token.
+            drop(tokenizer.feed(chunks[1].as_bytes()));
+            pull(tokenizer.feed(chunks[2].as_bytes()));
+            let expected = ["text x", cut, "text c", "tag p", "text d"];
+            assert_eq!(seen, expected, "{chunks:?}, errors {errors}");
+            tokenizer.finish().for_each(drop);
+        }
+    }
+}
+
 #[test]
 fn spans_are_inside_the_input_increasing_and_non_overlapping() {
     for (name, input, plan) in corpus() {
