@@ -1131,7 +1131,8 @@ impl<'t> Tokens<'t> {
         }
     }
 
-    /// Keep the stream bytes from `from` on for the next feed, all read by the machine.
+    /// Keep the stream bytes from `from` on for the next feed, as read by the machine
+    /// ([`Tokens::pause`] marks them unread).
     fn keep(&mut self, from: usize) {
         self.held.keep(from, self.carry);
         *self.carried = Carried::read_from(from);
@@ -1500,11 +1501,8 @@ impl Tokens<'_> {
     #[inline(never)]
     fn pause(&mut self) {
         match self.phase {
-            Phase::Done => {}
-            Phase::Extending => {
-                self.carry_all();
-                self.carried.unread = true;
-            }
+            Phase::Done => return,
+            Phase::Extending => self.carry_all(),
             Phase::Frozen | Phase::Chunk => {
                 let retention = self.machine.retention();
                 let b = self.held.window(self.phase);
@@ -1518,8 +1516,9 @@ impl Tokens<'_> {
                 self.machine.resolve_last_start_tag(&b);
                 self.side.forget_before(&b, retention);
                 self.keep(retention);
-                self.carried.unread = true;
             }
         }
+        // What the iterator had not read yet is among the kept bytes.
+        self.carried.unread = true;
     }
 }
