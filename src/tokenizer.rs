@@ -992,7 +992,7 @@ impl<'t> Tokens<'t> {
         // A tag cut off by this window's end is whole in what follows.
         self.machine.resume_cut_tag();
         let retention = self.machine.retention();
-        self.machine.resolve_last_start_tag(&src.window());
+        self.machine.resolve_last_start_tag_inline(&src.window());
         self.forget_later(src, retention);
         if retention >= self.held.chunk_base {
             self.read_chunk_in_place();
@@ -1336,7 +1336,7 @@ impl<'t> Tokens<'t> {
         }
         let record = self.machine.flush_text_at_seam(b);
         let retention = self.machine.retention();
-        self.machine.resolve_last_start_tag(b);
+        self.machine.resolve_last_start_tag_inline(b);
         self.carry.clear();
         if !self.over_carry_limit(b.end() - retention, retention) {
             self.carry.extend_from_slice(b.rest(retention));

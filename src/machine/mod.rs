@@ -318,6 +318,7 @@ impl ShortName {
     /// [`Machine::resolve_last_start_tag`]): a name of up to 16 bytes with 16 bytes of the window
     /// from its start is copied and checked as one block, with no call and no loop whose exit
     /// depends on its length.
+    #[inline(always)]
     pub(crate) fn set_in(&mut self, window: &[u8], start: usize, end: usize) {
         let len = end - start;
         let block = window
@@ -479,7 +480,15 @@ impl Machine {
 
     /// Copy the last start tag's name out of `b` if it is still only known by position (call
     /// before entering a text state that compares end tags with it, and before `b`'s bytes go).
+    #[inline(never)]
     pub(crate) fn resolve_last_start_tag(&mut self, b: &Buf) {
+        self.resolve_last_start_tag_inline(b);
+    }
+
+    /// [`Machine::resolve_last_start_tag`], inlined where a seam runs it: every seam does, and
+    /// the call cost more than the copy.
+    #[inline(always)]
+    pub(crate) fn resolve_last_start_tag_inline(&mut self, b: &Buf) {
         // Read, and cleared only when it was set (no three-word write of `None` over `None`).
         if let Some(span) = self.last_start_tag_span {
             self.last_start_tag_span = None;
@@ -510,19 +519,26 @@ impl Machine {
         if self.config.errors || b.eof {
             return false;
         }
-        match self.state {
-            State::Data | State::Rcdata | State::Rawtext | State::ScriptData
-                if self.pos == b.end() =>
-            {
-                true
-            }
-            State::Data if matches!(b.rest(self.pos), b"<" | b"</") => {
-                self.state = State::TagCut;
-                true
-            }
-            State::TagCut => true,
-            _ => false,
+        // Compares, not a `match`: that compiled to a jump table, an indirect jump that every
+        // seam took cold.
+        let state = self.state;
+        if state == State::TagCut {
+            return true;
         }
+        if !matches!(
+            state,
+            State::Data | State::Rcdata | State::Rawtext | State::ScriptData
+        ) {
+            return false;
+        }
+        if self.pos == b.end() {
+            return true;
+        }
+        let cut = state == State::Data && matches!(b.rest(self.pos), b"<" | b"</");
+        if cut {
+            self.state = State::TagCut;
+        }
+        cut
     }
 
     /// Whether the machine has reached the end of input and handed out every record.
