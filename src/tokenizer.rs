@@ -1345,7 +1345,7 @@ impl<'t> Tokens<'t> {
         match record {
             Some(record) => {
                 self.forget_later(src, retention);
-                Some(self.token(record, src))
+                self.flushed_text_token(record, src)
             }
             // No token is handed out now: the last one's positions can go at once.
             None => {
@@ -1353,6 +1353,28 @@ impl<'t> Tokens<'t> {
                 None
             }
         }
+    }
+
+    /// The text record [`Machine::flush_text_at_seam`] made, as a token borrowing `src`: built as
+    /// text directly, not through [`make_token`]'s `match` on the kind, a jump table that the
+    /// seams took cold.
+    fn flushed_text_token(&mut self, record: Record, src: &'t Source<'t>) -> Option<Token<'t>> {
+        let Kind::Text(kind) = record.kind else {
+            return Some(self.token(record, src));
+        };
+        self.last_window = Some(src);
+        let text = Text {
+            src,
+            span: record.span,
+            kind,
+        };
+        if self
+            .sim
+            .wants(record.kind, record.part, src.bytes, src.base)
+        {
+            return self.simulated_text(text);
+        }
+        Some(Token::Text(text))
     }
 
     /// Whether carrying `needed` bytes from stream offset `offset` on would pass
