@@ -960,6 +960,11 @@ impl<'t> Tokens<'t> {
     /// to [`Tokens::leave_frozen`]: that read the copied bytes after the tag twice, and took
     /// the cold way through the state functions at the copy's end.
     fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
+        // What `prepare` would do for the fixed buffer, done here, where it is known.
+        let src = self.frozen_source();
+        self.window = src;
+        self.window_buf = self.buf(src);
+        self.plain = self.forget.is_none() && self.limits.arena == usize::MAX;
         let token = self.next();
         if let Some(src) = self.frozen_src
             && self.phase == Phase::Frozen
