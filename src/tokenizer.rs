@@ -962,9 +962,7 @@ impl<'t> Tokens<'t> {
     fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
         // What `prepare` would do for the fixed buffer, done here, where it is known.
         let src = self.frozen_source();
-        self.window = src;
-        self.window_buf = self.buf(src);
-        self.plain = self.forget.is_none() && self.limits.arena == usize::MAX;
+        self.read_window(src);
         let token = self.next();
         if let Some(src) = self.frozen_src
             && self.phase == Phase::Frozen
@@ -1147,8 +1145,14 @@ impl<'t> Tokens<'t> {
     /// do, done at once.
     fn read_chunk_in_place(&mut self) {
         self.set_phase(Phase::Chunk);
-        self.window = self.chunk_src;
-        self.window_buf = self.buf(self.chunk_src);
+        self.read_window(self.chunk_src);
+    }
+
+    /// Read `src` from the next call on, in the current phase, without [`Tokens::prepare`]
+    /// unless something is still to be done before the read.
+    fn read_window(&mut self, src: &'t Source<'t>) {
+        self.window = src;
+        self.window_buf = self.buf(src);
         self.plain = self.forget.is_none() && self.limits.arena == usize::MAX;
     }
 
