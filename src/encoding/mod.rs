@@ -12,7 +12,7 @@
 //!
 //! Which encoding: [`sniff`] runs the standard's *encoding sniffing algorithm*
 //! (<https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm>): a BOM,
-//! else the transport layer's label (say, the HTTP `Content-Type` charset), else the [`prescan`]
+//! else the transport layer's label (say, the HTTP `Content-Type` charset), else the [`prescan()`]
 //! of the first 1024 bytes for a `<meta>` declaration, else the caller's default (windows-1252 in
 //! the standard's table for most locales). Labels resolve through the Encoding Standard's table
 //! (encoding_rs's [`Encoding::for_label`]). When the encoding came from the prescan or the

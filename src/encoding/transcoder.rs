@@ -148,7 +148,7 @@ pub struct Transcoder {
     tokenizer: Tokenizer,
     transport: Option<&'static Encoding>,
     default: &'static Encoding,
-    /// Try [`detect_utf8`] before falling back to `default`.
+    /// Try [`detect_utf8`](super::detect_utf8) before falling back to `default`.
     detect_utf8: bool,
     map_offsets: bool,
     /// Bytes held back until the encoding is decided.

@@ -9,7 +9,7 @@
 //! other raw-text elements never look like tags, so a `"<a href=…>"` inside a script string is not
 //! a link, and `<![CDATA[…]]>` inside SVG is text.
 //!
-//! - [`links`] / [`LinkExtractor`]: every URL, resolved with the [`url`] crate against the page
+//! - [`links()`] / [`LinkExtractor`]: every URL, resolved with the [`url`] crate against the page
 //!   URL and the document's `<base href>`; [`tag_links`] gives the URLs of one start tag without
 //!   copying; [`parse_srcset`] and [`parse_refresh`] are the HTML Standard's micro-syntaxes.
 //! - [`text()`] / [`TextExtractor`]: visible text, title and meta description.
