@@ -1002,10 +1002,12 @@ impl<'t> Tokens<'t> {
         } else {
             let rest = &src.bytes[retention - src.base..];
             let more = &self.held.chunk[self.held.copied..];
-            let bytes = self.arena.alloc_slice_fill_copy(rest.len() + more.len(), 0);
-            bytes[..rest.len()].copy_from_slice(rest);
-            bytes[rest.len()..].copy_from_slice(more);
-            let bytes: &'t [u8] = bytes;
+            // Built in place: a zero-filled slice copied over wrote every byte twice.
+            let mut joined =
+                bumpalo::collections::Vec::with_capacity_in(rest.len() + more.len(), self.arena);
+            joined.extend_from_slice(rest);
+            joined.extend_from_slice(more);
+            let bytes: &'t [u8] = joined.into_bump_slice();
             self.held.frozen = Frozen::Fixed(bytes);
             self.held.frozen_base = retention;
             self.held.copied = self.held.chunk.len();
