@@ -30,7 +30,7 @@ OPTIONS:
     --subjects A,B,...    subjects to run, in this order (default: all; see --list)
     --corpus DIR          folder of *.html pages (default ../datasets/corpus, or $TAGSTREAM_CORPUS)
     --corpus-limit N      only the first N pages, sorted by name
-    --chunk-size N        chunk size for tagstream-chunks (default 4096)
+    --chunk-size N        chunk size for tagstream-chunks and lol_html-bare-chunks (default 4096)
     --ipb FILE            instructions/byte file to merge (default: newest results/callgrind-*.txt)
     --no-ipb              do not merge instructions/byte
     --results DIR         where to write the report (default perf/results)

@@ -465,6 +465,34 @@ impl Race<'_> {
         t
     }
 
+    /// What chunking costs a streaming peer, beside the chunks target: `lol_html-bare` written
+    /// in chunks against written whole (not a target; `None` when either was not run).
+    fn chunking_reference(&self) -> Option<String> {
+        let reference = self.ratio_target(
+            "lol_html-bare-chunks / lol_html-bare",
+            ("lol_html-bare-chunks", "lol_html-bare"),
+            0.0,
+            "%",
+        );
+        let measured = reference.measured?;
+        let per_pass = reference
+            .per_pass
+            .map_or(String::new(), |(low, mid, high)| {
+                format!(
+                    "; within each pass {} ({}–{})",
+                    reference.show(mid),
+                    reference.show(low),
+                    reference.show(high)
+                )
+            });
+        Some(format!(
+            "For reference, not a target, the same chunking with lol_html and no handlers (a \
+             streaming rewriter that produces no tokens): {} = {}{per_pass}.",
+            reference.what,
+            reference.show(measured),
+        ))
+    }
+
     /// Cross-checks: the three span-consuming tagstream subjects must sum to the same.
     pub fn cross_checks(&self) -> Vec<String> {
         let mut notes = Vec::new();
@@ -501,12 +529,14 @@ impl Race<'_> {
                 group(b.outcome.errors)
             ));
         }
-        if let Some(r) = self.row("lol_html-bare") {
-            let same = r.outcome.checksum == self.corpus.bytes as u64;
-            notes.push(format!(
-                "lol_html-bare output bytes {} the corpus bytes",
-                if same { "equal" } else { "DIFFER from" }
-            ));
+        for name in ["lol_html-bare", "lol_html-bare-chunks"] {
+            if let Some(r) = self.row(name) {
+                let same = r.outcome.checksum == self.corpus.bytes as u64;
+                notes.push(format!(
+                    "{name} output bytes {} the corpus bytes",
+                    if same { "equal" } else { "DIFFER from" }
+                ));
+            }
         }
         if let Some(ipb) = &self.ipb
             && let Some(rev) = ipb
@@ -652,6 +682,9 @@ impl Race<'_> {
              so of each other, and gives the median and quartiles of those: it shows how far the \
              machine's load moved the ratio while the passes ran."
         );
+        if let Some(line) = self.chunking_reference() {
+            let _ = writeln!(s, "\n{line}");
+        }
         let checks = self.cross_checks();
         if !checks.is_empty() {
             let _ = writeln!(s, "\n## Checks\n");

@@ -83,6 +83,11 @@ pub const SUBJECTS: &[(&str, &str)] = &[
         "HtmlRewriter with no handlers (it only scans for what it would rewrite), output \
          discarded. Sum: output bytes (= input bytes)",
     ),
+    (
+        "lol_html-bare-chunks",
+        "as `lol_html-bare`, written in 4 KiB chunks: the reference for what chunking costs a \
+         streaming peer. Sum: as `lol_html-bare`",
+    ),
 ];
 
 /// Build a subject by name (`None` for an unknown name).
@@ -95,8 +100,18 @@ pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Su
         "html5ever" => Box::new(html5ever_tok::Html5ever::new(corpus)),
         "html5gum" => Box::new(html5gum_tok::Callback),
         "html5gum-iter" => Box::new(html5gum_tok::Iter),
-        "lol_html" => Box::new(lol::LolHtml { handlers: true }),
-        "lol_html-bare" => Box::new(lol::LolHtml { handlers: false }),
+        "lol_html" => Box::new(lol::LolHtml {
+            handlers: true,
+            chunk_size: None,
+        }),
+        "lol_html-bare" => Box::new(lol::LolHtml {
+            handlers: false,
+            chunk_size: None,
+        }),
+        "lol_html-bare-chunks" => Box::new(lol::LolHtml {
+            handlers: false,
+            chunk_size: Some(chunk_size),
+        }),
         _ => return None,
     })
 }
@@ -521,6 +536,8 @@ mod lol {
 
     pub struct LolHtml {
         pub handlers: bool,
+        /// Write each page in chunks of this size instead of whole.
+        pub chunk_size: Option<usize>,
     }
 
     impl Subject for LolHtml {
@@ -551,7 +568,11 @@ mod lol {
                 let ok = {
                     let mut rewriter =
                         HtmlRewriter::new(settings, |c: &[u8]| output += c.len() as u64);
-                    rewriter.write(&page.bytes).is_ok() && rewriter.end().is_ok()
+                    let chunk_size = self.chunk_size.unwrap_or(page.bytes.len().max(1));
+                    page.bytes
+                        .chunks(chunk_size)
+                        .all(|chunk| rewriter.write(chunk).is_ok())
+                        && rewriter.end().is_ok()
                 };
                 out.errors += u64::from(!ok);
                 out.checksum += elements + text + output;
