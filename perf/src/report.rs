@@ -620,7 +620,8 @@ impl Race<'_> {
         let _ = writeln!(
             s,
             "- **Passes:** in one process, round-robin over the subjects (the starting subject \
-             rotates each pass), 1 warm-up pass + {} timed passes each; a pass is the whole \
+             rotates each pass, and the stride through them varies, so that each follows several \
+             different ones), 1 warm-up pass + {} timed passes each; a pass is the whole \
              corpus; the table shows the median pass (MB = 10^6 bytes){}",
             self.passes,
             if self.passes < 9 {
