@@ -619,9 +619,9 @@ impl Race<'_> {
         );
         let _ = writeln!(
             s,
-            "- **Passes:** in one process, round-robin over the subjects (the starting subject \
-             rotates each pass, and the stride through them varies, so that each follows several \
-             different ones), 1 warm-up pass + {} timed passes each; a pass is the whole \
+            "- **Passes:** in one process, every subject once a pass, in an order shuffled anew \
+             each pass (seeded by the pass, so each subject follows every other about equally \
+             often), 1 warm-up pass + {} timed passes each; a pass is the whole \
              corpus; the table shows the median pass (MB = 10^6 bytes){}",
             self.passes,
             if self.passes < 9 {
