@@ -1,6 +1,6 @@
 //! Records, for the report, what the race is built with: the compiler (`rustc -V`), the profile,
-//! and the tagstream sources in `..` (git revision, and whether they differ from it), taken at
-//! build time so that they describe the code actually compiled in.
+//! and the tagstream sources in `..` (the last commit that changed them, and whether the work tree
+//! differs from it), taken at build time so that they describe the code actually compiled in.
 use std::process::Command;
 
 fn run(cmd: &str, args: &[&str]) -> Option<String> {
@@ -35,7 +35,11 @@ fn main() {
         all.extend_from_slice(args);
         run("git", &all)
     };
-    let tagstream = match git(&["rev-parse", "--short", "HEAD"]) {
+    // The last commit that changed tagstream's sources, not HEAD: commits to perf/ alone leave
+    // the code measured as it was.
+    let tagstream = match git(&["log", "-1", "--format=%h", "--", "src", "Cargo.toml"])
+        .filter(|rev| !rev.is_empty())
+    {
         Some(rev) => {
             let status =
                 git(&["status", "--porcelain", "--", "src", "Cargo.toml"]).unwrap_or_default();
@@ -57,6 +61,8 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=../src");
     println!("cargo:rerun-if-changed=../Cargo.toml");
+    // A commit or checkout changes the index (HEAD itself names only the branch).
     println!("cargo:rerun-if-changed=../.git/HEAD");
+    println!("cargo:rerun-if-changed=../.git/index");
     println!("cargo:rerun-if-env-changed=RUSTC");
 }
