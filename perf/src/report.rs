@@ -468,28 +468,22 @@ impl Race<'_> {
     /// What chunking costs a streaming peer, beside the chunks target: `lol_html-bare` written
     /// in chunks against written whole (not a target; `None` when either was not run).
     fn chunking_reference(&self) -> Option<String> {
-        let reference = self.ratio_target(
-            "lol_html-bare-chunks / lol_html-bare",
-            ("lol_html-bare-chunks", "lol_html-bare"),
-            0.0,
-            "%",
-        );
-        let measured = reference.measured?;
-        let per_pass = reference
-            .per_pass
+        let (a, b) = ("lol_html-bare-chunks", "lol_html-bare");
+        let percent = |v: f64| format!("{:.1}%", v * 100.0);
+        let per_pass = self
+            .pass_ratios(a, b)
             .map_or(String::new(), |(low, mid, high)| {
                 format!(
                     "; within each pass {} ({}–{})",
-                    reference.show(mid),
-                    reference.show(low),
-                    reference.show(high)
+                    percent(mid),
+                    percent(low),
+                    percent(high)
                 )
             });
         Some(format!(
             "For reference, not a target, the same chunking with lol_html and no handlers (a \
-             streaming rewriter that produces no tokens): {} = {}{per_pass}.",
-            reference.what,
-            reference.show(measured),
+             streaming rewriter that produces no tokens): {a} / {b} = {}{per_pass}.",
+            percent(self.ratio(a, b)?),
         ))
     }
 
