@@ -6,8 +6,8 @@
 //! concatenated and cut to 1, 5 and 10 MB. The race's own tagstream subjects run them, so every
 //! token goes into the same checksum (spans and raw names, nothing decoded): `tagstream` and
 //! `tagstream-errors` the corpus and the cases, `tagstream-chunks` with 1-byte chunks the
-//! byte-at-a-time documents. Passes go round-robin over all of them, one warm-up and then N timed,
-//! on this thread's CPU clock; the report gives the medians.
+//! byte-at-a-time documents. Each pass runs all of them once, in an order shuffled anew each pass;
+//! one warm-up pass and then N timed, on this thread's CPU clock; the report gives the medians.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -166,11 +166,13 @@ fn count_tokens(mode: Mode, input: &Corpus) -> u64 {
     count
 }
 
-/// One warm-up pass and `passes` timed ones, each running every input in every mode once.
+/// One warm-up pass and `passes` timed ones, each running every input in every mode once, in an
+/// order shuffled anew each pass (as the race does, see `pass_order`).
 fn time_passes(runs: &mut [Run], inputs: &[(Source, Corpus)], passes: usize) {
     for pass in 0..=passes {
         let start = crate::thread_cpu_seconds();
-        for run in runs.iter_mut() {
+        for i in crate::pass_order(pass, runs.len()) {
+            let run = &mut runs[i];
             let input = &inputs[run.input].1;
             let before = crate::thread_cpu_seconds();
             let out = black_box(run.subject.run(black_box(input)));
@@ -372,8 +374,8 @@ fn markdown(
     let _ = writeln!(
         s,
         "- **Reference:** the corpus `{}`, {} files, {} bytes, each page its own document\n- \
-         **Method:** `tagstream-perf --hostile`, in one process; round-robin over every input and \
-         mode, 1 warm-up pass + {passes} timed passes; each figure is the median pass on this \
+         **Method:** `tagstream-perf --hostile`, in one process; every input in every mode once a \
+         pass, in an order shuffled anew each pass, 1 warm-up pass + {passes} timed passes; each figure is the median pass on this \
          thread's CPU clock (MB = 10^6 bytes). Each input is one whole document (`tokenize`), \
          consumed by the race's `tagstream` subject (default: spans and raw names into a \
          checksum, nothing decoded) and `tagstream-errors` (the same with \
