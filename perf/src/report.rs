@@ -283,10 +283,15 @@ impl Target {
     fn show(&self, v: f64) -> String {
         match self.unit {
             "×" => format!("{v:.2}×"),
-            "%" => format!("{:.1}%", v * 100.0),
+            "%" => percent(v),
             _ => format!("{v:.0} MB/s"),
         }
     }
+}
+
+/// A ratio as a percentage with one decimal.
+fn percent(v: f64) -> String {
+    format!("{:.1}%", v * 100.0)
 }
 
 impl Race<'_> {
@@ -469,7 +474,6 @@ impl Race<'_> {
     /// in chunks against written whole (not a target; `None` when either was not run).
     fn chunking_reference(&self) -> Option<String> {
         let (a, b) = ("lol_html-bare-chunks", "lol_html-bare");
-        let percent = |v: f64| format!("{:.1}%", v * 100.0);
         let per_pass = self
             .pass_ratios(a, b)
             .map_or(String::new(), |(low, mid, high)| {
