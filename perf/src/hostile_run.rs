@@ -376,11 +376,11 @@ fn markdown(
         "- **Reference:** the corpus `{}`, {} files, {} bytes, each page its own document\n- \
          **Method:** `tagstream-perf --hostile`, in one process; every input in every mode once a \
          pass, in an order shuffled anew each pass, 1 warm-up pass + {passes} timed passes; each \
-         figure is the median pass on this thread's CPU clock (MB = 10^6 bytes). Each input is one whole document (`tokenize`), \
-         consumed by the race's `tagstream` subject (default: spans and raw names into a \
-         checksum, nothing decoded) and `tagstream-errors` (the same with \
-         `Options::errors(true)`); \"of corpus\" is the case's MB/s over the corpus's in the same \
-         mode; issue 5 asks for ≥ 25%.",
+         figure is the median pass on this thread's CPU clock (MB = 10^6 bytes). Each input is \
+         one whole document (`tokenize`), consumed by the race's `tagstream` subject (default: \
+         spans and raw names into a checksum, nothing decoded) and `tagstream-errors` (the same \
+         with `Options::errors(true)`); \"of corpus\" is the case's MB/s over the corpus's in the \
+         same mode; issue 5 asks for ≥ 25%.",
         corpus.dir.display(),
         corpus.pages.len(),
         group(corpus.bytes as u64)
