@@ -167,9 +167,9 @@ pub enum Limit {
 /// offset of the token that did not fit.
 ///
 /// The tokens before `offset` were all handed out, and nothing was cut short: the token at
-/// `offset` and everything after it are not produced. The tokenizer stays stopped (later feeds
-/// yield nothing) until [`Tokenizer::reset`](crate::Tokenizer::reset), which makes it ready for a
-/// new document.
+/// `offset` and everything after it are not produced. The rest of the stream yields nothing
+/// (later feeds and [`finish`](crate::Tokenizer::finish)); a new document starts clean, after
+/// [`Tokenizer::reset`](crate::Tokenizer::reset) or with a feed after `finish`.
 ///
 /// ```
 /// use tagstream::{Limit, Options, Tokenizer};

@@ -26,8 +26,8 @@ use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
 use crate::scan::find1;
 use crate::simulator::Simulator;
 use crate::token::{
-    AttrRecord, Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, TextKind,
-    Token,
+    AttrRecord, Comment, Doctype, EndTag, ProcessingInstruction, Source, Span, StartTag, Text,
+    TextKind, Token,
 };
 
 /// How a [`Tokenizer`] behaves.
@@ -46,6 +46,7 @@ pub struct Options {
     cdata_allowed: bool,
     track_positions: bool,
     validate_utf8: bool,
+    strip_bom: bool,
     limits: Limits,
     // --- tree-builder simulator (src/simulator.rs) ---
     simulate: bool,
@@ -62,6 +63,7 @@ impl Default for Options {
             cdata_allowed: false,
             track_positions: false,
             validate_utf8: false,
+            strip_bom: true,
             limits: Limits::NONE,
             simulate: true,
             scripting: false,
@@ -122,6 +124,32 @@ impl Options {
     /// mode's time.
     pub fn validate_utf8(mut self, on: bool) -> Options {
         self.validate_utf8 = on;
+        self
+    }
+
+    /// Strip a UTF-8 byte order mark (`EF BB BF`) at the start of the stream, as the Encoding
+    /// Standard's decoder does (on by default). Exactly one, at stream offset 0 only: a U+FEFF
+    /// anywhere else, at the start of a later chunk too, is text. Its bytes belong to no token;
+    /// [`Tokenizer::bom`] (and [`Tokens::bom`]) tells where they were, for a writer that copies
+    /// the input. Turn it off for input that was decoded already (the
+    /// [`Transcoder`](crate::encoding::Transcoder) strips the BOM itself when it sniffs).
+    ///
+    /// ```
+    /// use tagstream::{Options, Span, Token, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let texts: Vec<_> = tokenizer
+    ///     .tokenize(b"\xEF\xBB\xBFhi")
+    ///     .map(|token| token.span())
+    ///     .collect();
+    /// assert_eq!(texts, [Span { start: 3, end: 5 }]);
+    /// assert_eq!(tokenizer.bom(), Some(Span { start: 0, end: 3 }));
+    ///
+    /// let mut kept = Tokenizer::new(Options::new().strip_bom(false));
+    /// let Some(Token::Text(text)) = kept.tokenize(b"\xEF\xBB\xBFhi").next() else { panic!() };
+    /// assert_eq!(text.text(), "\u{FEFF}hi");
+    /// ```
+    pub fn strip_bom(mut self, on: bool) -> Options {
+        self.strip_bom = on;
         self
     }
 
@@ -198,6 +226,8 @@ struct Side {
     fed: usize,
     /// The end of input has been fed: nothing is undecided any more.
     ended: bool,
+    /// A byte order mark was stripped from the start of the stream ([`Options::strip_bom`]).
+    bom_stripped: bool,
     errors: Vec<ParseError>,
 }
 
@@ -225,6 +255,7 @@ impl Side {
             floor: 0,
             fed: 0,
             ended: false,
+            bom_stripped: false,
             errors: Vec::new(),
         }
     }
@@ -239,7 +270,23 @@ impl Side {
         self.floor = 0;
         self.fed = 0;
         self.ended = false;
+        self.bom_stripped = false;
         self.errors.clear();
+    }
+
+    /// The stream's text starts after a byte order mark of `len` bytes: line 1, column 1 is there.
+    fn strip_bom(&mut self, len: usize) {
+        self.lines = LineCounter::starting_at(len);
+        self.fed = len;
+        self.bom_stripped = true;
+    }
+
+    /// Where the stripped byte order mark was, if one was.
+    fn bom(&self) -> Option<Span> {
+        self.bom_stripped.then_some(Span {
+            start: 0,
+            end: BOM.len(),
+        })
     }
 
     /// A new chunk at `base` enters the stream.
@@ -413,8 +460,10 @@ pub struct Tokenizer {
     /// Stream offset of the next chunk.
     fed: usize,
     side: Side,
+    /// What is known of a byte order mark at the start of the stream.
+    bom: Bom,
     finished: bool,
-    /// The memory limit the stream stopped at, if any: it stays stopped until a reset.
+    /// The memory limit the stream stopped at, if any: it stays stopped until a new stream.
     limit_error: Option<LimitError>,
     pub(crate) simulator: Simulator,
 }
@@ -440,6 +489,7 @@ impl Tokenizer {
             carried: Carried::default(),
             fed: 0,
             side: Side::new(&options),
+            bom: Bom::Decided,
             finished: false,
             limit_error: None,
             simulator: Simulator::new(options.simulate, options.scripting),
@@ -462,6 +512,11 @@ impl Tokenizer {
         self.carried = Carried::default();
         self.fed = 0;
         self.side.reset();
+        self.bom = if self.options.strip_bom {
+            Bom::Undecided { held: 0 }
+        } else {
+            Bom::Decided
+        };
         self.finished = false;
         if self.limit_error.take().is_some()
             && self.arena.allocated_bytes() > self.options.limits.arena
@@ -472,21 +527,53 @@ impl Tokenizer {
         self.simulator.reset();
     }
 
-    /// Tokenize `input` as one complete document (after a [`reset`](Tokenizer::reset)).
+    /// Tokenize `input` as one complete document. The tokenizer starts over by itself (no
+    /// [`reset`](Tokenizer::reset) needed before, whatever it did last), and is at the end of
+    /// that document afterwards: a [`feed`](Tokenizer::feed) then starts a new one.
     pub fn tokenize<'t>(&'t mut self, input: &'t [u8]) -> Tokens<'t> {
         self.reset();
         self.start(input, true)
     }
 
     /// Feed the next chunk of a stream; the iterator yields the tokens it completes.
+    ///
+    /// After [`finish`](Tokenizer::finish) (or [`tokenize`](Tokenizer::tokenize)) the stream is
+    /// over, and `feed` starts a new one, as if [`reset`](Tokenizer::reset) had been called: the
+    /// old stream's tokens that a paused `finish` had not handed out are dropped (call `finish`
+    /// again to get them first).
+    ///
+    /// ```
+    /// use tagstream::{Token, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let names = |tokens: tagstream::Tokens| {
+    ///     tokens.filter_map(|t| match t {
+    ///         Token::StartTag(tag) => Some(tag.name().to_owned()),
+    ///         _ => None,
+    ///     })
+    ///     .collect::<Vec<_>>()
+    /// };
+    /// assert_eq!(names(tokenizer.feed(b"<a><b")), ["a"]);
+    /// assert_eq!(names(tokenizer.finish()), Vec::<String>::new()); // `<b` at the end: dropped
+    /// assert_eq!(names(tokenizer.feed(b"<i>")), ["i"]); // a new document
+    /// ```
     #[inline]
     pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+        if self.finished {
+            self.reset();
+        }
         self.start(chunk, false)
     }
 
-    /// The stream is over: yields the tokens still pending.
+    /// The stream is over: yields the tokens still pending. Calling it again resumes a paused
+    /// `finish` (an iterator dropped early) and yields nothing after that.
     pub fn finish(&mut self) -> Tokens<'_> {
         self.start(&[], true)
+    }
+
+    /// Where the byte order mark that [`Options::strip_bom`] stripped was (bytes 0 to 3 of the
+    /// stream), if there was one: those bytes are in no token.
+    pub fn bom(&self) -> Option<Span> {
+        self.side.bom()
     }
 
     /// Feed the last chunk and end the stream in one go ([`feed`](Tokenizer::feed) then
@@ -514,8 +601,9 @@ impl Tokenizer {
     }
 
     /// The memory limit ([`Options::max_carry`], [`Options::max_arena`]) the stream stopped at, if
-    /// it did: the tokens before [`LimitError::offset`] were handed out, none after, and later feeds
-    /// yield nothing until [`Tokenizer::reset`].
+    /// it did: the tokens before [`LimitError::offset`] were handed out, none after, and the rest
+    /// of the stream (later feeds, [`finish`](Tokenizer::finish)) yields nothing. A new stream
+    /// ([`Tokenizer::reset`], or a feed after `finish`) starts without it.
     pub fn limit_error(&self) -> Option<LimitError> {
         self.limit_error
     }
@@ -556,6 +644,10 @@ impl Tokenizer {
         // After `finish`, the stream is over: later calls only resume what a pause left behind.
         let chunk = if self.finished { &[][..] } else { chunk };
         let eof = eof || self.finished;
+        let chunk = match self.bom {
+            Bom::Decided => chunk,
+            Bom::Undecided { .. } => self.look_for_bom(chunk, eof),
+        };
         let chunk_base = self.fed;
         self.fed += chunk.len();
         let done = self.machine.is_done() || self.limit_error.is_some();
@@ -611,6 +703,61 @@ impl Tokenizer {
             sim: &mut self.simulator,
         }
     }
+}
+
+impl Tokenizer {
+    /// At the start of the stream, before the machine reads anything: strip a leading byte order
+    /// mark, hold the first bytes back while they may still be one, or hand those held back to
+    /// the machine once they are not. Returns the part of `chunk` the machine reads now.
+    #[cold]
+    #[inline(never)]
+    fn look_for_bom<'c>(&mut self, chunk: &'c [u8], eof: bool) -> &'c [u8] {
+        let Bom::Undecided { held } = self.bom else {
+            return chunk;
+        };
+        let take = chunk.len().min(BOM.len() - held);
+        let so_far = chunk[..take] == BOM[held..held + take];
+        if so_far && held + take == BOM.len() {
+            self.bom = Bom::Decided;
+            self.machine.start_at(BOM.len());
+            self.side.strip_bom(BOM.len());
+            self.fed = BOM.len();
+            return &chunk[take..];
+        }
+        if so_far && !eof {
+            // Nothing reaches the machine yet: the stream is still a prefix of a BOM.
+            self.bom = Bom::Undecided { held: held + take };
+            return &[];
+        }
+        self.bom = Bom::Decided;
+        if held > 0 {
+            // The bytes held back are text after all: the machine reads them first, as it reads
+            // bytes a pause kept unread.
+            self.carry.clear();
+            self.carry.extend_from_slice(&BOM[..held]);
+            self.carried = Carried {
+                base: 0,
+                unread: true,
+            };
+            self.side.accept(&BOM[..held], 0, false);
+            self.fed = held;
+        }
+        chunk
+    }
+}
+
+/// The UTF-8 byte order mark, which the Encoding Standard's decoder strips from the start of a
+/// stream ([`Options::strip_bom`]).
+const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
+
+/// What a [`Tokenizer`] knows of a byte order mark at the start of its stream.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Bom {
+    /// The bytes fed so far, `held` of them, all held back from the machine, may still be the
+    /// start of one.
+    Undecided { held: usize },
+    /// Stripped, not there, or not looked for: nothing more to do ([`Side::bom`] tells which).
+    Decided,
 }
 
 /// How many bytes past a cut tag's `>` go into the fixed window it is lexed in
@@ -818,6 +965,12 @@ impl<'t> Tokens<'t> {
     /// The parse errors reported so far (when errors are on).
     pub fn errors(&self) -> &[ParseError] {
         &self.side.errors
+    }
+
+    /// Where the byte order mark that [`Options::strip_bom`] stripped was, if there was one (see
+    /// [`Tokenizer::bom`]); known once the first bytes are fed.
+    pub fn bom(&self) -> Option<Span> {
+        self.side.bom()
     }
 
     /// Take the parse errors reported so far.

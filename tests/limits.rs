@@ -88,7 +88,23 @@ fn a_token_longer_than_max_carry_stops_the_stream_before_it() {
     assert_eq!(error.max, SMALL_CARRY);
     assert_eq!(error.offset, 13, "the comment's `<`");
     assert!(error.needed > error.max);
-    assert_eq!(tokenizer.feed(b"<b>more</b>").count(), 0, "stays stopped");
+    assert_eq!(tokenizer.finish().count(), 0, "stays stopped");
+    assert_eq!(tokenizer.limit_error(), Some(error));
+    // A feed after `finish` starts a new stream, with no limit error.
+    assert_eq!(tokenizer.feed(b"<b>more</b>").count(), 3);
+    assert_eq!(tokenizer.limit_error(), None);
+}
+
+#[test]
+fn a_stopped_stream_stays_stopped_until_it_is_finished() {
+    let doc = long_comment(LONG);
+    let mut tokenizer = Tokenizer::new(Options::new().max_carry(SMALL_CARRY));
+    for chunk in doc.chunks(CHUNK) {
+        tokenizer.feed(chunk).for_each(drop);
+    }
+    let error = tokenizer.limit_error().expect("the limit was hit");
+    assert_eq!(tokenizer.feed(b"<b>more</b>").count(), 0);
+    assert_eq!(tokenizer.finish().count(), 0);
     assert_eq!(tokenizer.limit_error(), Some(error));
 }
 

@@ -916,3 +916,90 @@ fn streaming_positions_minimal_cases() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn every_part_has_its_raw_bytes_beside_its_decoding() {
+    let input =
+        b"<!DOCTYPE HTML PUBLIC \"-//A&amp;\" 'S'><?Style-Sheet href=x?><A B=1></A><!--c-->";
+    let mut tokenizer = Tokenizer::default();
+    let tokens: Vec<Token> = tokenizer.tokenize(input).collect();
+    let Token::Doctype(d) = tokens[0] else {
+        panic!("{:?}", tokens[0])
+    };
+    assert_eq!(d.name(), Some("html"));
+    assert_eq!(d.raw_name(), Some(&b"HTML"[..]));
+    assert_eq!(d.raw_public_id(), Some(&b"-//A&amp;"[..]));
+    assert_eq!(
+        d.public_id(),
+        Some("-//A&amp;"),
+        "no references in DOCTYPE identifiers"
+    );
+    assert_eq!(d.raw_system_id(), Some(&b"S"[..]));
+    let Token::ProcessingInstruction(pi) = tokens[1] else {
+        panic!("{:?}", tokens[1])
+    };
+    assert_eq!(pi.raw_target(), b"Style-Sheet");
+    assert_eq!(slice(input, pi.target_span()), pi.raw_target());
+    // Every token's own `raw` is `Token::raw`, its span's bytes.
+    for token in &tokens {
+        let own = match token {
+            Token::Doctype(t) => t.raw(),
+            Token::StartTag(t) => t.raw(),
+            Token::EndTag(t) => t.raw(),
+            Token::Comment(t) => t.raw(),
+            Token::Text(t) => t.raw(),
+            Token::ProcessingInstruction(t) => t.raw(),
+        };
+        assert_eq!(own, token.raw());
+        assert_eq!(own, slice(input, token.span()));
+    }
+    let mut tokenizer = Tokenizer::default();
+    let missing = tokenizer.tokenize(b"<!DOCTYPE>").next().map(|t| match t {
+        Token::Doctype(d) => (d.raw_name(), d.raw_public_id(), d.raw_system_id()),
+        other => panic!("{other:?}"),
+    });
+    assert_eq!(missing, Some((None, None, None)));
+}
+
+/// The start tags' names a stream of tokens holds.
+fn start_tags(tokens: tagstream::Tokens<'_>) -> Vec<String> {
+    tokens
+        .filter_map(|t| match t {
+            Token::StartTag(tag) => Some(tag.name().to_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn feed_after_finish_starts_a_new_document() {
+    let mut tokenizer = Tokenizer::new(Options::new().errors(true).track_positions(true));
+    assert_eq!(start_tags(tokenizer.feed(b"<a>\n<b")), ["a"]);
+    assert!(start_tags(tokenizer.finish()).is_empty());
+    assert_eq!(tokenizer.take_errors().len(), 1, "eof-in-tag");
+    // The new document starts at offset 0, line 1, in the data state, with no errors.
+    let mut tokens = tokenizer.feed(b"<i>");
+    let token = tokens.next().expect("a token");
+    assert_eq!(token.span(), Span { start: 0, end: 3 });
+    assert_eq!(tokens.position(0), Some(Position { line: 1, col: 1 }));
+    drop(tokens);
+    assert!(start_tags(tokenizer.finish()).is_empty());
+    assert!(tokenizer.errors().is_empty());
+    // After `tokenize` too.
+    assert_eq!(start_tags(tokenizer.tokenize(b"<p>")), ["p"]);
+    assert_eq!(start_tags(tokenizer.feed(b"<q>")), ["q"]);
+}
+
+#[test]
+fn finish_again_resumes_a_paused_finish_then_yields_nothing() {
+    let mut tokenizer = Tokenizer::default();
+    let mut tokens = tokenizer.feed(b"<a><b><c><d>");
+    assert!(tokens.next().is_some());
+    drop(tokens);
+    // The paused feed's tokens come out of `finish`; paused again, the next `finish` resumes.
+    let mut tokens = tokenizer.finish();
+    assert!(tokens.next().is_some());
+    drop(tokens);
+    assert_eq!(start_tags(tokenizer.finish()), ["c", "d"]);
+    assert!(start_tags(tokenizer.finish()).is_empty());
+}

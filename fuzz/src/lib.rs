@@ -267,6 +267,10 @@ mod tests {
         assert_eq!([at(8), at(9)], [(3, 2), (4, 1)]); // lone CR
         assert_eq!([at(10), at(12), at(14)], [(4, 2), (4, 2), (4, 4)]); // inside an astral char
         assert_eq!([at(15), at(16), at(17)], [(4, 5), (4, 6), (4, 7)]); // \xFF is one unit; end
+        // A leading byte order mark is stripped: columns count from after it; a second is text.
+        let p = check::positions(b"\xEF\xBB\xBF\xEF\xBB\xBFa");
+        let at = |i: usize| (p[i].line, p[i].col);
+        assert_eq!([at(0), at(3), at(6), at(7)], [(1, 1), (1, 1), (1, 2), (1, 3)]);
     }
 
     #[test]

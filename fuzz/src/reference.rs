@@ -107,8 +107,10 @@ pub fn html5ever_tokens(input: &str, config: &Config) -> Vec<Html5libToken> {
         TextKind::Cdata => Some(State::CdataSection),
     };
     let opts = TokenizerOpts {
-        // A leading U+FEFF is the decoder's business, not the tokenizer's: keep it, as tagstream does.
-        discard_bom: false,
+        // One leading U+FEFF is stripped, as the decoder does and tagstream's `Options::strip_bom`
+        // (on in the harness) does; html5ever's other U+FEFF bug (at every chunk start) cannot
+        // show, as the input is pushed in one piece.
+        discard_bom: true,
         initial_state,
         last_start_tag_name: config.last_start_tag.map(str::to_owned),
         ..TokenizerOpts::default()

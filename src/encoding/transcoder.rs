@@ -171,7 +171,8 @@ impl Transcoder {
     /// builder methods.
     pub fn new(options: Options) -> Transcoder {
         Transcoder {
-            tokenizer: Tokenizer::new(options),
+            // The BOM is the sniffer's: what the tokenizer reads is decoded text.
+            tokenizer: Tokenizer::new(options.strip_bom(false)),
             transport: None,
             default: WINDOWS_1252,
             detect_utf8: false,

@@ -298,12 +298,22 @@ impl Default for LineCounter {
 impl LineCounter {
     /// A counter at the start of the stream (offset 0, line 1, column 1).
     pub(crate) const fn new() -> Self {
+        Self::starting_at(0)
+    }
+
+    /// A counter whose line 1, column 1 is stream offset `offset`: the bytes before it (a byte
+    /// order mark) are not part of the text.
+    pub(crate) const fn starting_at(offset: usize) -> Self {
+        let start = State {
+            offset,
+            ..State::START
+        };
         LineCounter {
-            cursor: State::START,
-            line_start: State::START,
-            anchor: State::START,
-            prev: State::START,
-            plain_end: 0,
+            cursor: start,
+            line_start: start,
+            anchor: start,
+            prev: start,
+            plain_end: offset,
         }
     }
 

@@ -448,6 +448,16 @@ impl Machine {
         self.open_numeric_reference = None;
     }
 
+    /// Start reading the stream at `offset` instead of 0, before anything is read: the bytes
+    /// before it (a byte order mark) belong to no token.
+    pub(crate) fn start_at(&mut self, offset: usize) {
+        debug_assert_eq!(self.pos, 0, "the machine has read nothing yet");
+        self.pos = offset;
+        self.text_start = offset;
+        self.mark = offset;
+        self.resume = offset;
+    }
+
     /// Switch to one of the text states between tokens (tree-builder feedback). Whatever was lexed
     /// ahead of the last record handed out (a tag not handed out yet, a token begun) is dropped and
     /// lexed again in the new state, as the standard's tokenizer would only then reach it. (With

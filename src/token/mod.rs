@@ -228,14 +228,36 @@ impl<'a> Doctype<'a> {
         self.parts.name.map(|s| self.src.decode(s, NAME))
     }
 
+    /// The name as written.
+    ///
+    /// ```
+    /// use tagstream::{Token, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let Some(Token::Doctype(d)) = tokenizer.tokenize(b"<!DOCTYPE Html>").next() else { panic!() };
+    /// assert_eq!((d.name(), d.raw_name()), (Some("html"), Some(&b"Html"[..])));
+    /// ```
+    pub fn raw_name(&self) -> Option<&'a [u8]> {
+        self.parts.name.map(|s| self.src.raw(s))
+    }
+
     /// The public identifier; `None` when missing, `Some("")` for `PUBLIC ""`.
     pub fn public_id(&self) -> Option<&'a str> {
         self.parts.public_id.map(|s| self.src.decode(s, PLAIN))
     }
 
+    /// The public identifier as written, without its quotes.
+    pub fn raw_public_id(&self) -> Option<&'a [u8]> {
+        self.parts.public_id.map(|s| self.src.raw(s))
+    }
+
     /// The system identifier; `None` when missing.
     pub fn system_id(&self) -> Option<&'a str> {
         self.parts.system_id.map(|s| self.src.decode(s, PLAIN))
+    }
+
+    /// The system identifier as written, without its quotes.
+    pub fn raw_system_id(&self) -> Option<&'a [u8]> {
+        self.parts.system_id.map(|s| self.src.raw(s))
     }
 
     /// The standard's force-quirks flag.
@@ -261,6 +283,11 @@ impl<'a> Doctype<'a> {
     /// The bytes the token covers.
     pub fn span(&self) -> Span {
         self.span
+    }
+
+    /// The whole token as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span)
     }
 }
 
@@ -323,6 +350,11 @@ impl<'a> StartTag<'a> {
     /// The bytes the token covers.
     pub fn span(&self) -> Span {
         self.span
+    }
+
+    /// The whole token as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span)
     }
 }
 
@@ -453,6 +485,11 @@ impl<'a> EndTag<'a> {
     pub fn span(&self) -> Span {
         self.span
     }
+
+    /// The whole token as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span)
+    }
 }
 
 impl fmt::Debug for EndTag<'_> {
@@ -491,6 +528,11 @@ impl<'a> Comment<'a> {
     /// The bytes the token covers.
     pub fn span(&self) -> Span {
         self.span
+    }
+
+    /// The whole token as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span)
     }
 }
 
@@ -560,6 +602,11 @@ impl<'a> ProcessingInstruction<'a> {
         self.src.decode(self.target, PLAIN)
     }
 
+    /// The target's bytes as written.
+    pub fn raw_target(&self) -> &'a [u8] {
+        self.src.raw(self.target)
+    }
+
     /// The data after the target and its whitespace, without a final `?`.
     pub fn data(&self) -> &'a str {
         self.src.decode(self.data, PLAIN)
@@ -583,6 +630,11 @@ impl<'a> ProcessingInstruction<'a> {
     /// The bytes the token covers.
     pub fn span(&self) -> Span {
         self.span
+    }
+
+    /// The whole token as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span)
     }
 }
 
