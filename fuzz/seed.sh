@@ -10,10 +10,11 @@
 # document. All targets share the layout, so they get the same seeds. Files are named by content
 # hash; rerunning adds nothing twice, and what the fuzzer added to a corpus stays.
 #
-# Usage: fuzz/seed.sh [HTML5LIB_TESTS_DIR]   (default $HTML5LIB_TESTS_DIR, else ../shared/html5lib-tests)
+# Usage: fuzz/seed.sh [HTML5LIB_TESTS_DIR]
+#   (default $HTML5LIB_TESTS_DIR, else the copy vendored in tests/data/html5lib-tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tests="${1:-${HTML5LIB_TESTS_DIR:-$(cd .. && pwd)/shared/html5lib-tests}}"
+tests="${1:-${HTML5LIB_TESTS_DIR:-tests/data/html5lib-tests}}"
 if [ ! -d "$tests/tokenizer" ]; then
     echo "seed.sh: no html5lib-tests at $tests (pass the folder or set HTML5LIB_TESTS_DIR)" >&2
     exit 1

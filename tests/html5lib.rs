@@ -8,8 +8,8 @@
 //! the next chunk) the tokens are checked again, whole and split at every offset, and no error may
 //! be reported.
 //!
-//! The suite's location comes from `HTML5LIB_TESTS_DIR` (default `../shared/html5lib-tests`). With
-//! `CI=true` a missing suite fails the run instead of skipping it.
+//! The suite is the copy vendored in `tests/data/html5lib-tests` (`HTML5LIB_TESTS_DIR` overrides it);
+//! a missing suite fails the run.
 
 #[path = "common/html5lib_suite.rs"]
 mod html5lib_suite;

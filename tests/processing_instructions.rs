@@ -1,9 +1,9 @@
-//! Processing instructions (HTML Standard since 2026-06-25; ../shared/spec/processing-instructions.md).
+//! Processing instructions (HTML Standard since 2026-06-25, whatwg/html commit 320c05f).
 //!
 //! Two parts:
 //!
-//! - **The WPT tree tests** (`processing-instructions.dat`, from `WPT_PARSING_DIR`, default
-//!   `../shared/wpt-parsing`; with `CI=true` a missing file fails the run). They are tree-construction
+//! - **The WPT tree tests** (`processing-instructions.dat`, vendored in `tests/data/wpt-parsing`, or
+//!   from `$WPT_PARSING_DIR`). They are tree-construction
 //!   tests, so the expected *tokens* are derived from each `#document`: its PI, comment and text
 //!   nodes, in tree order, must be exactly the PI, comment and character tokens of the input (a
 //!   minimal tree-builder feedback switches to script data / RAWTEXT / RCDATA after `<script>`,
@@ -30,7 +30,8 @@
 
 mod common;
 
-use common::{Outcome, Plan, merged_spans, run_cuts, run_whole, shared_file, show};
+use common::data::data_file;
+use common::{Outcome, Plan, merged_spans, run_cuts, run_whole, show};
 use tagstream::html5lib::Html5libToken;
 use tagstream::{ErrorCode, Options, ParseError, Span, TextKind, Token, Tokenizer};
 
@@ -332,13 +333,11 @@ fn check_dat_case(case: &DatCase) -> Vec<String> {
 
 #[test]
 fn wpt_processing_instructions_dat() {
-    let Some(path) = shared_file(
+    let path = data_file(
         "WPT_PARSING_DIR",
-        "../shared/wpt-parsing",
+        "wpt-parsing",
         "processing-instructions.dat",
-    ) else {
-        return;
-    };
+    );
     let text = std::fs::read_to_string(&path).expect("read processing-instructions.dat");
     let cases = parse_dat(&text);
     assert_eq!(

@@ -9,9 +9,10 @@ replacement text in one UTF-8 string.
 Usage:
     python3 tools/gen_entities.py [ENTITIES_JSON] [--check]
 
-ENTITIES_JSON defaults to ../shared/entities/entities.json; a relative path is taken from the
-repository root (the parent of tools/). With --check nothing is written: the exit status is 1 when
-the committed table differs from what this script would generate (CI runs this).
+ENTITIES_JSON defaults to the environment variable of that name, else to the vendored copy
+tests/data/entities/entities.json; a relative path is taken from the repository root (the parent of
+tools/). With --check nothing is written: the exit status is 1 when the committed table differs
+from what this script would generate (CI runs this).
 
 Python 3 standard library only.
 """
@@ -19,13 +20,14 @@ Python 3 standard library only.
 import argparse
 import hashlib
 import json
+import os
 import re
 import sys
 from collections import deque
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_JSON = "../shared/entities/entities.json"
+DEFAULT_JSON = os.environ.get("ENTITIES_JSON", "tests/data/entities/entities.json")
 OUTPUT = REPO_ROOT / "src" / "machine" / "entities_table.rs"
 
 # A node's value is packed into a u16 as (offset << VALUE_LEN_BITS) | len; len 0 means "no value".

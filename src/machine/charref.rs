@@ -303,6 +303,7 @@ fn windows_1252(c: u32) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::testdata::{data_path, read_data};
     use ErrorCode as E;
 
     const SEMI: ErrorCode = E::MissingSemicolonAfterCharacterReference;
@@ -619,15 +620,12 @@ mod tests {
         (text, errors)
     }
 
-    /// The tests of an html5lib-tests tokenizer file; the directory comes from `HTML5LIB_TESTS`,
-    /// else `../shared/html5lib-tests` next to the crate.
+    /// The tests of an html5lib-tests tokenizer file, from the vendored copy in `tests/data` or
+    /// `$HTML5LIB_TESTS_DIR`.
     fn html5lib_tests(file: &str) -> Vec<serde_json::Value> {
-        let dir = std::env::var("HTML5LIB_TESTS").unwrap_or_else(|_| {
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/html5lib-tests").to_owned()
-        });
-        let path = format!("{dir}/tokenizer/{file}.test");
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("reading {path} (set HTML5LIB_TESTS): {e}"));
+        const VAR: &str = "HTML5LIB_TESTS_DIR";
+        let path = data_path(VAR, "html5lib-tests").join(format!("tokenizer/{file}.test"));
+        let text = read_data(&path, VAR);
         let mut json: serde_json::Value = serde_json::from_str(&text).expect("test file parses");
         serde_json::from_value(json["tests"].take()).expect("a list of tests")
     }

@@ -170,24 +170,18 @@ fn follow_label(label: &[u8], input: &[u8]) -> Edge {
 mod tests {
     use super::NamedMatch::{Found, NeedMore, NoMatch};
     use super::*;
+    use crate::machine::testdata::{data_path, read_data};
     use std::collections::{HashMap, HashSet};
 
     fn found(len: usize, value: &'static str) -> NamedMatch {
         Found { len, value }
     }
 
-    /// entities.json as {name without `&`: replacement text}; path from `ENTITIES_JSON`, else
-    /// `../shared/entities/entities.json` next to the crate.
+    /// entities.json as {name without `&`: replacement text}, from the vendored copy in
+    /// `tests/data` or `$ENTITIES_JSON`.
     fn entities() -> HashMap<Vec<u8>, &'static str> {
-        let path = std::env::var("ENTITIES_JSON").unwrap_or_else(|_| {
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../shared/entities/entities.json"
-            )
-            .to_owned()
-        });
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("reading {path} (set ENTITIES_JSON): {e}"));
+        const VAR: &str = "ENTITIES_JSON";
+        let text = read_data(&data_path(VAR, "entities/entities.json"), VAR);
         let json: serde_json::Value = serde_json::from_str(&text).expect("entities.json parses");
         let table = json.as_object().expect("entities.json is an object");
         let entry = |(name, v): (&String, &serde_json::Value)| {

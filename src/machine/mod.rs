@@ -23,6 +23,8 @@ mod entities_table;
 mod lane;
 mod pi;
 mod tag;
+#[cfg(test)]
+mod testdata;
 mod text;
 
 use crate::error::ErrorCode;

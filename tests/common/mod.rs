@@ -6,7 +6,7 @@
 //! Each test binary compiles this module separately and uses part of it.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+pub mod data;
 
 use tagstream::html5lib::{Html5libToken, push};
 use tagstream::{Options, ParseError, Span, TextKind, Token, Tokenizer, Tokens};
@@ -92,34 +92,6 @@ pub fn random_cuts(rng: &mut Rng, len: usize) -> Vec<usize> {
 /// Cut points every `size` bytes.
 pub fn even_cuts(len: usize, size: usize) -> Vec<usize> {
     (1..).map(|i| i * size).take_while(|&at| at < len).collect()
-}
-
-// ---- environment ----------------------------------------------------------------------------------
-
-/// `$var`, or `default` relative to the crate root; `None` when `file` is not in it. With `CI=true`
-/// a missing directory panics instead.
-pub fn shared_file(var: &str, default: &str, file: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os(var)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(default));
-    let dir = if dir.is_relative() {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir)
-    } else {
-        dir
-    };
-    let path = dir.join(file);
-    if path.is_file() {
-        return Some(path);
-    }
-    let msg = format!(
-        "{} not found: set {var} to a folder holding {file} (see datasets/README.md)",
-        path.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{msg}");
-    }
-    eprintln!("skipped: {msg}");
-    None
 }
 
 // ---- tree-builder feedback ------------------------------------------------------------------------

@@ -271,13 +271,13 @@ pub fn parse_dat(file: &str, bytes: &[u8]) -> Vec<DatCase> {
     cases
 }
 
-/// `$HTML5LIB_TESTS_DIR`, or `../shared/html5lib-tests` beside the checkout.
+/// `$HTML5LIB_TESTS_DIR`, or the copy vendored in the checkout's `tests/data/html5lib-tests`.
 pub fn html5lib_dir() -> PathBuf {
     dir_from_env(
         "HTML5LIB_TESTS_DIR",
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/html5lib-tests"
+            "/../../tests/data/html5lib-tests"
         ),
     )
 }
