@@ -834,7 +834,7 @@ impl Machine {
             if self.attrs.list.len() >= LINEAR_LIMIT {
                 // A large tag: recorded unchecked.
                 if self.config.errors {
-                    self.attrs.error_at.push(self.errors.len());
+                    self.attrs.error_at.push(self.errors.list.len());
                 }
                 self.attrs.push_unchecked(span);
                 return;
@@ -877,9 +877,10 @@ impl Machine {
             return;
         }
         // Each repeat's error goes where it would have been reported: after the errors reported
-        // before its name was complete. Merged from the back, in place.
+        // before its name was complete. Merged from the back, in place; those that land past the
+        // cap (or push others past it) are counted instead.
         let (repeats, error_at) = (&self.attrs.repeats, &self.attrs.error_at);
-        let errors = &mut self.errors;
+        let errors = &mut self.errors.list;
         let mut end = errors.len();
         errors.resize(end + repeats.len(), (0, ErrorCode::DuplicateAttribute));
         for (j, &(offset, i)) in repeats.iter().enumerate().rev() {
@@ -888,6 +889,7 @@ impl Machine {
             errors[at + j] = (offset, ErrorCode::DuplicateAttribute);
             end = at;
         }
+        self.errors.drop_past_cap();
         self.attrs.repeats.clear();
         self.attrs.error_at.clear();
     }
