@@ -238,6 +238,10 @@ struct Side {
     input_errors: VecDeque<(usize, ErrorCode)>,
     /// Stream offset one past the last byte the input checker has read.
     checked: usize,
+    /// Nothing waits to be reported (`held` and `input_errors` are empty) and the checker has
+    /// read up to this offset: a window that ends there needs no call for its tokens without
+    /// machine errors.
+    quiet_to: usize,
     held: VecDeque<ParseError>,
     /// Offsets before this were let go of: positions are no longer known for them.
     floor: usize,
@@ -274,6 +278,7 @@ impl Side {
             lines: LineCounter::default(),
             input_errors: VecDeque::new(),
             checked: 0,
+            quiet_to: 0,
             held: VecDeque::new(),
             floor: 0,
             fed: 0,
@@ -291,6 +296,7 @@ impl Side {
         self.lines = LineCounter::default();
         self.input_errors.clear();
         self.checked = 0;
+        self.quiet_to = 0;
         self.held.clear();
         self.floor = 0;
         self.fed = 0;
@@ -323,12 +329,7 @@ impl Side {
     #[inline(always)]
     fn collect(&mut self, machine: &mut Machine, b: &Buf) {
         // Most tokens have no error to report: that is found out without a call.
-        if self.errors_on
-            && !(machine.errors.is_empty()
-                && self.held.is_empty()
-                && self.input_errors.is_empty()
-                && self.checked >= b.end())
-        {
+        if self.errors_on && !(machine.errors.is_empty() && b.end() <= self.quiet_to) {
             self.collect_errors(machine, b);
         }
     }
@@ -375,6 +376,8 @@ impl Side {
             let decided = self.decided();
             self.report_in_order(machine, decided, b);
         }
+        let quiet = self.held.is_empty() && self.input_errors.is_empty();
+        self.quiet_to = if quiet { self.checked } else { 0 };
     }
 
     /// How many more errors can be stored.

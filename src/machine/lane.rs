@@ -408,7 +408,9 @@ impl Machine {
             } else {
                 AttrRecord::without_value(name)
             };
-            self.attrs.add_unchecked(record, b);
+            if self.attrs.add_unchecked(record, b) && find1(b'>', &bytes[i..]).is_none() {
+                return Err(GiveUp);
+            }
         }
     }
 }
