@@ -98,7 +98,8 @@ impl Options {
     /// Memory: each of the tokenizer's four error queues (the machine's errors since the last
     /// token, input-stream errors ahead of it, errors waiting for a character cut by a chunk
     /// seam, the stored ones) holds at most `n` errors of 16 or 32 bytes, 96 bytes per error in
-    /// all: by default ([`Options::DEFAULT_MAX_ERRORS`]) at most 6 MiB, however hostile the
+    /// all (capacities grow by doubling: up to twice that when `n` is not a power of two). By
+    /// default ([`Options::DEFAULT_MAX_ERRORS`]) that is at most 6 MiB, however hostile the
     /// input. `usize::MAX` lifts the cap (memory then grows with the errors not taken).
     ///
     /// ```
@@ -503,6 +504,14 @@ impl Side {
 /// A tokenizer for whole documents or chunked streams. It owns the arena that decoded strings and
 /// attribute lists live in, reset in bulk at every [`feed`](Tokenizer::feed) or
 /// [`tokenize`](Tokenizer::tokenize), so a tokenizer reused across documents stops allocating.
+///
+/// Memory: streaming, the chunk, the unfinished token carried to the next feed
+/// ([`Options::max_carry`]) and the arena ([`Options::max_arena`]). With parse errors on, add the
+/// errors not taken yet: at most [`Options::max_errors`] stored, and as many in each internal
+/// queue, 96 bytes per error of the cap in all (6 MiB by default, whatever the input); past the
+/// cap errors are only counted ([`Tokenizer::dropped_errors`]). Draining them as they come
+/// ([`Tokens::drain_errors`] between tokens, [`Tokenizer::drain_errors`] after a feed) keeps
+/// every one and frees their room.
 ///
 /// Whole document:
 /// ```
