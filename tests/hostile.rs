@@ -198,6 +198,8 @@ fn nul_and_unterminated_tag_storms() {
     // 20,000 `<a b=1 `: one tag, never ended; with a `>` after it, one tag with two attributes.
     let unterminated = b"<a b=1 ".repeat(20_000);
     assert_eq!(consistent(&unterminated), []);
+    let after_text = [&b"x"[..], &unterminated].concat();
+    assert_eq!(consistent(&after_text), [text("x")]);
     let errors = errors_of(&unterminated);
     assert_eq!(errors.len(), 3 * 20_000 - 3);
     assert_eq!(errors.last().map(|e| e.code), Some(ErrorCode::EofInTag));

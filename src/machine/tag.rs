@@ -34,7 +34,8 @@ const LINEAR_LIMIT: usize = 8;
 /// When the lane has dropped this many repeated attributes of one tag, it looks for a `>` ahead
 /// once: with none in the window, the tag cannot end there, and the lane leaves it to the state
 /// functions at once instead of reading all of it first (200,000 unterminated `<a b=1 `, one tag
-/// whose attributes repeat, were read twice). Counted on the repeats only, which real pages
+/// whose attributes repeat, were read twice); at the end of input it drops the tag itself, as the
+/// state functions would at the end of reading it. Counted on the repeats only, which real pages
 /// rarely have, so that the lane's path for ordinary attributes does not change.
 pub(crate) const LANE_LOOK_AHEAD: usize = 64;
 /// The hash table's size when it comes into use, as a power of two (32 slots).
