@@ -4,14 +4,27 @@
 # pipes them into `examples/count.rs` (64 KiB chunks, Options::max_carry 1 MiB, max_arena 4 MiB),
 # and reports the peak resident set size that `/usr/bin/time -v` measured, and the throughput.
 #
-# Usage: perf/rss.sh [SIZE_IN_MIB]   (default 1024, i.e. 1 GiB)
+# With --errors: peak memory and speed of `tagstream stats` (parse errors on, the default
+# Options::max_errors) on error storms. Writes into a temporary folder the four storms of issue 25
+# (10 MB of NUL in text, 10 MB of NUL in a tag name, 200,000 unterminated `<a b=1 `, one tag with
+# 100,000 attributes named `a`) and a WARC archive of SIZE MiB (the stream: HTML responses, in
+# turn the sample pages joined, a 1 MiB NUL storm, 1 MiB of unterminated tags and 1 MiB of
+# control characters), then runs `tagstream stats --plain` on each storm, on the archive and on
+# the corpus, one after the other, and prints each one's peak RSS, errors and MB/s (the command's
+# own figure: decoding and tokenizing time) and its MB/s over the corpus's.
+#
+# Usage: perf/rss.sh [SIZE_IN_MIB]            (default 1024, i.e. 1 GiB)
+#        perf/rss.sh --errors [SIZE_IN_MIB]   (default 1024; corpus: datasets/corpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+errors=false
+if [ "${1:-}" = --errors ]; then
+    errors=true
+    shift
+fi
 mib="${1:-1024}"
 command -v /usr/bin/time >/dev/null || { echo "rss.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-cargo build --release --quiet --example count
-bin="target/release/examples/count"
 
 generate() {
     python3 - "$mib" datasets/samples/*.html <<'PY'
@@ -28,6 +41,78 @@ while written < total:
 PY
 }
 
+# The storm files and the archive, into folder $1.
+generate_storms() {
+    python3 - "$1" "$mib" datasets/samples/*.html <<'PY'
+import os, sys
+folder, total = sys.argv[1], int(sys.argv[2]) << 20
+storms = {
+    "nul-text.html": b"\0" * 10_000_000,
+    "nul-tag-name.html": b"<a" + b"\0" * 10_000_000 + b">",
+    "unterminated-tags.html": b"<a b=1 " * 200_000,
+    "attrs-same.html": b"<a" + b" a=v" * 100_000 + b">",
+}
+for name, body in storms.items():
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(body)
+pages = b"".join(open(p, "rb").read() for p in sys.argv[3:])
+bodies = [
+    pages * max(1, (1 << 20) // len(pages)),
+    b"\0" * (1 << 20),
+    b"<a b=1 " * ((1 << 20) // 7),
+    b"\x01" * (1 << 20),
+]
+def record(i, body):
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + body
+    head = (
+        "WARC/1.1\r\nWARC-Type: response\r\n"
+        f"WARC-Target-URI: https://storm.example/{i}\r\n"
+        "WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000000>\r\n"
+        "Content-Type: application/http; msgtype=response\r\n"
+        f"Content-Length: {len(http)}\r\n\r\n"
+    ).encode()
+    return head + http + b"\r\n\r\n"
+written, i = 0, 0
+with open(os.path.join(folder, "stream.warc"), "wb") as f:
+    while written < total:
+        part = record(i, bodies[i % len(bodies)])
+        f.write(part)
+        written += len(part)
+        i += 1
+PY
+}
+
+# Run `tagstream stats --plain` on $2 under /usr/bin/time; print a row named $1. Sets $speed.
+stats_row() {
+    local name="$1" input="$2" log out rss total
+    log="$tmp/time.log"
+    out="$(/usr/bin/time -v "$bin" stats --plain --jobs 1 "$input" 2>"$log" | tail -n 1)"
+    rss="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$log")"
+    total="$(awk -F'\t' '{print $5}' <<<"$out")"
+    speed="$(awk -F'\t' '{sub(/ MB\/s/, "", $6); print $6}' <<<"$out")"
+    printf '%-22s %14s bytes  peak RSS %7.1f MiB  %-20s %8s MB/s  %s\n' "$name" \
+        "$(awk -F'\t' '{sub(/ bytes/, "", $3); print $3}' <<<"$out")" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" \
+        "$total" "$speed" "${corpus_speed:+$(awk -v s="$speed" -v c="$corpus_speed" 'BEGIN {printf "%.0f%% of corpus", 100 * s / c}')}"
+}
+
+if $errors; then
+    cargo build --release --quiet --bin tagstream
+    bin="target/release/tagstream"
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    generate_storms "$tmp"
+    corpus_speed=""
+    stats_row corpus datasets/corpus
+    corpus_speed="$speed"
+    for storm in nul-text nul-tag-name unterminated-tags attrs-same; do
+        stats_row "$storm" "$tmp/$storm.html"
+    done
+    stats_row "stream ($mib MiB WARC)" "$tmp/stream.warc"
+    exit 0
+fi
+
+cargo build --release --quiet --example count
+bin="target/release/examples/count"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 start=$(date +%s.%N)

@@ -152,6 +152,137 @@ impl fmt::Display for ParseError {
     }
 }
 
+/// The parse errors a tokenizer found but did not store, counted by code: those past
+/// [`Options::max_errors`](crate::Options::max_errors).
+///
+/// Stored and dropped errors together are every error of the stream: for each code, the errors
+/// handed out plus [`DroppedErrors::count`] is what a tokenizer without a cap reports.
+///
+/// ```
+/// use tagstream::{ErrorCode, Options, Tokenizer};
+/// let mut tokenizer = Tokenizer::new(Options::new().errors(true).max_errors(2));
+/// tokenizer.tokenize(b"a\0\0\0\0b").for_each(drop);
+/// assert_eq!(tokenizer.errors().len(), 2);
+/// let dropped = tokenizer.dropped_errors();
+/// assert_eq!(dropped.total(), 2);
+/// assert_eq!(dropped.count(ErrorCode::UnexpectedNullCharacter), 2);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct DroppedErrors {
+    by_code: [u64; CODES],
+}
+
+/// How many error codes there are.
+const CODES: usize = ErrorCode::ALL.len();
+
+impl Default for DroppedErrors {
+    fn default() -> DroppedErrors {
+        DroppedErrors {
+            by_code: [0; CODES],
+        }
+    }
+}
+
+impl DroppedErrors {
+    /// How many errors were dropped, all codes together.
+    pub fn total(&self) -> u64 {
+        self.by_code.iter().sum()
+    }
+
+    /// How many errors of `code` were dropped.
+    pub fn count(&self, code: ErrorCode) -> u64 {
+        self.by_code[code as usize]
+    }
+
+    /// The codes with dropped errors and how many, in [`ErrorCode::ALL`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = (ErrorCode, u64)> + '_ {
+        ErrorCode::ALL
+            .iter()
+            .zip(self.by_code)
+            .filter(|&(_, n)| n > 0)
+            .map(|(&code, n)| (code, n))
+    }
+
+    /// Count `n` more errors of `code`.
+    #[inline]
+    pub(crate) fn add(&mut self, code: ErrorCode, n: u64) {
+        self.by_code[code as usize] += n;
+    }
+
+    /// Count every error `other` counts too.
+    pub(crate) fn add_all(&mut self, other: &DroppedErrors) {
+        for (mine, theirs) in self.by_code.iter_mut().zip(other.by_code) {
+            *mine += theirs;
+        }
+    }
+}
+
+impl fmt::Debug for DroppedErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// The machine's errors since the driver last took them, `(stream offset, code)` in the order it
+/// found them: at most `cap`, the others counted in `dropped` (they come after `cap` errors the
+/// driver reports first, so past the tokenizer's own cap too).
+#[derive(Debug)]
+pub(crate) struct FoundErrors {
+    pub(crate) list: Vec<(usize, ErrorCode)>,
+    cap: usize,
+    pub(crate) dropped: DroppedErrors,
+}
+
+impl FoundErrors {
+    pub(crate) fn new(cap: usize) -> FoundErrors {
+        FoundErrors {
+            list: Vec::new(),
+            cap,
+            dropped: DroppedErrors::default(),
+        }
+    }
+
+    /// Record `code` at `at`, or count it when the list is full. Out of line: the machine's many
+    /// error sites stay a call each (errors are rare on real pages).
+    #[inline(never)]
+    pub(crate) fn push(&mut self, at: usize, code: ErrorCode) {
+        if self.list.len() < self.cap {
+            self.list.push((at, code));
+        } else {
+            self.dropped.add(code, 1);
+        }
+    }
+
+    /// Record `code` at every offset of `at`: as many as there is room for, the rest counted at
+    /// once.
+    pub(crate) fn push_run(&mut self, code: ErrorCode, at: std::ops::Range<usize>) {
+        let room = self.cap - self.list.len();
+        let n = at.len();
+        self.list.extend(at.take(room).map(|at| (at, code)));
+        self.dropped.add(code, n.saturating_sub(room) as u64);
+    }
+
+    /// Count, instead of keeping, the errors past the cap (after errors were inserted).
+    pub(crate) fn drop_past_cap(&mut self) {
+        for &(_, code) in self.list.get(self.cap..).unwrap_or_default() {
+            self.dropped.add(code, 1);
+        }
+        self.list.truncate(self.cap);
+    }
+
+    /// Whether nothing waits to be taken (stored or counted).
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Forget everything, counts included (a new stream).
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.dropped = DroppedErrors::default();
+    }
+}
+
 /// Which memory limit a stream ran into (see [`LimitError`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {

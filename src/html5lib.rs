@@ -12,7 +12,7 @@
 //! assert!(result.errors.is_empty());
 //! ```
 
-use crate::{Ambiguity, Options, ParseError, TextKind, Token, Tokenizer, Tokens};
+use crate::{Ambiguity, DroppedErrors, Options, ParseError, TextKind, Token, Tokenizer, Tokens};
 
 /// One token as html5lib-tests writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,8 +45,11 @@ pub enum Html5libToken {
 pub struct Run {
     /// Tokens with adjacent character tokens merged.
     pub output: Vec<Html5libToken>,
-    /// Parse errors in stream order (empty unless `options` had errors on).
+    /// Parse errors in stream order (empty unless `options` had errors on), taken after every
+    /// token: all of them unless one token brought more than [`Options::max_errors`].
     pub errors: Vec<ParseError>,
+    /// The errors past [`Options::max_errors`] (in one token), counted but not in `errors`.
+    pub dropped: DroppedErrors,
     /// The tokens the tree-builder simulator was unsure about (see [`Tokens::ambiguity`]): the
     /// index in `output` of the token, and why. Empty with [`Options::simulate`] off.
     pub ambiguous: Vec<(usize, Ambiguity)>,
@@ -86,19 +89,22 @@ pub fn run(input: &[u8], options: &Options, chunk_size: Option<usize>) -> Run {
             run.take(tokenizer.finish());
         }
     }
-    run.errors = tokenizer.take_errors();
+    run.errors.extend(tokenizer.drain_errors());
+    run.dropped = tokenizer.dropped_errors();
     run
 }
 
 impl Run {
-    /// Push every token, noting the ambiguous ones.
+    /// Push every token, noting the ambiguous ones, and take the errors as they come.
     fn take(&mut self, mut tokens: Tokens<'_>) {
         while let Some(token) = tokens.next() {
             push(&mut self.output, token);
             if let Some(why) = tokens.ambiguity() {
                 self.ambiguous.push((self.output.len() - 1, why));
             }
+            self.errors.extend(tokens.drain_errors());
         }
+        self.errors.extend(tokens.drain_errors());
     }
 }
 
@@ -112,7 +118,8 @@ pub fn run_split(input: &[u8], options: &Options, splits: &[usize]) -> Run {
         start = end;
     }
     run.take(tokenizer.finish());
-    run.errors = tokenizer.take_errors();
+    run.errors.extend(tokenizer.drain_errors());
+    run.dropped = tokenizer.dropped_errors();
     run
 }
 

@@ -51,7 +51,9 @@ mod token;
 mod tokenizer;
 mod word;
 
-pub use error::{ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode};
+pub use error::{
+    DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode,
+};
 pub use simulator::Ambiguity;
 pub use token::{
     Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Span, StartTag, Text,

@@ -29,7 +29,7 @@ use cli::encoding::EncodingArgs;
 use serde_json::{Value, json};
 use tagstream::encoding::{DecodedTokens, EncodingChange};
 use tagstream::html5lib::{self, Html5libToken};
-use tagstream::{Ambiguity, Attribute, Options, ParseError, Span, TextKind, Token};
+use tagstream::{Ambiguity, Attribute, DroppedErrors, Options, ParseError, Span, TextKind, Token};
 
 /// The state names `--state` accepts (html5lib-tests' `initialStates`).
 const STATE_NAMES: &[&str] = &[
@@ -77,13 +77,15 @@ struct TokensArgs {
     input: PathBuf,
 
     /// Also print parse errors as {"type":"error","code","offset","line","col"} lines, where they
-    /// were reported.
+    /// were reported. A token that brings more than 65,536 errors has the rest counted, not
+    /// printed: a closing {"type":"errors_dropped","count","codes":{code: count}} line says so.
     #[arg(long)]
     errors: bool,
 
     /// Print one html5lib-tests object {"output": [...], "errors": [...]} for the whole input
     /// (adjacent text merged, parse errors always on) instead of one line per token. The input is
-    /// read as UTF-8.
+    /// read as UTF-8. A token with more than 65,536 errors has the rest counted in
+    /// "errors_dropped", not listed.
     #[arg(long, conflicts_with_all = ["encoding", "default_encoding"])]
     html5lib: bool,
 
@@ -268,7 +270,8 @@ fn stream_tokens(
         })?;
         if n < buf.len() {
             // A short read is the end: sniffing, if still open, knows the input ends here.
-            return Ok(print_tokens(tokenizer.feed_last(&buf[..n]), out)?);
+            print_tokens(tokenizer.feed_last(&buf[..n]), out)?;
+            return Ok(print_dropped(&tokenizer.tokenizer().dropped_errors(), out)?);
         }
         print_tokens(tokenizer.feed(&buf), out)?;
     }
@@ -288,6 +291,22 @@ fn print_tokens(mut tokens: DecodedTokens<'_>, out: &mut impl Write) -> io::Resu
     }
     let errors = tokens.take_errors();
     print_errors(&errors, &tokens, out)
+}
+
+/// The closing line for errors counted but not printed, if there were any.
+fn print_dropped(dropped: &DroppedErrors, out: &mut impl Write) -> io::Result<()> {
+    if dropped.total() == 0 {
+        return Ok(());
+    }
+    let codes = dropped
+        .iter()
+        .map(|(code, n)| (code.as_str().to_owned(), n.into()));
+    let line = Object::new()
+        .field("type", "errors_dropped")
+        .field("count", dropped.total())
+        .field("codes", Value::Object(codes.collect()))
+        .finish();
+    writeln!(out, "{line}")
 }
 
 fn encoding_change_json(change: &EncodingChange) -> String {
@@ -451,6 +470,10 @@ fn html5lib_mode(
     let mut result = Object::new()
         .raw("output", &array(run.output.iter().map(html5lib_token_json)))
         .raw("errors", &array(errors));
+    if run.dropped.total() > 0 {
+        // More errors in one token than the cap: counted, not listed.
+        result = result.field("errors_dropped", run.dropped.total());
+    }
     if args.simulate {
         let ambiguous = run
             .ambiguous

@@ -20,7 +20,7 @@ use std::iter::FusedIterator;
 
 use bumpalo::Bump;
 
-use crate::error::{ErrorCode, Limit, LimitError, ParseError, Position};
+use crate::error::{DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
 use crate::scan::find1;
@@ -40,6 +40,7 @@ use crate::token::{
 #[derive(Clone, Debug)]
 pub struct Options {
     errors: bool,
+    max_errors: usize,
     legacy_pi: bool,
     initial_state: TextKind,
     last_start_tag: Option<String>,
@@ -57,6 +58,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             errors: false,
+            max_errors: Options::DEFAULT_MAX_ERRORS,
             legacy_pi: false,
             initial_state: TextKind::Data,
             last_start_tag: None,
@@ -78,9 +80,45 @@ impl Options {
         Options::default()
     }
 
-    /// Detect parse errors, with codes and positions (off by default; off costs nothing).
+    /// Detect parse errors, with codes and positions (off by default; off costs nothing). They
+    /// are kept until taken ([`Tokenizer::take_errors`], [`Tokens::drain_errors`]…), at most
+    /// [`Options::max_errors`] at a time.
     pub fn errors(mut self, on: bool) -> Options {
         self.errors = on;
+        self
+    }
+
+    /// The default of [`Options::max_errors`]: 65,536 errors, 2 MiB of stored [`ParseError`]s.
+    pub const DEFAULT_MAX_ERRORS: usize = 1 << 16;
+
+    /// With errors on, store at most `n` parse errors at a time (reported and not yet taken);
+    /// past it, errors are counted by code, not stored: see [`Tokenizer::dropped_errors`].
+    /// Taking errors ([`Tokenizer::take_errors`], [`Tokens::drain_errors`]…) frees room, so a
+    /// consumer that drains them after every token sees every error, unless one token alone
+    /// brings more than `n`. Without taking any, the stored errors are the stream's first `n`.
+    ///
+    /// Memory: each of the tokenizer's four error queues (the machine's errors since the last
+    /// token, input-stream errors ahead of it, errors waiting for a character cut by a chunk
+    /// seam, the stored ones) holds at most `n` errors of 16 or 32 bytes, 96 bytes per error in
+    /// all (capacities grow by doubling: up to twice that when `n` is not a power of two). By
+    /// default ([`Options::DEFAULT_MAX_ERRORS`]) that is at most 6 MiB, however hostile the
+    /// input. `usize::MAX` lifts the cap (memory then grows with the errors not taken).
+    ///
+    /// ```
+    /// use tagstream::{Options, Tokenizer};
+    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true).max_errors(10));
+    /// let nuls = vec![0; 1000];
+    /// let mut seen = 0;
+    /// for chunk in nuls.chunks(8) {
+    ///     tokenizer.feed(chunk).for_each(drop);
+    ///     seen += tokenizer.drain_errors().count();
+    /// }
+    /// tokenizer.finish().for_each(drop);
+    /// seen += tokenizer.drain_errors().count();
+    /// assert_eq!((seen, tokenizer.dropped_errors().total()), (1000, 0));
+    /// ```
+    pub fn max_errors(mut self, n: usize) -> Options {
+        self.max_errors = n;
         self
     }
 
@@ -210,25 +248,43 @@ impl Limits {
 /// Errors are reported in stream order. The machine's errors get their positions at once (while
 /// their bytes are at hand) but wait in `held` until the input checker has decided every character
 /// up to them, so that an input-stream error for a character split across chunks still comes first.
+///
+/// Every queue holds at most [`Options::max_errors`] errors (see there); what does not fit is
+/// counted in `dropped`. The input checker reads the windows the machine reads, only as far as
+/// its queue has room: input-stream errors are found shortly ahead of the machine, not for a whole
+/// chunk at once.
 struct Side {
     errors_on: bool,
     /// Whether `utf8` is fed ([`Options::validate_utf8`] or errors on).
     validate_utf8: bool,
     track_positions: bool,
+    /// [`Options::max_errors`].
+    max_errors: usize,
     utf8: Utf8Stream,
     checker: InputChecker,
     lines: LineCounter,
+    /// Input-stream errors found and not reported yet, at most `max_errors` (at least one).
     input_errors: VecDeque<(usize, ErrorCode)>,
+    /// Stream offset one past the last byte the input checker has read.
+    checked: usize,
+    /// Nothing waits to be reported (`held` and `input_errors` are empty) and the checker has
+    /// read up to this offset: a window that ends there needs no call for its tokens without
+    /// machine errors.
+    quiet_to: usize,
     held: VecDeque<ParseError>,
     /// Offsets before this were let go of: positions are no longer known for them.
     floor: usize,
     /// Stream offset one past the last byte fed.
     fed: usize,
-    /// The end of input has been fed: nothing is undecided any more.
+    /// The end of input has been fed.
+    eof: bool,
+    /// The input checker has read the whole input: nothing is undecided any more.
     ended: bool,
     /// A byte order mark was stripped from the start of the stream ([`Options::strip_bom`]).
     bom_stripped: bool,
     errors: Vec<ParseError>,
+    /// The errors that did not fit in a queue (the machine counts its own).
+    dropped: DroppedErrors,
 }
 
 /// The error `code` at `offset` in `b`, with its line and column from `lines`.
@@ -247,16 +303,21 @@ impl Side {
             errors_on: options.errors,
             validate_utf8: options.errors || options.validate_utf8,
             track_positions: options.errors || options.track_positions,
+            max_errors: options.max_errors,
             utf8: Utf8Stream::default(),
             checker: InputChecker::default(),
             lines: LineCounter::default(),
             input_errors: VecDeque::new(),
+            checked: 0,
+            quiet_to: 0,
             held: VecDeque::new(),
             floor: 0,
             fed: 0,
+            eof: false,
             ended: false,
             bom_stripped: false,
             errors: Vec::new(),
+            dropped: DroppedErrors::default(),
         }
     }
 
@@ -266,12 +327,16 @@ impl Side {
         self.checker = InputChecker::default();
         self.lines = LineCounter::default();
         self.input_errors.clear();
+        self.checked = 0;
+        self.quiet_to = 0;
         self.held.clear();
         self.floor = 0;
         self.fed = 0;
+        self.eof = false;
         self.ended = false;
         self.bom_stripped = false;
         self.errors.clear();
+        self.dropped = DroppedErrors::default();
     }
 
     /// The stream's text starts after a byte order mark of `len` bytes: line 1, column 1 is there.
@@ -296,15 +361,12 @@ impl Side {
         if self.validate_utf8 {
             self.utf8.feed(chunk);
         }
-        if self.errors_on {
-            self.checker.feed(chunk, base, &mut self.input_errors);
-        }
         if eof {
             if self.validate_utf8 {
                 self.utf8.finish();
             }
-            self.checker.finish();
-            self.ended = true;
+            self.eof = true;
+            self.end_check_at_end_of_input();
         }
     }
 
@@ -314,43 +376,86 @@ impl Side {
     /// the character comes first, whatever the chunking).
     #[inline(always)]
     fn collect(&mut self, machine: &mut Machine, b: &Buf) {
-        if self.errors_on {
-            // Most tokens have no error to report: that is found out without a call.
-            let nothing_waits = self.held.is_empty() && self.input_errors.is_empty();
-            if !(nothing_waits && machine.errors.is_empty()) {
-                self.collect_errors(machine, b, nothing_waits);
-            }
+        // Most tokens have no error to report: that is found out without a call.
+        if self.errors_on && !(machine.errors.is_empty() && b.end() <= self.quiet_to) {
+            self.collect_errors(machine, b);
         }
     }
 
     #[inline(never)]
-    fn collect_errors(&mut self, machine: &mut Machine, b: &Buf, nothing_waits: bool) {
+    fn collect_errors(&mut self, machine: &mut Machine, b: &Buf) {
+        self.check_input(b);
         let decided = self.decided();
-        let mut rest = &machine.errors[..];
-        if nothing_waits {
+        let mut rest = &machine.errors.list[..];
+        if self.held.is_empty() && self.input_errors.is_empty() {
             // The common case: straight out, in order, up to the first error that must wait, in
-            // one `extend` (no capacity check per error).
+            // one `extend` (no capacity check per error), as many as there is room for.
             let now = rest
                 .iter()
                 .take_while(|&&(offset, _)| offset < decided)
                 .count();
+            let stored = now.min(self.room());
             let Side { errors, lines, .. } = self;
-            let located = rest[..now]
+            let located = rest[..stored]
                 .iter()
                 .map(|&(offset, code)| located(lines, code, offset, b));
             errors.extend(located);
+            for &(_, code) in &rest[stored..now] {
+                self.dropped.add(code, 1);
+            }
             rest = &rest[now..];
         }
         for &(offset, code) in rest {
-            let error = located(&mut self.lines, code, offset, b);
             if self.may_report_now(offset, decided) {
-                self.errors.push(error);
+                self.report(code, offset, b);
+            } else if self.held.len() < self.max_errors {
+                self.held
+                    .push_back(located(&mut self.lines, code, offset, b));
             } else {
-                self.held.push_back(error);
+                // Behind `max_errors` held errors, which are reported first.
+                self.dropped.add(code, 1);
             }
         }
-        machine.errors.clear();
+        machine.errors.list.clear();
         self.report_in_order(machine, decided, b);
+        while self.checked < b.end() && self.input_errors.len() < self.input_cap() {
+            // Reporting made room for more input-stream errors: read on.
+            self.check_input(b);
+            let decided = self.decided();
+            self.report_in_order(machine, decided, b);
+        }
+        let quiet = self.held.is_empty() && self.input_errors.is_empty();
+        self.quiet_to = if quiet { self.checked } else { 0 };
+    }
+
+    /// How many more errors can be stored.
+    fn room(&self) -> usize {
+        self.max_errors.saturating_sub(self.errors.len())
+    }
+
+    /// How many input-stream errors may wait to be reported (one at least, to be counted).
+    fn input_cap(&self) -> usize {
+        self.max_errors.max(1)
+    }
+
+    /// Run the input checker over `b` from where it stopped, until its queue is full.
+    fn check_input(&mut self, b: &Buf) {
+        let from = self.checked.max(b.base);
+        if from < b.end() {
+            let cap = self.input_cap();
+            let bytes = &b.bytes[from - b.base..];
+            let read = self.checker.feed(bytes, from, &mut self.input_errors, cap);
+            self.checked = from + read;
+        }
+        self.end_check_at_end_of_input();
+    }
+
+    /// Once the checker has read the last byte of input, nothing is undecided any more.
+    fn end_check_at_end_of_input(&mut self) {
+        if self.eof && self.checked == self.fed && !self.ended {
+            self.checker.finish();
+            self.ended = true;
+        }
     }
 
     /// The first offset whose character the input checker has not decided yet.
@@ -358,7 +463,7 @@ impl Side {
         match self.checker.undecided_from() {
             _ if self.ended => usize::MAX,
             Some(offset) => offset,
-            None => self.fed,
+            None => self.checked,
         }
     }
 
@@ -388,7 +493,10 @@ impl Side {
             match (input, held) {
                 (Some(i), Some(h)) if i <= h => self.report_input_error(b),
                 (Some(i), None) if i < consumed => self.report_input_error(b),
-                (_, Some(_)) => self.errors.push(self.held.pop_front().expect("front")),
+                (_, Some(_)) => {
+                    let error = self.held.pop_front().expect("front");
+                    self.store(error);
+                }
                 _ => break,
             }
         }
@@ -397,9 +505,35 @@ impl Side {
     /// Report the first queued input-stream error.
     fn report_input_error(&mut self, b: &Buf) {
         if let Some((offset, code)) = self.input_errors.pop_front() {
-            let error = located(&mut self.lines, code, offset, b);
-            self.errors.push(error);
+            self.report(code, offset, b);
         }
+    }
+
+    /// Report the error `code` at `offset` in `b`: stored with its position if there is room,
+    /// counted otherwise.
+    #[inline]
+    fn report(&mut self, code: ErrorCode, offset: usize, b: &Buf) {
+        if self.errors.len() < self.max_errors {
+            self.errors.push(located(&mut self.lines, code, offset, b));
+        } else {
+            self.dropped.add(code, 1);
+        }
+    }
+
+    /// Report an error that has its position already.
+    fn store(&mut self, error: ParseError) {
+        if self.errors.len() < self.max_errors {
+            self.errors.push(error);
+        } else {
+            self.dropped.add(error.code, 1);
+        }
+    }
+
+    /// The errors dropped so far, the machine's included.
+    fn dropped(&self, machine: &Machine) -> DroppedErrors {
+        let mut dropped = self.dropped;
+        dropped.add_all(&machine.errors.dropped);
+        dropped
     }
 
     /// Bytes before `from` are about to be dropped.
@@ -417,6 +551,14 @@ impl Side {
 /// A tokenizer for whole documents or chunked streams. It owns the arena that decoded strings and
 /// attribute lists live in, reset in bulk at every [`feed`](Tokenizer::feed) or
 /// [`tokenize`](Tokenizer::tokenize), so a tokenizer reused across documents stops allocating.
+///
+/// Memory: streaming, the chunk, the unfinished token carried to the next feed
+/// ([`Options::max_carry`]) and the arena ([`Options::max_arena`]). With parse errors on, add the
+/// errors not taken yet: at most [`Options::max_errors`] stored, and as many in each internal
+/// queue, 96 bytes per error of the cap in all (6 MiB by default, whatever the input); past the
+/// cap errors are only counted ([`Tokenizer::dropped_errors`]). Draining them as they come
+/// ([`Tokens::drain_errors`] between tokens, [`Tokenizer::drain_errors`] after a feed) keeps
+/// every one and frees their room.
 ///
 /// Whole document:
 /// ```
@@ -480,6 +622,7 @@ impl Tokenizer {
         let config = Config {
             errors: options.errors,
             legacy_pi: options.legacy_pi,
+            max_errors: options.max_errors,
         };
         let mut tokenizer = Tokenizer {
             machine: Machine::new(config),
@@ -590,14 +733,42 @@ impl Tokenizer {
         self.carried.base
     }
 
-    /// The parse errors reported so far (when [`Options::errors`] is on), in stream order.
+    /// The parse errors reported and not taken yet (when [`Options::errors`] is on), in stream
+    /// order: at most [`Options::max_errors`].
     pub fn errors(&self) -> &[ParseError] {
         &self.side.errors
     }
 
-    /// Take the parse errors reported so far.
+    /// Take the parse errors reported so far, making room for as many.
     pub fn take_errors(&mut self) -> Vec<ParseError> {
         std::mem::take(&mut self.side.errors)
+    }
+
+    /// Take the parse errors reported so far, in stream order, keeping the allocation: the
+    /// errors a feed brought, drained after it (see also [`Tokens::drain_errors`]). Dropping the
+    /// iterator removes the rest.
+    ///
+    /// ```
+    /// use tagstream::{ErrorCode, Options, Tokenizer};
+    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
+    /// let mut codes = Vec::new();
+    /// for chunk in [&b"<a b=1 b=2"[..], b"></c d>"] {
+    ///     tokenizer.feed(chunk).for_each(drop);
+    ///     codes.extend(tokenizer.drain_errors().map(|e| e.code));
+    /// }
+    /// tokenizer.finish().for_each(drop);
+    /// codes.extend(tokenizer.drain_errors().map(|e| e.code));
+    /// assert_eq!(codes, [ErrorCode::DuplicateAttribute, ErrorCode::EndTagWithAttributes]);
+    /// ```
+    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
+        self.side.errors.drain(..)
+    }
+
+    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
+    /// counted by code, not stored. Stored (taken or not) and dropped errors together are every
+    /// parse error of the stream so far.
+    pub fn dropped_errors(&self) -> DroppedErrors {
+        self.side.dropped(&self.machine)
     }
 
     /// The memory limit ([`Options::max_carry`], [`Options::max_arena`]) the stream stopped at, if
@@ -962,7 +1133,7 @@ impl<'t> Tokens<'t> {
         self.machine.set_cdata_allowed(allowed);
     }
 
-    /// The parse errors reported so far (when errors are on).
+    /// The parse errors reported and not taken yet (when errors are on), in stream order.
     pub fn errors(&self) -> &[ParseError] {
         &self.side.errors
     }
@@ -973,9 +1144,45 @@ impl<'t> Tokens<'t> {
         self.side.bom()
     }
 
-    /// Take the parse errors reported so far.
+    /// Take the parse errors reported so far, making room for as many.
     pub fn take_errors(&mut self) -> Vec<ParseError> {
         std::mem::take(&mut self.side.errors)
+    }
+
+    /// Take the parse errors reported so far, in stream order, keeping the allocation: called
+    /// between tokens, the errors found while producing the last one (and the input-stream
+    /// errors of the characters it consumed). Dropping the iterator removes the rest.
+    ///
+    /// ```
+    /// use tagstream::{ErrorCode, Options, Token, Tokenizer};
+    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
+    /// let mut tokens = tokenizer.tokenize(b"<a b=1 b=2>x\0y</a c>");
+    /// let mut seen = Vec::new();
+    /// while let Some(token) = tokens.next() {
+    ///     let kind = match token {
+    ///         Token::StartTag(_) => "start",
+    ///         Token::Text(_) => "text",
+    ///         _ => "other",
+    ///     };
+    ///     seen.extend(tokens.drain_errors().map(|e| (kind, e.code)));
+    /// }
+    /// assert_eq!(
+    ///     seen,
+    ///     [
+    ///         ("start", ErrorCode::DuplicateAttribute),
+    ///         ("text", ErrorCode::UnexpectedNullCharacter),
+    ///         ("other", ErrorCode::EndTagWithAttributes),
+    ///     ]
+    /// );
+    /// ```
+    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
+        self.side.errors.drain(..)
+    }
+
+    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
+    /// counted by code (see [`Tokenizer::dropped_errors`]).
+    pub fn dropped_errors(&self) -> DroppedErrors {
+        self.side.dropped(self.machine)
     }
 
     /// Line and column of a stream offset that the tokenizer still holds: from the start of the

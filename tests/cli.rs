@@ -116,6 +116,20 @@ fn html5lib_mode_exact_output() {
     assert_eq!(one_byte.trim_end(), expected);
 }
 
+/// One token with more errors than the tokenizer's default cap: --html5lib lists the first
+/// 65,536 and counts the rest in "errors_dropped"; fed in chunks, every error is listed.
+#[test]
+fn html5lib_mode_counts_the_errors_past_the_cap() {
+    let storm = [&b"x"[..], &[0; 70_000]].concat();
+    let whole: Value = serde_json::from_str(&stdout_ok(&["tokens", "--html5lib"], &storm)).unwrap();
+    assert_eq!(whole["errors"].as_array().map(Vec::len), Some(65_536));
+    assert_eq!(whole["errors_dropped"], 70_000 - 65_536);
+    let args = ["tokens", "--html5lib", "--chunk-size", "4096"];
+    let chunked: Value = serde_json::from_str(&stdout_ok(&args, &storm)).unwrap();
+    assert_eq!(chunked["errors"].as_array().map(Vec::len), Some(70_000));
+    assert_eq!(chunked.get("errors_dropped"), None);
+}
+
 #[test]
 fn html5lib_mode_self_closing_doctype_and_errors() {
     let stdout = stdout_ok(

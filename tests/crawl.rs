@@ -135,6 +135,21 @@ fn stats_counts_tokens_and_errors() {
     assert!(total["mb_per_s"].as_f64().unwrap() > 0.0, "{total}");
 }
 
+/// Past the tokenizer's default cap of 65,536 stored errors (one text token of 70,000 NULs), the
+/// counts by code stay exact and `errors_dropped` says how many were counted without a position.
+#[test]
+fn stats_counts_every_error_of_a_storm_past_the_cap() {
+    let storm = [&b"x"[..], &[0; 70_000], b"\x01"].concat();
+    let lines = json_lines(&stdout_ok(&["stats", "-q", "-"], &storm));
+    let errors = json!({
+        "unexpected-null-character": 70_000, "control-character-in-input-stream": 1,
+    });
+    assert_eq!(lines[0]["errors"], errors);
+    assert_eq!(lines[0]["errors_dropped"], 70_001 - 65_536);
+    assert_eq!(lines[1]["total"]["errors"], errors);
+    assert_eq!(lines[1]["total"]["errors_dropped"], 70_001 - 65_536);
+}
+
 #[test]
 fn directories_are_read_recursively_in_name_order_and_output_keeps_input_order() {
     let dir = scratch("directories");

@@ -22,7 +22,8 @@ fn wrapped(before: &[u8], fill: u8, size: usize, after: &[u8]) -> Vec<u8> {
 fn consistent(input: &[u8]) -> Vec<Html5libToken> {
     let whole = run(input, &Options::new(), None).output;
     for errors in [false, true] {
-        let options = Options::new().errors(errors);
+        // Every error kept: a storm in one token brings more than the default cap.
+        let options = Options::new().errors(errors).max_errors(usize::MAX);
         let reference = run(input, &options, None);
         assert_eq!(reference.output, whole);
         let mut sizes = vec![4096];
@@ -144,6 +145,73 @@ fn nul_cr_and_invalid_utf8_storms() {
         panic!()
     };
     assert_eq!(decoded.as_str(), String::from_utf8_lossy(&invalid));
+}
+
+/// Issue 25's error storms in tags: NULs in a tag name, an attribute name and values (reported as
+/// a run, one error each), and unterminated tags that make one tag of repeating attributes (the
+/// lane leaves it to the state functions early, with the same outcome).
+#[test]
+fn nul_and_unterminated_tag_storms() {
+    const N: usize = 1 << 16;
+    let nul = "\u{FFFD}".repeat(N);
+    let errors_of = |input: &[u8]| {
+        let options = Options::new().errors(true).max_errors(usize::MAX);
+        run(input, &options, None).errors
+    };
+    let tag_name = wrapped(b"<a", 0, N, b">x");
+    let Html5libToken::StartTag { name, .. } = &consistent(&tag_name)[0] else {
+        panic!()
+    };
+    assert_eq!(*name, format!("a{nul}"));
+    let errors = errors_of(&tag_name);
+    assert_eq!(errors.len(), N);
+    assert!(
+        errors
+            .iter()
+            .enumerate()
+            .all(|(i, e)| e.offset == 2 + i && e.code == ErrorCode::UnexpectedNullCharacter)
+    );
+
+    for (before, after, name_nuls) in [
+        (&b"<a b"[..], &b"=1>"[..], true),
+        (b"<a b=\"", b"\">", false),
+        (b"<a b=", b">", false),
+    ] {
+        let input = wrapped(before, 0, N, after);
+        let tokens = consistent(&input);
+        let Html5libToken::StartTag { attributes, .. } = &tokens[0] else {
+            panic!("{tokens:?}")
+        };
+        let (name, value) = &attributes[0];
+        assert_eq!(
+            *name,
+            if name_nuls {
+                format!("b{nul}")
+            } else {
+                "b".into()
+            }
+        );
+        assert_eq!(*value, if name_nuls { "1".into() } else { nul.clone() });
+        assert_eq!(errors_of(&input).len(), N, "{before:?}");
+    }
+
+    // 20,000 `<a b=1 `: one tag, never ended; with a `>` after it, one tag with two attributes.
+    let unterminated = b"<a b=1 ".repeat(20_000);
+    assert_eq!(consistent(&unterminated), []);
+    let after_text = [&b"x"[..], &unterminated].concat();
+    assert_eq!(consistent(&after_text), [text("x")]);
+    let errors = errors_of(&unterminated);
+    assert_eq!(errors.len(), 3 * 20_000 - 3);
+    assert_eq!(errors.last().map(|e| e.code), Some(ErrorCode::EofInTag));
+    let ended = [&unterminated[..], b">"].concat();
+    let Html5libToken::StartTag { attributes, .. } = &consistent(&ended)[0] else {
+        panic!()
+    };
+    let kept = [
+        ("b".to_owned(), "1".to_owned()),
+        ("<a".to_owned(), String::new()),
+    ];
+    assert_eq!(attributes, &kept);
 }
 
 /// Found by `cargo fuzz` (tokenize target): with errors off, the accelerated attribute path took a

@@ -580,7 +580,9 @@ fn with_big_tag(
     chunked: bool,
     check: impl Fn(&tagstream::StartTag<'_>),
 ) -> Vec<tagstream::ParseError> {
-    let mut tokenizer = Tokenizer::new(Options::new().errors(errors));
+    // Every error kept: the tags here bring more than the default cap.
+    let options = Options::new().errors(errors).max_errors(usize::MAX);
+    let mut tokenizer = Tokenizer::new(options);
     let mut tags = 0;
     let mut text = String::new();
     let mut see = |t: Token<'_>| match t {

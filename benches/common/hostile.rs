@@ -1,6 +1,6 @@
-//! The hostile inputs of issue 5, and a few of our own, as benchmark cases, defined once for the
-//! criterion bench (`benches/throughput.rs`, group `hostile`, at a tenth of full size) and for
-//! `perf/` (`tagstream-perf --hostile`, at full size), which includes this file with `#[path]`.
+//! The hostile inputs of issues 5 and 25, and a few of our own, as benchmark cases, defined once
+//! for the criterion bench (`benches/throughput.rs`, group `hostile`, at a tenth of full size) and
+//! for `perf/` (`tagstream-perf --hostile`, at full size), which includes this file with `#[path]`.
 //!
 //! Each case is a whole document that a generator builds from a size in the case's own unit
 //! (bytes, attributes or tag pairs), so that full size is exactly what the issue names. Every
@@ -23,8 +23,9 @@ pub struct Case {
     pub unit: &'static str,
     /// Full size, in `unit`s (for the issue's cases, as issue 5 names it).
     pub full: usize,
-    /// Whether issue 5 names this input. The others are ours: stress cases for the tree-builder
-    /// simulator, and a plain token-dense reference.
+    /// Whether issue 5 (or, for the error storms `nul-tag-name` and `unterminated-tags`, issue
+    /// 25) names this input. The others are ours: stress cases for the tree-builder simulator,
+    /// and a plain token-dense reference.
     pub from_issue: bool,
     make: fn(usize) -> Vec<u8>,
 }
@@ -197,6 +198,24 @@ pub const CASES: &[Case] = &[
         make: nul_storm,
     },
     Case {
+        name: "nul-tag-name",
+        what: "`<a` + 10 MB of U+0000 NULL + `>`: NUL in a tag name",
+        state: "tag name",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: nul_tag_name,
+    },
+    Case {
+        name: "unterminated-tags",
+        what: "200,000 unterminated `<a b=1 `: one tag whose attributes `<a` and `b` repeat",
+        state: "attribute name / value",
+        unit: "tags",
+        full: 200_000,
+        from_issue: true,
+        make: unterminated_tags,
+    },
+    Case {
         name: "cr-storm",
         what: "10 MB of `\\r\\r\\n` in text",
         state: "data",
@@ -328,6 +347,14 @@ fn script_escapes(size: usize) -> Vec<u8> {
 
 fn nul_storm(size: usize) -> Vec<u8> {
     repeated(b"\0", size)
+}
+
+fn nul_tag_name(size: usize) -> Vec<u8> {
+    wrapped(b"<a", b"\0", size, b">")
+}
+
+fn unterminated_tags(tags: usize) -> Vec<u8> {
+    b"<a b=1 ".repeat(tags)
 }
 
 fn cr_storm(size: usize) -> Vec<u8> {

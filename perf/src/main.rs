@@ -35,8 +35,8 @@ OPTIONS:
     --no-ipb              do not merge instructions/byte
     --results DIR         where to write the report (default perf/results)
     --no-write            print only; write no report
-    --hostile             not the race: the hostile inputs of issue 5 at full size against the
-                          corpus, and a document fed one byte at a time (writes
+    --hostile             not the race: the hostile inputs of issues 5 and 25 at full size
+                          against the corpus, and a document fed one byte at a time (writes
                           results/<date>-<cpu>-hostile.md)
     --seams               not the race: what a chunk seam costs, in ns, by where it falls (cuts
                           about every --chunk-size bytes; default 21 passes; prints only)

@@ -291,7 +291,9 @@ mod tagstream {
             let mut errors = 0;
             for page in &corpus.pages {
                 sum += drain(self.tokenizer.tokenize(&page.bytes), &self.consume);
+                // Stored and counted past `Options::max_errors`: every error.
                 errors += self.tokenizer.errors().len() as u64;
+                errors += self.tokenizer.dropped_errors().total();
             }
             Outcome {
                 checksum: sum,

@@ -65,6 +65,11 @@ impl TokenCounts {
 /// Parse errors by code.
 type ErrorCounts = BTreeMap<&'static str, u64>;
 
+/// Whether a count is zero (such fields are left out of the JSON lines).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// What the statistics of some documents add up to.
 #[derive(Debug, Default)]
 pub(crate) struct Totals {
@@ -72,6 +77,9 @@ pub(crate) struct Totals {
     bytes: u64,
     tokens: TokenCounts,
     errors: ErrorCounts,
+    /// Of `errors`, those past `Options::max_errors` in one token: counted by the tokenizer, not
+    /// stored (their positions are unknown).
+    errors_dropped: u64,
     /// Time spent decoding and tokenizing, summed over the threads.
     tokenizing: Duration,
 }
@@ -84,6 +92,7 @@ impl Totals {
         for (code, n) in &other.errors {
             *self.errors.entry(code).or_default() += n;
         }
+        self.errors_dropped += other.errors_dropped;
         self.tokenizing += other.tokenizing;
     }
 
@@ -101,6 +110,8 @@ struct StatsLine<'a> {
     bytes: u64,
     tokens: TokenCounts,
     errors: &'a ErrorCounts,
+    #[serde(skip_serializing_if = "is_zero")]
+    errors_dropped: u64,
 }
 
 /// The closing JSON line.
@@ -115,6 +126,8 @@ struct TotalFields<'a> {
     bytes: u64,
     tokens: TokenCounts,
     errors: &'a ErrorCounts,
+    #[serde(skip_serializing_if = "is_zero")]
+    errors_dropped: u64,
     /// Decoding and tokenizer throughput per thread; the only field that changes from run to run.
     mb_per_s: f64,
 }
@@ -139,15 +152,23 @@ impl<'a> Stats<'a> {
             TokenCounts::count,
         );
         let tokenizing = started.elapsed();
+        // Stored errors (at most `Options::max_errors`, memory stays flat) and those counted past
+        // the cap: together every error, by code.
+        let tokenizer = read.transcoder.tokenizer();
         let mut errors = ErrorCounts::new();
-        for error in read.transcoder.tokenizer().errors() {
+        for error in tokenizer.errors() {
             *errors.entry(error.code.as_str()).or_default() += 1;
+        }
+        let dropped = tokenizer.dropped_errors();
+        for (code, n) in dropped.iter() {
+            *errors.entry(code.as_str()).or_default() += n;
         }
         Totals {
             documents: 1,
             bytes: document.html.len() as u64,
             tokens: read.page,
             errors,
+            errors_dropped: dropped.total(),
             tokenizing,
         }
     }
@@ -180,6 +201,7 @@ impl Command for Stats<'_> {
                 bytes: page.bytes,
                 tokens: page.tokens,
                 errors: &page.errors,
+                errors_dropped: page.errors_dropped,
             };
             json_line(out, &line);
         }
@@ -208,6 +230,7 @@ impl Command for Stats<'_> {
             bytes: totals.bytes,
             tokens: totals.tokens,
             errors: &totals.errors,
+            errors_dropped: totals.errors_dropped,
             mb_per_s: (totals.mb_per_s() * 10.0).round() / 10.0,
         };
         json_line(&mut line, &TotalLine { total });

@@ -123,13 +123,19 @@ impl InputChecker {
 
     /// Checks the next chunk, whose first byte is at stream offset `base` (chunks must come in
     /// order, without gaps). Appends the errors found to `out`, in offset order; an error for a
-    /// character that starts in an earlier chunk comes first.
+    /// character that starts in an earlier chunk comes first. Stops right after the character
+    /// whose error fills `out` to `cap` errors: returns how many bytes of `chunk` it read (all,
+    /// unless it stopped there); the rest is to be fed again, as the next chunk.
     pub(crate) fn feed(
         &mut self,
         chunk: &[u8],
         base: usize,
         out: &mut VecDeque<(usize, ErrorCode)>,
-    ) {
+        cap: usize,
+    ) -> usize {
+        if out.len() >= cap {
+            return 0;
+        }
         let mut i = 0;
         if self.dec.is_pending() {
             debug_assert_eq!(
@@ -152,12 +158,15 @@ impl InputChecker {
                 }
             }
             if self.dec.is_pending() {
-                return;
+                return i;
             }
         }
         loop {
+            if out.len() >= cap {
+                return i;
+            }
             i = skip(chunk, i);
-            let Some(&b) = chunk.get(i) else { return };
+            let Some(&b) = chunk.get(i) else { return i };
             if CLASS[usize::from(b)] == CONTROL {
                 out.push_back((base + i, ErrorCode::ControlCharacterInInputStream));
                 i += 1;
@@ -173,7 +182,7 @@ impl InputChecker {
                 let Some(&c) = chunk.get(i) else {
                     self.dec = dec;
                     self.start = base + start;
-                    return;
+                    return i;
                 };
                 match dec.push(c) {
                     Decoded::Pending => i += 1,
@@ -237,7 +246,7 @@ mod tests {
         let mut out = VecDeque::new();
         let mut base = 0;
         for c in chunks {
-            checker.feed(c, base, &mut out);
+            assert_eq!(checker.feed(c, base, &mut out, usize::MAX), c.len());
             base += c.len();
         }
         checker.finish();
@@ -391,6 +400,38 @@ mod tests {
                 i = end;
             }
             assert_eq!(run(&chunks), reference(&s), "{s:02X?} {chunks:02X?}");
+        }
+    }
+
+    /// Fed with a cap, taking one error whenever it stops and feeding the rest again, the checker
+    /// finds what it finds uncapped, and never holds more than the cap.
+    #[test]
+    fn a_capped_feed_stops_and_resumes_exactly() {
+        let mut rng = 0x0F1E_2D3C_4B5A_6978u64;
+        let mut alphabet = TRICKY.to_vec();
+        alphabet.extend_from_slice(b"\x01\x7F\xC2\x85\xEF\xB7\x90\xBF\xBE");
+        for _ in 0..cases(2000, 20) {
+            let len = (xorshift(&mut rng) % 60) as usize;
+            let s = random_bytes(&mut rng, &alphabet, len);
+            let cap = 1 + xorshift(&mut rng) as usize % 3;
+            let mut checker = InputChecker::new();
+            let (mut out, mut taken) = (VecDeque::new(), Vec::new());
+            let mut base = 0;
+            for chunk in s.chunks(1 + xorshift(&mut rng) as usize % 7) {
+                let mut rest = chunk;
+                loop {
+                    let read = checker.feed(rest, base, &mut out, cap);
+                    assert!(out.len() <= cap);
+                    base += read;
+                    rest = &rest[read..];
+                    if rest.is_empty() {
+                        break;
+                    }
+                    taken.push(out.pop_front().expect("stopped with a full queue"));
+                }
+            }
+            taken.extend(out);
+            assert_eq!(taken, reference(&s), "{s:02X?}, cap {cap}");
         }
     }
 

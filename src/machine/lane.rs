@@ -347,6 +347,23 @@ impl Machine {
         })
     }
 
+    /// The tag being lexed has many repeated attributes
+    /// ([`LANE_LOOK_AHEAD`](super::tag::LANE_LOOK_AHEAD)): whether no `>` follows window index
+    /// `i`, so that it cannot end in this window. At the end of input the tag is then dropped
+    /// here (eof-in-tag, with nothing to hand out: errors are off in the lane), and the state
+    /// functions find the machine done; otherwise they read the tag.
+    #[cold]
+    #[inline(never)]
+    fn lane_tag_cannot_end(&mut self, b: &Buf, i: usize) -> bool {
+        if find1(b'>', &b.bytes[i..]).is_some() {
+            return false;
+        }
+        if b.eof {
+            self.drop_token_at_eof(b);
+        }
+        true
+    }
+
     /// A `/` at window index `i` (§13.2.5.40): `/>` closes a self-closing tag at `i + 1`.
     fn lane_solidus(&self, bytes: &[u8], i: usize) -> Result<usize, GiveUp> {
         match bytes.get(i + 1) {
@@ -408,7 +425,9 @@ impl Machine {
             } else {
                 AttrRecord::without_value(name)
             };
-            self.attrs.add_unchecked(record, b);
+            if self.attrs.add_unchecked(record, b) && self.lane_tag_cannot_end(b, i) {
+                return Err(GiveUp);
+            }
         }
     }
 }

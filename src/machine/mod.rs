@@ -27,7 +27,7 @@ mod tag;
 mod testdata;
 mod text;
 
-use crate::error::ErrorCode;
+use crate::error::{ErrorCode, FoundErrors};
 use crate::scan;
 use crate::token::{Span, TextKind};
 pub(crate) use lane::Lexeme;
@@ -264,6 +264,8 @@ pub(crate) struct Config {
     pub(crate) errors: bool,
     /// `<?` opens a bogus comment (before 2026) instead of a processing instruction.
     pub(crate) legacy_pi: bool,
+    /// How many errors the machine keeps for the driver to take (`Options::max_errors`).
+    pub(crate) max_errors: usize,
 }
 
 /// A short name kept beside the machine: the last start tag's name (as written), or the temporary
@@ -384,8 +386,9 @@ pub(crate) struct Machine {
     temp: ShortName,
     /// Whether `<![CDATA[` opens a CDATA section (the adjusted current node is not HTML).
     cdata_allowed: bool,
-    /// Parse errors found since the driver last took them: (stream offset, code).
-    pub(crate) errors: Vec<(usize, ErrorCode)>,
+    /// Parse errors found since the driver last took them: (stream offset, code), at most
+    /// [`Config::max_errors`], the others counted.
+    pub(crate) errors: FoundErrors,
     /// The record just emitted (valid when a step returns [`Flow::Emit`]). Not an `Option`: taking
     /// it out of one cost a copy and a test more per token.
     out: Record,
@@ -427,7 +430,7 @@ impl Machine {
             known_tag: (usize::MAX, false),
             temp: ShortName::default(),
             cdata_allowed: false,
-            errors: Vec::new(),
+            errors: FoundErrors::new(config.max_errors),
             out: Record::text(Span::default(), TextKind::Data, 0),
             resume: 0,
             open_numeric_reference: None,
@@ -706,15 +709,24 @@ impl Machine {
     #[inline]
     pub(crate) fn error(&mut self, code: ErrorCode, at: usize) {
         if self.config.errors {
-            self.errors.push((at, code));
+            self.errors.push(at, code);
         }
     }
 
     /// Record the parse error `code` at every offset in `at` (when errors are on).
     pub(crate) fn error_run(&mut self, code: ErrorCode, at: std::ops::Range<usize>) {
         if self.config.errors {
-            self.errors.extend(at.map(|at| (at, code)));
+            self.errors.push_run(code, at);
         }
+    }
+
+    /// The NUL under the cursor and the NULs right after it (errors on): one
+    /// unexpected-null-character each, recorded and stepped over at once (a storm of them costs
+    /// no state dispatch per NUL).
+    pub(crate) fn step_over_nulls(&mut self, b: &Buf) {
+        let run = b.run_of(0, self.pos);
+        self.error_run(ErrorCode::UnexpectedNullCharacter, self.pos..self.pos + run);
+        self.pos += run;
     }
 
     /// Record a parse error at the current input character.

@@ -31,6 +31,13 @@ const UNQUOTED_STOP_ERRORS: ByteSet = ByteSet::of(b"\t\n\x0C\r >&\0\"'<=`");
 
 /// Up to this many attributes with plain ASCII names, repeats are found by comparing names directly.
 const LINEAR_LIMIT: usize = 8;
+/// When the lane has dropped this many repeated attributes of one tag, it looks for a `>` ahead
+/// once: with none in the window, the tag cannot end there, and the lane leaves it to the state
+/// functions at once instead of reading all of it first (200,000 unterminated `<a b=1 `, one tag
+/// whose attributes repeat, were read twice); at the end of input it drops the tag itself, as the
+/// state functions would at the end of reading it. Counted on the repeats only, which real pages
+/// rarely have, so that the lane's path for ordinary attributes does not change.
+pub(crate) const LANE_LOOK_AHEAD: usize = 64;
 /// The hash table's size when it comes into use, as a power of two (32 slots).
 const FIRST_TABLE_BITS: u32 = 5;
 /// How many names ahead [`Attrs::settle_unchecked`] asks for the slot a name probes first.
@@ -86,6 +93,9 @@ pub(crate) struct Attrs {
     pub(crate) any: bool,
     /// The attribute in progress is a repeat and is not recorded.
     dropping: bool,
+    /// How many repeats the lane dropped on this tag while comparing names directly (see
+    /// [`Attrs::add_unchecked`]).
+    lane_repeats: usize,
 }
 
 impl Default for Attrs {
@@ -104,6 +114,7 @@ impl Default for Attrs {
             next_bits: FIRST_TABLE_BITS,
             any: false,
             dropping: false,
+            lane_repeats: 0,
         }
     }
 }
@@ -145,6 +156,7 @@ impl Attrs {
     fn reset(&mut self) {
         self.any = false;
         self.dropping = false;
+        self.lane_repeats = 0;
         if !self.linear {
             // Every slot the tag used is among the first `1 << bits`.
             self.table[..1 << self.bits].fill(0);
@@ -189,17 +201,26 @@ impl Attrs {
 
     /// The lane's [`Attrs::add`], for a whole attribute (name and value) whose name is known to
     /// be ASCII without NUL: dropped if it repeats a kept name; past [`LINEAR_LIMIT`] attributes,
-    /// recorded unchecked until [`Attrs::settle_unchecked`].
+    /// recorded unchecked until [`Attrs::settle_unchecked`]. Returns whether the tag has just
+    /// reached [`LANE_LOOK_AHEAD`] repeats dropped (see there).
     #[inline]
-    pub(crate) fn add_unchecked(&mut self, record: AttrRecord, b: &Buf) {
+    pub(crate) fn add_unchecked(&mut self, record: AttrRecord, b: &Buf) -> bool {
         self.any = true;
         if self.list.len() < LINEAR_LIMIT {
             if self.repeats_a_kept_name(b.slice(record.name), b) {
-                return;
+                return self.count_lane_repeat();
             }
             self.settled += 1;
         }
         self.list.push(record);
+        false
+    }
+
+    /// One more repeat dropped by the lane: whether that makes [`LANE_LOOK_AHEAD`].
+    #[cold]
+    fn count_lane_repeat(&mut self) -> bool {
+        self.lane_repeats += 1;
+        self.lane_repeats == LANE_LOOK_AHEAD
     }
 
     /// Drop the repeats among the attributes recorded unchecked (with `errors`, note them in
@@ -639,30 +660,31 @@ impl Machine {
     }
 
     /// §13.2.5.8 Tag name state, at any byte; `hit` is where [`find_name_end`] stopped in the
-    /// window from the cursor, if it was called.
+    /// window from the cursor, if it was called. NULs (errors on) are reported and stepped over
+    /// in this loop, a run of them at once.
     #[inline(never)]
     fn tag_name_state_in_general(&mut self, b: &Buf, hit: Option<usize>) -> Flow {
-        let rest = b.rest(self.pos);
         let errors = self.config.errors;
-        let stop = match hit {
-            Some(i) => tag_name_stop_from(rest, i, errors),
-            None => tag_name_stop(rest, errors),
+        let mut stop = match hit {
+            Some(i) => tag_name_stop_from(b.rest(self.pos), i, errors),
+            None => tag_name_stop(b.rest(self.pos), errors),
         };
-        let Some(i) = stop else {
-            self.pos = b.end();
-            return if b.eof {
-                self.eof_in_tag(b)
-            } else {
-                Flow::NeedMore
+        loop {
+            let Some(i) = stop else {
+                self.pos = b.end();
+                return if b.eof {
+                    self.eof_in_tag(b)
+                } else {
+                    Flow::NeedMore
+                };
             };
-        };
-        if rest[i] == 0 {
+            if b.rest(self.pos)[i] != 0 {
+                return self.tag_name_ends_at(b, i);
+            }
             self.pos += i;
-            self.error_here(ErrorCode::UnexpectedNullCharacter);
-            self.pos += 1;
-            return Flow::Continue;
+            self.step_over_nulls(b);
+            stop = tag_name_stop(b.rest(self.pos), errors);
         }
-        self.tag_name_ends_at(b, i)
     }
 
     /// §13.2.5.32 Before attribute name state.
@@ -694,26 +716,19 @@ impl Machine {
     fn attribute_run(&mut self, b: &Buf) -> Flow {
         let bytes = b.bytes;
         let errors = self.config.errors;
-        let (name_stop, unquoted_stop) = if errors {
-            (&ATTR_NAME_STOP_ERRORS, &UNQUOTED_STOP_ERRORS)
+        let unquoted_stop = if errors {
+            &UNQUOTED_STOP_ERRORS
         } else {
-            (&ATTR_NAME_STOP, &UNQUOTED_STOP)
+            &UNQUOTED_STOP
         };
         let mut i = self.pos - b.base;
         loop {
             // Attribute name, from a byte that is not whitespace, `/`, `>` or `=`.
             self.tok.data_start = b.base + i;
-            if name_stop.contains(bytes[i]) {
-                return self.resume_at(State::AttributeName, b, i);
-            }
-            let Some(n) = find_in_set(name_stop, &bytes[i + 1..]) else {
-                return self.resume_at(State::AttributeName, b, i);
+            let Some(end) = self.attribute_name_end(b, i) else {
+                return self.resume_at(State::AttributeName, b, bytes.len());
             };
-            let end = i + 1 + n;
             let c = bytes[end];
-            if !(is_whitespace(c) || matches!(c, b'/' | b'>' | b'=')) {
-                return self.resume_at(State::AttributeName, b, end);
-            }
             self.pos = b.base + end;
             self.finish_attribute_name(b);
             let mut j = end;
@@ -834,7 +849,7 @@ impl Machine {
             if self.attrs.list.len() >= LINEAR_LIMIT {
                 // A large tag: recorded unchecked.
                 if self.config.errors {
-                    self.attrs.error_at.push(self.errors.len());
+                    self.attrs.error_at.push(self.errors.list.len());
                 }
                 self.attrs.push_unchecked(span);
                 return;
@@ -877,9 +892,10 @@ impl Machine {
             return;
         }
         // Each repeat's error goes where it would have been reported: after the errors reported
-        // before its name was complete. Merged from the back, in place.
+        // before its name was complete. Merged from the back, in place; those that land past the
+        // cap (or push others past it) are counted instead.
         let (repeats, error_at) = (&self.attrs.repeats, &self.attrs.error_at);
-        let errors = &mut self.errors;
+        let errors = &mut self.errors.list;
         let mut end = errors.len();
         errors.resize(end + repeats.len(), (0, ErrorCode::DuplicateAttribute));
         for (j, &(offset, i)) in repeats.iter().enumerate().rev() {
@@ -888,19 +904,14 @@ impl Machine {
             errors[at + j] = (offset, ErrorCode::DuplicateAttribute);
             end = at;
         }
+        self.errors.drop_past_cap();
         self.attrs.repeats.clear();
         self.attrs.error_at.clear();
     }
 
     /// §13.2.5.33 Attribute name state (the attribute's name starts at `tok.data_start`).
     pub(super) fn attribute_name_state(&mut self, b: &Buf) -> Flow {
-        let stop = if self.config.errors {
-            &ATTR_NAME_STOP_ERRORS
-        } else {
-            &ATTR_NAME_STOP
-        };
-        let rest = b.rest(self.pos);
-        let Some(i) = find_in_set(stop, rest) else {
+        let Some(end) = self.attribute_name_end(b, self.pos - b.base) else {
             self.pos = b.end();
             if !b.eof {
                 return Flow::NeedMore;
@@ -909,22 +920,54 @@ impl Machine {
             self.state = State::AfterAttributeName;
             return Flow::Continue;
         };
-        self.pos += i;
-        match rest[i] {
-            0 => self.error_here(ErrorCode::UnexpectedNullCharacter),
-            b'"' | b'\'' | b'<' => self.error_here(ErrorCode::UnexpectedCharacterInAttributeName),
-            b'=' => {
-                self.finish_attribute_name(b);
-                self.state = State::BeforeAttributeValue;
-            }
-            _ => {
-                self.finish_attribute_name(b);
-                self.state = State::AfterAttributeName;
-                return Flow::Continue;
-            }
+        self.pos = b.base + end;
+        self.finish_attribute_name(b);
+        if b.bytes[end] == b'=' {
+            self.pos += 1;
+            self.state = State::BeforeAttributeValue;
+        } else {
+            self.state = State::AfterAttributeName;
         }
-        self.pos += 1;
         Flow::Continue
+    }
+
+    /// §13.2.5.33 Attribute name state from window index `from`: the index of the whitespace,
+    /// `/`, `>` or `=` that ends the name, or `None` at the end of the window. On the way
+    /// (errors on), a NUL is an unexpected-null-character and `"`, `'` or `<` an
+    /// unexpected-character-in-attribute-name; both stay in the name (the NUL decodes to U+FFFD).
+    #[inline]
+    fn attribute_name_end(&mut self, b: &Buf, from: usize) -> Option<usize> {
+        let stop = if self.config.errors {
+            &ATTR_NAME_STOP_ERRORS
+        } else {
+            &ATTR_NAME_STOP
+        };
+        let k = from + find_in_set(stop, &b.bytes[from..])?;
+        match b.bytes[k] {
+            0 | b'"' | b'\'' | b'<' => self.attribute_name_end_after_errors(b, k),
+            _ => Some(k),
+        }
+    }
+
+    /// [`Machine::attribute_name_end`] from the byte at window index `k`, which raises an error.
+    #[cold]
+    #[inline(never)]
+    fn attribute_name_end_after_errors(&mut self, b: &Buf, mut k: usize) -> Option<usize> {
+        loop {
+            let i = match b.bytes[k] {
+                0 => {
+                    self.pos = b.base + k;
+                    self.step_over_nulls(b);
+                    self.pos - b.base
+                }
+                b'"' | b'\'' | b'<' => {
+                    self.error(ErrorCode::UnexpectedCharacterInAttributeName, b.base + k);
+                    k + 1
+                }
+                _ => return Some(k),
+            };
+            k = i + find_in_set(&ATTR_NAME_STOP_ERRORS, &b.bytes[i..])?;
+        }
     }
 
     /// §13.2.5.34 After attribute name state.
@@ -1001,7 +1044,10 @@ impl Machine {
                 self.begin_character_reference(self.state);
                 return Flow::Continue;
             }
-            0 => self.error_here(ErrorCode::UnexpectedNullCharacter),
+            0 => {
+                self.step_over_nulls(b);
+                return Flow::Continue;
+            }
             _ => {
                 let value = Span {
                     start: self.tok.data_start,
@@ -1047,7 +1093,8 @@ impl Machine {
             self.begin_character_reference(State::AttributeValueUnquoted);
             return Flow::Continue;
         } else if c == 0 {
-            self.error_here(ErrorCode::UnexpectedNullCharacter);
+            self.step_over_nulls(b);
+            return Flow::Continue;
         } else {
             self.error_here(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue);
         }

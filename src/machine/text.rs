@@ -24,9 +24,7 @@ impl Machine {
     /// A NUL in a text state (errors on): report it and the NULs right after it, one error each,
     /// and step over them all.
     fn text_nulls(&mut self, b: &Buf) -> Flow {
-        let run = b.run_of(0, self.pos);
-        self.error_run(ErrorCode::UnexpectedNullCharacter, self.pos..self.pos + run);
-        self.pos += run;
+        self.step_over_nulls(b);
         Flow::Continue
     }
 
