@@ -793,7 +793,13 @@ fn table_candidate(name: Span, bytes: &[u8], base: usize) -> bool {
 /// `</body>`, `</html>`, `</br>` and `</table>`, told apart by length.
 #[inline(always)]
 fn quick_end_tag(tag: &EndTag<'_>) -> bool {
-    !matches!(tag.name_span().len(), 2 | 4 | 5)
+    quick_end_tag_len(tag.name_span().len())
+}
+
+/// [`quick_end_tag`] for an end tag whose name is `len` bytes long.
+#[inline(always)]
+fn quick_end_tag_len(len: usize) -> bool {
+    !matches!(len, 2 | 4 | 5)
 }
 
 /// Whether data text decodes to whitespace and NUL only (`Some`, with whether there is a NUL), or
@@ -1046,6 +1052,15 @@ const SHORT_WALK: usize = 8;
 const OTHER_SLOTS: usize = (4 * MAX_DEPTH).next_power_of_two();
 const _: () = assert!(OTHER_SLOTS.is_power_of_two() && MAX_DEPTH < Height::MAX as usize);
 
+/// How many name lengths [`Simulator::other_lengths`] tells apart: the longer names share the
+/// last count.
+const OTHER_LENGTHS: usize = 32;
+
+/// Where a name of `len` bytes is counted in [`Simulator::other_lengths`].
+fn other_length(len: usize) -> usize {
+    len.min(OTHER_LENGTHS - 1)
+}
+
 /// The slot where the search for `raw` (any case) in [`OtherNames`] starts, for the random
 /// `seeds`, and its fingerprint ([`OtherNames::prints`]): a folded-multiply hash of its bytes
 /// with ASCII case folded (a name of up to 16 bytes in one multiplication, as two words; a
@@ -1113,7 +1128,8 @@ enum Mode {
     Off,
     /// The common state.
     Fast,
-    /// Every token gets a look, tags on the [`TagPath`].
+    /// Every token gets a look, tags on the [`TagPath`] (but the end tags that
+    /// [`Simulator::quiet`] lets pass).
     Slow,
 }
 
@@ -1138,6 +1154,11 @@ enum TagPath {
 #[derive(Debug)]
 pub(crate) struct Simulator {
     mode: Mode,
+    /// In [`Mode::Slow`] with nothing open and the last token not ambiguous (before the body
+    /// has started, or with frameset-ok still "ok"): the end tags [`quick_end_tag`] lets pass
+    /// change nothing, so the simulator need not see them, and a page of stray end tags costs
+    /// no call each.
+    quiet: bool,
     /// In [`Mode::Slow`], where tags go.
     path: TagPath,
     /// With [`TagPath::Region`]: the flags of the start tags that
@@ -1156,6 +1177,10 @@ pub(crate) struct Simulator {
     top_named: [Height; Name::COUNT],
     /// The topmost frame of each [`Name::Other`] name.
     others: OtherNames,
+    /// How many frames named [`Name::Other`] are open, by the length of their name
+    /// ([`other_length`]): an end tag whose name has a length no open element's has needs no
+    /// look in `others`.
+    other_lengths: [u16; OTHER_LENGTHS],
     /// The lowercase names of those that are [`Name::Other`].
     names: Vec<u8>,
     /// The lowest foreign frame (0: none): every frame below it is a template.
@@ -1177,6 +1202,7 @@ impl Simulator {
     pub(crate) fn new(on: bool, scripting: bool) -> Simulator {
         Simulator {
             mode: if on { Mode::Slow } else { Mode::Off },
+            quiet: on,
             path: TagPath::General,
             region_rules: OWN_RULES,
             scripting,
@@ -1185,6 +1211,7 @@ impl Simulator {
             stack: Vec::new(),
             top_named: [0; Name::COUNT],
             others: OtherNames::default(),
+            other_lengths: [0; OTHER_LENGTHS],
             names: Vec::new(),
             first_foreign: 0,
             templates: Vec::new(),
@@ -1199,6 +1226,7 @@ impl Simulator {
     pub(crate) fn reset(&mut self) {
         if self.mode != Mode::Off {
             self.mode = Mode::Slow;
+            self.quiet = true;
         }
         self.path = TagPath::General;
         self.phase = Phase::Head;
@@ -1214,7 +1242,8 @@ impl Simulator {
     /// Whether a token of `kind` whose name (of a tag) is `name` (its bytes at stream offset `base`
     /// in `bytes`) needs a look: in the common state only start tags whose name could be one of
     /// [`hot`]'s, and end tags that could be `</table>`. This runs for every token: a few
-    /// instructions.
+    /// instructions. (The end tags [`Simulator::quiet`] lets pass are told apart after, in
+    /// [`Tokens::simulated_end_tag`]: a test here made the direct lane's tokens slower.)
     #[inline(always)]
     pub(crate) fn wants(&self, kind: RecordKind, name: Span, bytes: &[u8], base: usize) -> bool {
         let mode = self.mode;
@@ -1223,6 +1252,20 @@ impl Simulator {
             RecordKind::EndTag if mode == Mode::Fast => table_candidate(name, bytes, base),
             _ => mode == Mode::Slow,
         }
+    }
+
+    /// [`Simulator::wants`] for a token built from the machine's records (the state functions'
+    /// way; with errors on, every token's): not the end tags [`Simulator::quiet`] lets pass.
+    #[inline(always)]
+    pub(crate) fn wants_record(
+        &self,
+        kind: RecordKind,
+        name: Span,
+        bytes: &[u8],
+        base: usize,
+    ) -> bool {
+        self.wants(kind, name, bytes, base)
+            && !(kind == RecordKind::EndTag && self.quiet && quick_end_tag_len(name.len()))
     }
 
     /// Take the last token's ambiguity flag (the next token clears it); whether there was none
@@ -1330,16 +1373,18 @@ impl Simulator {
     }
 
     /// The common state holds when nothing is open, the body has started with frameset-ok
-    /// cleared, and the last token was not ambiguous (whose flag the next token clears); the
-    /// [`TagPath`] follows the current node.
+    /// cleared, and the last token was not ambiguous (whose flag the next token clears);
+    /// [`Simulator::quiet`] when only the phase is not the body's. The [`TagPath`] follows the
+    /// current node.
     fn settle_mode(&mut self) {
         if self.mode == Mode::Off {
             return;
         }
-        let settled = self.last.is_none();
+        let settled = self.last.is_none() && self.stack.is_empty();
         let top = self.stack.last();
-        let fast = settled && top.is_none() && self.phase == Phase::Body;
+        let fast = settled && self.phase == Phase::Body;
         self.mode = if fast { Mode::Fast } else { Mode::Slow };
+        self.quiet = settled && !fast;
         self.path = match top {
             None => TagPath::General,
             Some(top) if top.is_plain_foreign() => TagPath::Foreign,
@@ -1407,6 +1452,7 @@ impl Simulator {
         if name == Name::Other {
             // Entered into `others` when an end tag needs it.
             self.store_name(raw);
+            self.other_lengths[other_length(raw.len())] += 1;
         } else {
             frame.below_named = std::mem::replace(&mut self.top_named[name as usize], height);
         }
@@ -1482,6 +1528,10 @@ impl Simulator {
         if name != Name::Other {
             return self.top_named[name as usize];
         }
+        if self.other_lengths[other_length(raw.len())] == 0 {
+            // No open element's name is that long.
+            return 0;
+        }
         self.topmost_other(raw, floor)
     }
 
@@ -1547,10 +1597,14 @@ impl Simulator {
             let entered = self.stack.len() <= usize::from(self.others.entered);
             let frame = self.stack.pop().expect("non-empty");
             match frame.name {
-                Name::Other if entered => {
-                    self.others.slots[usize::from(frame.slot)] = frame.below_named;
+                Name::Other => {
+                    // Its name is the last in `names`.
+                    let len = self.names.len() - frame.start as usize;
+                    self.other_lengths[other_length(len)] -= 1;
+                    if entered {
+                        self.others.slots[usize::from(frame.slot)] = frame.below_named;
+                    }
                 }
-                Name::Other => {}
                 name => self.top_named[name as usize] = frame.below_named,
             }
             if matches!(frame.kind, Kind::Template(_)) {
@@ -2410,9 +2464,13 @@ impl<'t> Tokens<'t> {
     }
 
     /// [`Tokens::simulated_start_tag`] for an end tag: each [`TagPath`] goes on with the tag to
-    /// a function of its own, which has the path's steps inline.
+    /// a function of its own, which has the path's steps inline; the end tags that
+    /// [`Simulator::quiet`] lets pass go no further.
     #[inline(never)]
     pub(crate) fn simulated_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
+        if self.sim.quiet && quick_end_tag(&tag) {
+            return Some(Token::EndTag(tag));
+        }
         match self.sim.path {
             TagPath::Foreign => self.simulated_foreign_end_tag(tag),
             TagPath::General => self.simulated_general_end_tag(tag),

@@ -1434,7 +1434,7 @@ impl<'t> Tokens<'t> {
         // the simulator needs.
         let simulate = self
             .sim
-            .wants(record.kind, record.part, src.bytes, src.base);
+            .wants_record(record.kind, record.part, src.bytes, src.base);
         let token = make_token(record, src, self.machine);
         if simulate {
             self.simulate(&token);
