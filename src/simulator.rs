@@ -1394,10 +1394,12 @@ impl Simulator {
     }
 
     /// The path of start tags when the current node is an HTML element inside an integration
-    /// point: [`TagPath::Region`] in the body, with [`Simulator::region_rules`] for the phase.
+    /// point: [`TagPath::Region`] in the body or inside a template (where no tag changes the
+    /// phase), with [`Simulator::region_rules`] for the phase.
     fn region_path(&mut self) -> TagPath {
         // A start tag in the body with frameset-ok "ok" clears it if it has `FS_KILL`.
         let phase_rules = match self.phase {
+            _ if !self.templates.is_empty() => 0,
             Phase::Body => 0,
             Phase::BodyFramesetOk if self.frameset_ok => FS_KILL,
             _ => return TagPath::General,
@@ -1811,7 +1813,7 @@ impl Simulator {
             Class::Unread => classify_tag(tag.src, tag.name),
         };
         if flags & self.region_rules != 0 {
-            return self.start_tag_slow(tag);
+            return self.region_start_tag_checked(tag, name, flags);
         }
         if name == Name::P {
             // Now a `p` to close.
@@ -1819,6 +1821,21 @@ impl Simulator {
         }
         self.push(Kind::Html, name, flags, tag.raw_name());
         Feedback::NONE
+    }
+
+    /// What [`Simulator::start_tag_general`] does with such a start tag, knowing what
+    /// [`TagPath::Region`] says (the current node is an HTML element): the insertion modes' rules,
+    /// with the tag's class as read.
+    #[inline(never)]
+    fn region_start_tag_checked(
+        &mut self,
+        tag: &StartTag<'_>,
+        name: Name,
+        flags: Flags,
+    ) -> Feedback {
+        let feedback = self.html_start_tag(tag, name, flags);
+        self.settle_mode();
+        feedback
     }
 
     /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
@@ -2102,6 +2119,10 @@ impl Simulator {
         let candidate = self.topmost_named(raw, name, (run + 1).min(stop));
         if candidate > run {
             self.truncate(usize::from(candidate) - 1);
+        } else if candidate == 0 && flags & (TABLE | HTML) == 0 {
+            // What `region_end_tag` does for it, without a call: it pops nothing.
+            self.end_tag_not_found(flags, stop);
+            return Feedback::NONE;
         } else {
             self.region_end_tag(name, flags, stop, candidate);
         }
@@ -2124,6 +2145,11 @@ impl Simulator {
         let depth = self.stack.len();
         let stop = self.end_tag_stop(name, flags);
         let candidate = self.end_tag_candidate(raw, name, flags, stop);
+        if candidate == 0 && flags & (TABLE | HTML) == 0 {
+            // As in `foreign_end_tag_fast`.
+            self.end_tag_not_found(flags, stop);
+            return Feedback::NONE;
+        }
         self.region_end_tag(name, flags, stop, candidate);
         self.settle_if_popped(depth)
     }
@@ -2267,20 +2293,29 @@ impl Simulator {
                 self.pop_to(i);
             }
             None => {
-                // Down to the HTML elements below the foreign content, which are not tracked.
-                let Some(bottom) = self.untracked_bottom(stop) else {
-                    return;
-                };
-                self.ambiguous(Ambiguity::ForeignEndTag);
-                if flags & HTML != 0 {
-                    self.truncate(bottom);
-                    if name == Name::Table {
-                        let tables = self.tables_here();
-                        *tables = tables.saturating_sub(1);
-                    }
+                if self.end_tag_not_found(flags, stop) && name == Name::Table {
+                    let tables = self.tables_here();
+                    *tables = tables.saturating_sub(1);
                 }
             }
         }
+    }
+
+    /// [`Simulator::region_end_tag`] when the steps `stop` ([`Simulator::end_tag_stop`]) before
+    /// they find an element of the tag's name: when they stop at the HTML elements below the
+    /// foreign content, which are not tracked, the simulator guesses that an HTML element name
+    /// closes the foreign content ([`Ambiguity::ForeignEndTag`]). Whether it popped that.
+    #[inline(always)]
+    fn end_tag_not_found(&mut self, flags: Flags, stop: Height) -> bool {
+        let Some(bottom) = self.untracked_bottom(stop) else {
+            return false;
+        };
+        self.ambiguous(Ambiguity::ForeignEndTag);
+        let closes = flags & HTML != 0;
+        if closes {
+            self.truncate(bottom);
+        }
+        closes
     }
 
     // ---- text ---------------------------------------------------------------------------------

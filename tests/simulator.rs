@@ -667,6 +667,34 @@ fn foreign_end_tags_find_names_of_every_length() {
     assert_eq!(last_flag(&shorter).0, Some(Ambiguity::ForeignEndTag));
 }
 
+/// HTML inside an integration point follows the same steps inside a template (where the
+/// document is still in its head) as in the body: start tags with rules of their own, end tags
+/// that close what is open, and end tags that close nothing.
+#[test]
+fn integration_points_inside_templates_follow_the_body_rules() {
+    let cases: [(&str, bool, Option<Ambiguity>); 8] = [
+        ("<span></span>", true, None),
+        ("<span>", false, None),
+        ("<p><span></p>", true, None),
+        ("<span></p>", false, None),
+        ("<span></x>", false, None),
+        (
+            "<li><a><li>",
+            false,
+            Some(Ambiguity::MisnestedHtmlInForeignContent),
+        ),
+        ("<a><tr>", false, None),
+        ("<p><div></div></p><li></li>", true, None),
+    ];
+    for prefix in ["<template>", "<body>", "<template><template>"] {
+        for (html, cdata, flag) in cases {
+            let input = format!("{prefix}<svg><foreignObject>{html}");
+            assert_eq!(cdata_after(&input), cdata, "{input}");
+            assert_eq!(last_flag(&input).0, flag, "{input}");
+        }
+    }
+}
+
 /// Deep stacks, with the depth bound (512) crossed: what the simulator finds without walking
 /// the stack (the nearest special element, scope boundary, foreign element; the topmost open
 /// element of a name) is what a walk finds, at every depth.
