@@ -1170,6 +1170,9 @@ pub(crate) struct Simulator {
     frameset_ok: bool,
     /// The templates, foreign elements and HTML elements inside integration points that are open.
     stack: Vec<Frame>,
+    /// The current node's [`Frame::nearest`] (all 0 when nothing is open): read by most steps,
+    /// kept here so that they need not find the top frame.
+    top: Nearest,
     /// The topmost frame of each [`Name`] but [`Name::Other`] (whose are in `others`); each
     /// frame links to the next one down with its name ([`Frame::below_named`]), so that a pop
     /// restores this. With [`Frame::nearest`], whether an element of a name is open where an
@@ -1209,6 +1212,7 @@ impl Simulator {
             phase: Phase::Head,
             frameset_ok: true,
             stack: Vec::new(),
+            top: Nearest::default(),
             top_named: [0; Name::COUNT],
             others: OtherNames::default(),
             other_lengths: [0; OTHER_LENGTHS],
@@ -1464,6 +1468,7 @@ impl Simulator {
         if frame.is_foreign() && self.first_foreign == 0 {
             self.first_foreign = height;
         }
+        self.top = frame.nearest;
         self.stack.push(frame);
     }
 
@@ -1560,10 +1565,9 @@ impl Simulator {
     }
 
     /// [`Nearest`] of the current node (all 0 when nothing is open).
+    #[inline(always)]
     fn nearest(&self) -> Nearest {
-        self.stack
-            .last()
-            .map_or_else(Nearest::default, |f| f.nearest)
+        self.top
     }
 
     /// The index of the frame at `height` if it is an HTML element at or above `stop`: found
@@ -1614,6 +1618,10 @@ impl Simulator {
             }
             self.names.truncate(frame.start as usize);
         }
+        self.top = self
+            .stack
+            .last()
+            .map_or_else(Nearest::default, |f| f.nearest);
         if usize::from(self.first_foreign) > i {
             self.first_foreign = 0;
         }
