@@ -1154,10 +1154,10 @@ enum TagPath {
 #[derive(Debug)]
 pub(crate) struct Simulator {
     mode: Mode,
-    /// In [`Mode::Slow`] with nothing open and the last token not ambiguous (before the body
-    /// has started, or with frameset-ok still "ok"): the end tags [`quick_end_tag`] lets pass
-    /// change nothing, so the simulator need not see them, and a page of stray end tags costs
-    /// no call each.
+    /// In [`Mode::Slow`] with nothing open and the last token not ambiguous (only the phase
+    /// keeps the simulator from the common state: the head, frameset-ok still "ok", or a
+    /// frameset): the end tags [`quick_end_tag`] lets pass change nothing, so the simulator
+    /// need not see them, and a page of stray end tags costs no call each.
     quiet: bool,
     /// In [`Mode::Slow`], where tags go.
     path: TagPath,
@@ -2309,10 +2309,10 @@ impl Simulator {
         }
     }
 
-    /// [`Simulator::region_end_tag`] when the steps `stop` ([`Simulator::end_tag_stop`]) before
-    /// they find an element of the tag's name: when they stop at the HTML elements below the
-    /// foreign content, which are not tracked, the simulator guesses that an HTML element name
-    /// closes the foreign content ([`Ambiguity::ForeignEndTag`]). Whether it popped that.
+    /// [`Simulator::region_end_tag`] when the steps reach `stop` ([`Simulator::end_tag_stop`])
+    /// without finding an element of the tag's name: if they go on to the HTML elements below
+    /// the foreign content, which are not tracked, the simulator guesses that an HTML element
+    /// name closes the foreign content ([`Ambiguity::ForeignEndTag`]). Whether it popped that.
     #[inline(always)]
     fn end_tag_not_found(&mut self, flags: Flags, stop: Height) -> bool {
         let Some(bottom) = self.untracked_bottom(stop) else {
