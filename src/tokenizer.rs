@@ -1286,7 +1286,7 @@ impl<'t> Tokens<'t> {
                 Some(Token::StartTag(tag))
             }
             Lexeme::EndTag { span, name } => {
-                if self.sim.wants(Kind::EndTag, name, bytes, base) {
+                if self.sim.wants(Kind::EndTag, name, bytes, base) && !self.sim.lets_pass(name) {
                     return self.simulated_end_tag(EndTag { src, span, name });
                 }
                 Some(Token::EndTag(EndTag { src, span, name }))
