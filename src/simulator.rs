@@ -793,7 +793,13 @@ fn table_candidate(name: Span, bytes: &[u8], base: usize) -> bool {
 /// `</body>`, `</html>`, `</br>` and `</table>`, told apart by length.
 #[inline(always)]
 fn quick_end_tag(tag: &EndTag<'_>) -> bool {
-    !matches!(tag.name_span().len(), 2 | 4 | 5)
+    quick_end_tag_len(tag.name_span().len())
+}
+
+/// [`quick_end_tag`] for an end tag whose name is `len` bytes long.
+#[inline(always)]
+fn quick_end_tag_len(len: usize) -> bool {
+    !matches!(len, 2 | 4 | 5)
 }
 
 /// Whether data text decodes to whitespace and NUL only (`Some`, with whether there is a NUL), or
@@ -1046,6 +1052,15 @@ const SHORT_WALK: usize = 8;
 const OTHER_SLOTS: usize = (4 * MAX_DEPTH).next_power_of_two();
 const _: () = assert!(OTHER_SLOTS.is_power_of_two() && MAX_DEPTH < Height::MAX as usize);
 
+/// How many name lengths [`Simulator::other_lengths`] tells apart: the longer names share the
+/// last count.
+const OTHER_LENGTHS: usize = 32;
+
+/// Where a name of `len` bytes is counted in [`Simulator::other_lengths`].
+fn other_length(len: usize) -> usize {
+    len.min(OTHER_LENGTHS - 1)
+}
+
 /// The slot where the search for `raw` (any case) in [`OtherNames`] starts, for the random
 /// `seeds`, and its fingerprint ([`OtherNames::prints`]): a folded-multiply hash of its bytes
 /// with ASCII case folded (a name of up to 16 bytes in one multiplication, as two words; a
@@ -1113,7 +1128,8 @@ enum Mode {
     Off,
     /// The common state.
     Fast,
-    /// Every token gets a look, tags on the [`TagPath`].
+    /// Every token gets a look, tags on the [`TagPath`] (but the end tags that
+    /// [`Simulator::lets_pass`]).
     Slow,
 }
 
@@ -1138,6 +1154,11 @@ enum TagPath {
 #[derive(Debug)]
 pub(crate) struct Simulator {
     mode: Mode,
+    /// In [`Mode::Slow`] with nothing open and the last token not ambiguous (only the phase
+    /// keeps the simulator from the common state: the head, frameset-ok still "ok", or a
+    /// frameset): the end tags [`quick_end_tag`] lets pass change nothing, so the simulator
+    /// need not see them, and a page of stray end tags costs no call each.
+    quiet: bool,
     /// In [`Mode::Slow`], where tags go.
     path: TagPath,
     /// With [`TagPath::Region`]: the flags of the start tags that
@@ -1149,6 +1170,9 @@ pub(crate) struct Simulator {
     frameset_ok: bool,
     /// The templates, foreign elements and HTML elements inside integration points that are open.
     stack: Vec<Frame>,
+    /// The current node's [`Frame::nearest`] (all 0 when nothing is open): read by most steps,
+    /// kept here so that they need not find the top frame.
+    top: Nearest,
     /// The topmost frame of each [`Name`] but [`Name::Other`] (whose are in `others`); each
     /// frame links to the next one down with its name ([`Frame::below_named`]), so that a pop
     /// restores this. With [`Frame::nearest`], whether an element of a name is open where an
@@ -1156,6 +1180,10 @@ pub(crate) struct Simulator {
     top_named: [Height; Name::COUNT],
     /// The topmost frame of each [`Name::Other`] name.
     others: OtherNames,
+    /// How many frames named [`Name::Other`] are open, by the length of their name
+    /// ([`other_length`]): an end tag whose name has a length no open element's has needs no
+    /// look in `others`.
+    other_lengths: [u16; OTHER_LENGTHS],
     /// The lowercase names of those that are [`Name::Other`].
     names: Vec<u8>,
     /// The lowest foreign frame (0: none): every frame below it is a template.
@@ -1177,14 +1205,17 @@ impl Simulator {
     pub(crate) fn new(on: bool, scripting: bool) -> Simulator {
         Simulator {
             mode: if on { Mode::Slow } else { Mode::Off },
+            quiet: on,
             path: TagPath::General,
             region_rules: OWN_RULES,
             scripting,
             phase: Phase::Head,
             frameset_ok: true,
             stack: Vec::new(),
+            top: Nearest::default(),
             top_named: [0; Name::COUNT],
             others: OtherNames::default(),
+            other_lengths: [0; OTHER_LENGTHS],
             names: Vec::new(),
             first_foreign: 0,
             templates: Vec::new(),
@@ -1199,6 +1230,7 @@ impl Simulator {
     pub(crate) fn reset(&mut self) {
         if self.mode != Mode::Off {
             self.mode = Mode::Slow;
+            self.quiet = true;
         }
         self.path = TagPath::General;
         self.phase = Phase::Head;
@@ -1214,7 +1246,8 @@ impl Simulator {
     /// Whether a token of `kind` whose name (of a tag) is `name` (its bytes at stream offset `base`
     /// in `bytes`) needs a look: in the common state only start tags whose name could be one of
     /// [`hot`]'s, and end tags that could be `</table>`. This runs for every token: a few
-    /// instructions.
+    /// instructions. (The end tags [`Simulator::quiet`] lets pass are told apart after, with
+    /// [`Simulator::lets_pass`]: a test here made the direct lane's other tokens slower.)
     #[inline(always)]
     pub(crate) fn wants(&self, kind: RecordKind, name: Span, bytes: &[u8], base: usize) -> bool {
         let mode = self.mode;
@@ -1223,6 +1256,29 @@ impl Simulator {
             RecordKind::EndTag if mode == Mode::Fast => table_candidate(name, bytes, base),
             _ => mode == Mode::Slow,
         }
+    }
+
+    /// [`Simulator::wants`] for a token built from the machine's records (the state functions'
+    /// way; with errors on, every token's): not the end tags [`Simulator::quiet`] lets pass.
+    #[inline(always)]
+    pub(crate) fn wants_record(
+        &self,
+        kind: RecordKind,
+        name: Span,
+        bytes: &[u8],
+        base: usize,
+    ) -> bool {
+        self.wants(kind, name, bytes, base) && !(kind == RecordKind::EndTag && self.lets_pass(name))
+    }
+
+    /// Whether the end tag whose name is at `name` is one that [`Simulator::quiet`] lets pass
+    /// (asked once [`Simulator::wants`] it). The direct lane asks before it calls
+    /// [`Tokens::simulated_end_tag`]: built for the call and copied back out at once, the tag
+    /// was read in 16-byte pieces right after being written in 8-byte ones, a stall that cost
+    /// a page of stray end tags a third of its speed.
+    #[inline(always)]
+    pub(crate) fn lets_pass(&self, name: Span) -> bool {
+        self.quiet && quick_end_tag_len(name.len())
     }
 
     /// Take the last token's ambiguity flag (the next token clears it); whether there was none
@@ -1330,16 +1386,18 @@ impl Simulator {
     }
 
     /// The common state holds when nothing is open, the body has started with frameset-ok
-    /// cleared, and the last token was not ambiguous (whose flag the next token clears); the
-    /// [`TagPath`] follows the current node.
+    /// cleared, and the last token was not ambiguous (whose flag the next token clears);
+    /// [`Simulator::quiet`] when only the phase is not the body's. The [`TagPath`] follows the
+    /// current node.
     fn settle_mode(&mut self) {
         if self.mode == Mode::Off {
             return;
         }
-        let settled = self.last.is_none();
+        let settled = self.last.is_none() && self.stack.is_empty();
         let top = self.stack.last();
-        let fast = settled && top.is_none() && self.phase == Phase::Body;
+        let fast = settled && self.phase == Phase::Body;
         self.mode = if fast { Mode::Fast } else { Mode::Slow };
+        self.quiet = settled && !fast;
         self.path = match top {
             None => TagPath::General,
             Some(top) if top.is_plain_foreign() => TagPath::Foreign,
@@ -1349,10 +1407,12 @@ impl Simulator {
     }
 
     /// The path of start tags when the current node is an HTML element inside an integration
-    /// point: [`TagPath::Region`] in the body, with [`Simulator::region_rules`] for the phase.
+    /// point: [`TagPath::Region`] in the body or inside a template (where no tag changes the
+    /// phase), with [`Simulator::region_rules`] for the phase.
     fn region_path(&mut self) -> TagPath {
         // A start tag in the body with frameset-ok "ok" clears it if it has `FS_KILL`.
         let phase_rules = match self.phase {
+            _ if !self.templates.is_empty() => 0,
             Phase::Body => 0,
             Phase::BodyFramesetOk if self.frameset_ok => FS_KILL,
             _ => return TagPath::General,
@@ -1407,6 +1467,7 @@ impl Simulator {
         if name == Name::Other {
             // Entered into `others` when an end tag needs it.
             self.store_name(raw);
+            self.other_lengths[other_length(raw.len())] += 1;
         } else {
             frame.below_named = std::mem::replace(&mut self.top_named[name as usize], height);
         }
@@ -1416,6 +1477,7 @@ impl Simulator {
         if frame.is_foreign() && self.first_foreign == 0 {
             self.first_foreign = height;
         }
+        self.top = frame.nearest;
         self.stack.push(frame);
     }
 
@@ -1482,6 +1544,10 @@ impl Simulator {
         if name != Name::Other {
             return self.top_named[name as usize];
         }
+        if self.other_lengths[other_length(raw.len())] == 0 {
+            // No open element's name is that long.
+            return 0;
+        }
         self.topmost_other(raw, floor)
     }
 
@@ -1508,10 +1574,9 @@ impl Simulator {
     }
 
     /// [`Nearest`] of the current node (all 0 when nothing is open).
+    #[inline(always)]
     fn nearest(&self) -> Nearest {
-        self.stack
-            .last()
-            .map_or_else(Nearest::default, |f| f.nearest)
+        self.top
     }
 
     /// The index of the frame at `height` if it is an HTML element at or above `stop`: found
@@ -1547,10 +1612,14 @@ impl Simulator {
             let entered = self.stack.len() <= usize::from(self.others.entered);
             let frame = self.stack.pop().expect("non-empty");
             match frame.name {
-                Name::Other if entered => {
-                    self.others.slots[usize::from(frame.slot)] = frame.below_named;
+                Name::Other => {
+                    // Its name is the last in `names`.
+                    let len = self.names.len() - frame.start as usize;
+                    self.other_lengths[other_length(len)] -= 1;
+                    if entered {
+                        self.others.slots[usize::from(frame.slot)] = frame.below_named;
+                    }
                 }
-                Name::Other => {}
                 name => self.top_named[name as usize] = frame.below_named,
             }
             if matches!(frame.kind, Kind::Template(_)) {
@@ -1558,6 +1627,10 @@ impl Simulator {
             }
             self.names.truncate(frame.start as usize);
         }
+        self.top = self
+            .stack
+            .last()
+            .map_or_else(Nearest::default, |f| f.nearest);
         if usize::from(self.first_foreign) > i {
             self.first_foreign = 0;
         }
@@ -1757,7 +1830,7 @@ impl Simulator {
             Class::Unread => classify_tag(tag.src, tag.name),
         };
         if flags & self.region_rules != 0 {
-            return self.start_tag_slow(tag);
+            return self.region_start_tag_checked(tag, name, flags);
         }
         if name == Name::P {
             // Now a `p` to close.
@@ -1765,6 +1838,21 @@ impl Simulator {
         }
         self.push(Kind::Html, name, flags, tag.raw_name());
         Feedback::NONE
+    }
+
+    /// What [`Simulator::start_tag_general`] does with such a start tag, knowing what
+    /// [`TagPath::Region`] says (the current node is an HTML element): the insertion modes' rules,
+    /// with the tag's class as read.
+    #[inline(never)]
+    fn region_start_tag_checked(
+        &mut self,
+        tag: &StartTag<'_>,
+        name: Name,
+        flags: Flags,
+    ) -> Feedback {
+        let feedback = self.html_start_tag(tag, name, flags);
+        self.settle_mode();
+        feedback
     }
 
     /// "Any other start tag" and the breakout tags of the rules for parsing tokens in foreign
@@ -2048,6 +2136,10 @@ impl Simulator {
         let candidate = self.topmost_named(raw, name, (run + 1).min(stop));
         if candidate > run {
             self.truncate(usize::from(candidate) - 1);
+        } else if candidate == 0 && flags & (TABLE | HTML) == 0 {
+            // What `region_end_tag` does for it, without a call: it pops nothing.
+            self.end_tag_not_found(flags, stop);
+            return Feedback::NONE;
         } else {
             self.region_end_tag(name, flags, stop, candidate);
         }
@@ -2070,6 +2162,11 @@ impl Simulator {
         let depth = self.stack.len();
         let stop = self.end_tag_stop(name, flags);
         let candidate = self.end_tag_candidate(raw, name, flags, stop);
+        if candidate == 0 && flags & (TABLE | HTML) == 0 {
+            // As in `foreign_end_tag_fast`.
+            self.end_tag_not_found(flags, stop);
+            return Feedback::NONE;
+        }
         self.region_end_tag(name, flags, stop, candidate);
         self.settle_if_popped(depth)
     }
@@ -2213,20 +2310,29 @@ impl Simulator {
                 self.pop_to(i);
             }
             None => {
-                // Down to the HTML elements below the foreign content, which are not tracked.
-                let Some(bottom) = self.untracked_bottom(stop) else {
-                    return;
-                };
-                self.ambiguous(Ambiguity::ForeignEndTag);
-                if flags & HTML != 0 {
-                    self.truncate(bottom);
-                    if name == Name::Table {
-                        let tables = self.tables_here();
-                        *tables = tables.saturating_sub(1);
-                    }
+                if self.end_tag_not_found(flags, stop) && name == Name::Table {
+                    let tables = self.tables_here();
+                    *tables = tables.saturating_sub(1);
                 }
             }
         }
+    }
+
+    /// [`Simulator::region_end_tag`] when the steps reach `stop` ([`Simulator::end_tag_stop`])
+    /// without finding an element of the tag's name: if they go on to the HTML elements below
+    /// the foreign content, which are not tracked, the simulator guesses that an HTML element
+    /// name closes the foreign content ([`Ambiguity::ForeignEndTag`]). Whether it popped that.
+    #[inline(always)]
+    fn end_tag_not_found(&mut self, flags: Flags, stop: Height) -> bool {
+        let Some(bottom) = self.untracked_bottom(stop) else {
+            return false;
+        };
+        self.ambiguous(Ambiguity::ForeignEndTag);
+        let closes = flags & HTML != 0;
+        if closes {
+            self.truncate(bottom);
+        }
+        closes
     }
 
     // ---- text ---------------------------------------------------------------------------------
@@ -2409,8 +2515,9 @@ impl<'t> Tokens<'t> {
         Some(Token::StartTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] for an end tag: each [`TagPath`] goes on with the tag to
-    /// a function of its own, which has the path's steps inline.
+    /// [`Tokens::simulated_start_tag`] for an end tag (but those [`Simulator::lets_pass`]):
+    /// each [`TagPath`] goes on with the tag to a function of its own, which has the path's
+    /// steps inline.
     #[inline(never)]
     pub(crate) fn simulated_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
         match self.sim.path {

@@ -1646,7 +1646,7 @@ impl<'t> Tokens<'t> {
                 Some(Token::StartTag(tag))
             }
             Lexeme::EndTag { span, name } => {
-                if self.sim.wants(Kind::EndTag, name, bytes, base) {
+                if self.sim.wants(Kind::EndTag, name, bytes, base) && !self.sim.lets_pass(name) {
                     return self.simulated_end_tag(EndTag { src, span, name });
                 }
                 Some(Token::EndTag(EndTag { src, span, name }))
@@ -1794,7 +1794,7 @@ impl<'t> Tokens<'t> {
         // the simulator needs.
         let simulate = self
             .sim
-            .wants(record.kind, record.part, src.bytes, src.base);
+            .wants_record(record.kind, record.part, src.bytes, src.base);
         let token = make_token(record, src, self.machine);
         if simulate {
             self.simulate(&token);

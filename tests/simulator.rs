@@ -638,6 +638,63 @@ fn last_flag(input: &str) -> (Option<Ambiguity>, usize) {
     )
 }
 
+/// An end tag in foreign content finds the open element of its name whatever the length of the
+/// names (the simulator counts the open names by length, the long ones together), after pops
+/// and pushes, under more elements than it compares one by one.
+#[test]
+fn foreign_end_tags_find_names_of_every_length() {
+    let above: String = (0..20).map(|i| format!("<k{i}>")).collect();
+    for len in [1, 2, 30, 31, 32, 40] {
+        let name = "q".repeat(len);
+        let other = "r".repeat(len);
+        let open = format!("<svg><{name}>{above}");
+        // Closed with what is above it, and only once.
+        assert_eq!(last_flag(&format!("{open}</{name}>")), (None, 0), "{len}");
+        let twice = format!("{open}</{name}></{name}>");
+        assert_eq!(last_flag(&twice).0, Some(Ambiguity::ForeignEndTag), "{len}");
+        // Another name of the same length is no match.
+        let same_length = format!("{open}</{other}>");
+        assert_eq!(last_flag(&same_length).0, Some(Ambiguity::ForeignEndTag));
+        // Popped by an end tag below it, then pushed again: found again.
+        let again = format!("<svg><g><{name}>{above}</g><{name}>{above}</{name}>");
+        assert_eq!(last_flag(&again), (None, 0), "{len}");
+        assert!(cdata_after(&again), "{len}");
+    }
+    // The names of 31 bytes and more share a count: an open 40-byte name makes a 31-byte one
+    // looked up, not found.
+    let long = format!("<svg><{}>{above}", "q".repeat(40));
+    let shorter = format!("{long}</{}>", "q".repeat(31));
+    assert_eq!(last_flag(&shorter).0, Some(Ambiguity::ForeignEndTag));
+}
+
+/// HTML inside an integration point follows the same steps inside a template (where the
+/// document is still in its head) as in the body: start tags with rules of their own, end tags
+/// that close what is open, and end tags that close nothing.
+#[test]
+fn integration_points_inside_templates_follow_the_body_rules() {
+    let cases: [(&str, bool, Option<Ambiguity>); 8] = [
+        ("<span></span>", true, None),
+        ("<span>", false, None),
+        ("<p><span></p>", true, None),
+        ("<span></p>", false, None),
+        ("<span></x>", false, None),
+        (
+            "<li><a><li>",
+            false,
+            Some(Ambiguity::MisnestedHtmlInForeignContent),
+        ),
+        ("<a><tr>", false, None),
+        ("<p><div></div></p><li></li>", true, None),
+    ];
+    for prefix in ["<template>", "<body>", "<template><template>"] {
+        for (html, cdata, flag) in cases {
+            let input = format!("{prefix}<svg><foreignObject>{html}");
+            assert_eq!(cdata_after(&input), cdata, "{input}");
+            assert_eq!(last_flag(&input).0, flag, "{input}");
+        }
+    }
+}
+
 /// Deep stacks, with the depth bound (512) crossed: what the simulator finds without walking
 /// the stack (the nearest special element, scope boundary, foreign element; the topmost open
 /// element of a name) is what a walk finds, at every depth.
