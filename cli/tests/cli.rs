@@ -3,11 +3,9 @@
 #[path = "common/binary.rs"]
 mod binary;
 
-use std::path::Path;
-
 use serde_json::{Value, json};
 
-use binary::{json_lines, stdout_ok, tagstream};
+use binary::{json_lines, repository, stdout_ok, tagstream};
 
 const ARTICLE: &str = "datasets/samples/article.html";
 
@@ -22,7 +20,7 @@ fn span(value: &Value) -> (u64, u64) {
 
 #[test]
 fn tokens_on_a_file_gives_json_lines_with_increasing_spans() {
-    let len = std::fs::metadata(Path::new(env!("CARGO_MANIFEST_DIR")).join(ARTICLE))
+    let len = std::fs::metadata(repository().join(ARTICLE))
         .expect("article sample")
         .len();
     let tokens = json_lines(&stdout_ok(&["tokens", ARTICLE], b""));
