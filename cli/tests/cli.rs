@@ -416,3 +416,20 @@ fn tokens_reject_an_unknown_encoding_label() {
     );
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn help_texts_stand_on_their_own() {
+    for command in ["", "tokens", "links", "text", "stats"] {
+        let args: Vec<&str> = [command, "--help"]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        let help = stdout_ok(&args, b"");
+        assert!(help.contains("Usage: tagstream"), "{args:?}: {help}");
+        assert!(
+            !help.contains("README"),
+            "{args:?} points to a file a binary user does not have: {help}"
+        );
+        assert!(help.contains("Exit status:"), "{args:?}: {help}");
+    }
+}
