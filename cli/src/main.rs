@@ -78,12 +78,13 @@ enum Command {
 
     /// Print every URL each page references, resolved, as JSON lines.
     ///
-    /// The links are the URLs of a, area, link and base [href]; img, script, iframe, embed,
-    /// source, track, audio and video [src]; each candidate of img and source [srcset];
-    /// form [action], object [data], and <meta http-equiv=refresh content>. They resolve against
-    /// --base (or a WARC record's WARC-Target-URI) and the page's first <base href>, which applies
-    /// to the links before it too. URLs inside comments, scripts, styles and other raw text are not
-    /// links; those inside <template> contents are reported with "in_template": true.
+    /// The links are the href of a, area, link and base; the src of img, script, iframe, embed,
+    /// source, track, audio and video; each candidate in the srcset of img and source; the action
+    /// of form, the data of object, and the URL in the content of `<meta http-equiv=refresh>`. They
+    /// resolve against --base (or a WARC record's WARC-Target-URI) and the page's first
+    /// `<base href>`, which applies to the links before it too. URLs inside comments, scripts,
+    /// styles and other raw text are not links; those inside `<template>` contents are reported
+    /// with "in_template": true.
     ///
     /// Each line: {"input", "element", "attribute", "url", "resolved", "span", "in_template"}:
     /// "url" as written (character references resolved), "resolved" null when it does not resolve,
