@@ -34,7 +34,7 @@
 //! machine (one function per spec state) records spans; tokens decode lazily. See [`Tokenizer`] for
 //! streaming and pausing, [`Options`] for errors and initial states, [`simulator`] for the
 //! tree-builder feedback that is on by default, and [`html5lib`] for the html5lib-tests token
-//! shapes. With the `extract` feature (on by default), [`extract`] finds the links and the
+//! shapes. With the `extract` feature (off by default), [`extract`] finds the links and the
 //! visible text of pages.
 
 #[cfg(feature = "encoding")]

@@ -23,8 +23,10 @@ fi
 
 command -v valgrind >/dev/null || { echo "memcheck: valgrind is not installed" >&2; exit 2; }
 
-# Build the test binaries once and learn their paths from cargo's JSON messages.
-executables=$(cargo test --release --no-run --message-format=json 2>/dev/null | python3 -c '
+# Build the library's test binaries once (with `extract`, which the CLI turns on in `cargo test`;
+# not the CLI's, cli/) and learn their paths from cargo's JSON messages.
+library=(-p tagstream --features extract)
+executables=$(cargo test "${library[@]}" --release --no-run --message-format=json 2>/dev/null | python3 -c '
 import json, sys
 for line in sys.stdin:
     message = json.loads(line)

@@ -61,11 +61,13 @@ cargo +nightly miri setup >/dev/null 2>&1 || { cargo +nightly miri setup; exit 1
 # The streaming tests read datasets/samples: isolation off.
 export MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-disable-isolation"
 
-# `cargo miri test` for the x86_64 baseline (in target/miri) or with AVX2 (in target/avx2/miri).
-sse2() { cargo +nightly miri test --no-fail-fast "$@"; }
+# `cargo miri test` of the library (with `extract`, as in `cargo test`; not the CLI, cli/) for the
+# x86_64 baseline (in target/miri) or with AVX2 (in target/avx2/miri).
+library=(-p tagstream --features extract)
+sse2() { cargo +nightly miri test "${library[@]}" --no-fail-fast "$@"; }
 avx2() {
     CARGO_TARGET_DIR=target/avx2 RUSTFLAGS="-C target-feature=+avx2" \
-        cargo +nightly miri test --no-fail-fast "$@"
+        cargo +nightly miri test "${library[@]}" --no-fail-fast "$@"
 }
 
 sse2_lane() { sse2 --lib --test limits --test tokens -- "${skips[@]}"; }

@@ -1,5 +1,5 @@
 //! Crawler helpers on the pull iterator: the links a page references and its visible text
-//! (feature `extract`, on by default).
+//! (feature `extract`, off by default: it adds the `url` crate).
 //!
 //! Both extractors are structs you push every token into, in order, so they work the same on a
 //! whole document ([`Tokenizer::tokenize`](crate::Tokenizer::tokenize)) and on a stream fed chunk

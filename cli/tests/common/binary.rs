@@ -2,15 +2,21 @@
 //! `tests/crawl.rs`): arguments, standard input, and the output as text or JSON lines.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+
+/// The repository root, where the runs start: the samples the tests read are in its `datasets/`.
+pub fn repository() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
 
 /// Run the binary with `args` in the repository root, writing `stdin` to its standard input.
 pub fn tagstream(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tagstream"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(repository())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

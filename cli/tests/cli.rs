@@ -3,11 +3,9 @@
 #[path = "common/binary.rs"]
 mod binary;
 
-use std::path::Path;
-
 use serde_json::{Value, json};
 
-use binary::{json_lines, stdout_ok, tagstream};
+use binary::{json_lines, repository, stdout_ok, tagstream};
 
 const ARTICLE: &str = "datasets/samples/article.html";
 
@@ -22,7 +20,7 @@ fn span(value: &Value) -> (u64, u64) {
 
 #[test]
 fn tokens_on_a_file_gives_json_lines_with_increasing_spans() {
-    let len = std::fs::metadata(Path::new(env!("CARGO_MANIFEST_DIR")).join(ARTICLE))
+    let len = std::fs::metadata(repository().join(ARTICLE))
         .expect("article sample")
         .len();
     let tokens = json_lines(&stdout_ok(&["tokens", ARTICLE], b""));
@@ -431,4 +429,21 @@ fn tokens_reject_an_unknown_encoding_label() {
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn help_texts_stand_on_their_own() {
+    for command in ["", "tokens", "links", "text", "stats"] {
+        let args: Vec<&str> = [command, "--help"]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        let help = stdout_ok(&args, b"");
+        assert!(help.contains("Usage: tagstream"), "{args:?}: {help}");
+        assert!(
+            !help.contains("README"),
+            "{args:?} points to a file a binary user does not have: {help}"
+        );
+        assert!(help.contains("Exit status:"), "{args:?}: {help}");
+    }
 }

@@ -16,6 +16,23 @@ pub(crate) mod stats;
 pub(crate) mod text;
 mod warc;
 
+/// What `links`, `text` and `stats --help` say after their options: how every crawler command
+/// reads its inputs and reports.
+pub(crate) const CRAWLING: &str = "\
+Inputs: files, directories (their .html, .htm, .xhtml, .warc and .warc.gz files, recursively, in \
+name order), `-` for standard input, and WARC archives (.warc, or .warc.gz with one gzip member \
+per record, as Common Crawl writes them): only their `response` records with an HTML \
+Content-Type are read. Lines from a WARC record also carry \"offset\" (of the record, or of its \
+gzip member) and \"page\" (its WARC-Target-URI).
+
+Output is in input order whatever --jobs. On standard error: a progress bar on a terminal, a line \
+for each thing skipped (an unreadable file, a malformed WARC record, a broken or truncated gzip \
+member; the run goes on after each), and a summary (inputs, documents, MB, MB/s, skipped) unless \
+--quiet.
+
+Exit status: 0 when everything was read, 3 when something was skipped, 1 when the output could \
+not be written, 2 for bad arguments.";
+
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;

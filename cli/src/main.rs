@@ -41,9 +41,21 @@ const STATE_NAMES: &[&str] = &[
     "CDATA section state",
 ];
 
-/// A spec-exact, streaming, zero-copy WHATWG HTML tokenizer.
+/// HTML documents as the WHATWG HTML Standard tokenizes them: their tokens, links, text and
+/// statistics, printed as JSON lines.
+///
+/// `tokens` streams one document and prints every token with its byte span; `links`, `text` and
+/// `stats` read many (files, directories, WARC archives) in parallel and print one result per link
+/// or page. Input bytes may be in any encoding: it is sniffed as a browser does (byte order mark,
+/// `<meta charset>`, a WARC record's HTTP charset) unless --encoding names it, and spans are byte
+/// offsets in the input as read. The contents of script, style, textarea and the like are read as
+/// raw text where a browser's tree builder would switch the tokenizer to it. `tagstream COMMAND
+/// --help` says what each command prints.
+///
+/// Exit status: 0 on success, 1 when an input could not be read (`tokens`) or the output could not
+/// be written, 2 for bad arguments, 3 when `links`, `text` or `stats` skipped something.
 #[derive(Parser, Debug)]
-#[command(name = "tagstream", version, about, long_about = None)]
+#[command(name = "tagstream", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -58,15 +70,46 @@ enum Command {
     /// offsets [start, end) in the input. Names, values and text are decoded as the HTML Standard
     /// says; attributes also carry their raw source. The input is read in chunks, so it never has to
     /// fit in memory.
+    #[command(
+        after_long_help = "Exit status: 0 on success, 1 when the input could not be read \
+        or the output could not be written, 2 for bad arguments (an unknown --encoding label too)."
+    )]
     Tokens(TokensArgs),
 
-    /// Print every URL each page references, resolved, as JSON lines (see README § links).
+    /// Print every URL each page references, resolved, as JSON lines.
+    ///
+    /// The links are the href of a, area, link and base; the src of img, script, iframe, embed,
+    /// source, track, audio and video; each candidate in the srcset of img and source; the action
+    /// of form, the data of object, and the URL in the content of `<meta http-equiv=refresh>`. They
+    /// resolve against --base (or a WARC record's WARC-Target-URI) and the page's first
+    /// `<base href>`, which applies to the links before it too. URLs inside comments, scripts,
+    /// styles and other raw text are not links; those inside `<template>` contents are reported
+    /// with "in_template": true.
+    ///
+    /// Each line: {"input", "element", "attribute", "url", "resolved", "span", "in_template"}:
+    /// "url" as written (character references resolved), "resolved" null when it does not resolve,
+    /// "span" the byte offsets [start, end) of the URL in the input as read (of the whole attribute
+    /// value when it holds a character reference). With --plain: one URL per line, resolved when
+    /// it resolves.
+    #[command(after_long_help = cli::CRAWLING)]
     Links(cli::links::LinksArgs),
 
-    /// Print the visible text, title and meta description of each page (see README § text).
+    /// Print the visible text, title and meta description of each page.
+    ///
+    /// The text is what a browser shows, whitespace collapsed: without script, style, template,
+    /// the fallback of iframe, noembed and noframes, noscript (with --scripting) and comments.
+    /// Each line: {"input", "title", "description", "text"}, title and description null when the
+    /// page has none. With --plain: each page's text, then an empty line.
+    #[command(after_long_help = cli::CRAWLING)]
     Text(cli::text::TextArgs),
 
-    /// Count tokens by kind, bytes and parse errors by code, and measure MB/s (README § stats).
+    /// Count tokens by kind, bytes and parse errors by code, and measure MB/s.
+    ///
+    /// Each line: {"input", "bytes", "tokens": {kind: count}, "errors": {code: count}} for one
+    /// page, then {"total": {...}} with the sums over all pages and "mb_per_s", the decoding and
+    /// tokenizing throughput per thread (the only value that differs between two runs). With --plain: one
+    /// tab-separated line per page and a "total" line.
+    #[command(after_long_help = cli::CRAWLING)]
     Stats(cli::stats::StatsArgs),
 }
 
