@@ -4,11 +4,15 @@
 //!
 //! - **Spec-exact**: every state of the WHATWG HTML tokenizer (including the 2026 processing
 //!   instructions), every parse-error code with its line and column; the html5lib-tests tokenizer
-//!   suite passes.
+//!   suite passes. A tree-builder [`simulator`] switches text states as a browser's tree builder
+//!   would.
 //! - **Zero-copy**: tokens are byte spans into the input; names, values and text are decoded on demand,
-//!   borrowed when nothing changes, written into a bulk-reset arena when something does.
-//! - **Streaming**: feed chunks of any size, down to one byte; the tokens are the same as for the whole
-//!   input, and only the bytes of an unfinished token are carried between chunks.
+//!   borrowed when nothing changes, written into a bulk-reset arena when something does. Every
+//!   decoded part has its raw bytes beside it.
+//! - **Streaming**: feed chunks of any size, down to one byte; the tokens are the same as for the
+//!   whole input, and only the bytes of an unfinished token are carried between chunks.
+//!
+//! ## A whole document
 //!
 //! ```
 //! use tagstream::{Token, Tokenizer};
@@ -30,12 +34,56 @@
 //! }
 //! ```
 //!
-//! Data flows one way: [`input`](crate::Tokenizer) bytes are validated as UTF-8 incrementally; the
-//! machine (one function per spec state) records spans; tokens decode lazily. See [`Tokenizer`] for
-//! streaming and pausing, [`Options`] for errors and initial states, [`simulator`] for the
-//! tree-builder feedback that is on by default, and [`html5lib`] for the html5lib-tests token
-//! shapes. With the `extract` feature (off by default), [`extract`] finds the links and the
-//! visible text of pages.
+//! ## A stream, with errors and memory limits
+//!
+//! Tokens borrow the chunk (and the bytes carried over) until the next [`Tokenizer::feed`];
+//! [`Tokenizer::finish`] ends the stream, and a feed after it starts a new one. Dropping the
+//! iterator early pauses: the next feed resumes there. Parse errors
+//! ([`Options::errors`]) come out between tokens through [`Tokens::drain_errors`]; at most
+//! [`Options::max_errors`] wait untaken, the rest are counted ([`Tokens::dropped_errors`]).
+//! [`Options::max_carry`] and [`Options::max_arena`] cap what an unfinished token and the
+//! decoded strings may hold: a document that needs more stops with a [`LimitError`] instead of
+//! growing. With all three set, a tokenizer's memory is bounded whatever the input.
+//!
+//! ```
+//! use tagstream::{ErrorCode, Options, Token, Tokenizer};
+//!
+//! let options = Options::new().errors(true).max_carry(1 << 20).max_arena(4 << 20);
+//! let mut tokenizer = Tokenizer::new(options);
+//! let (mut links, mut nul_errors) = (0, 0);
+//! for chunk in [&b"<p>A <a hr"[..], b"ef=/x>link</a>\0 and text</p>"] {
+//!     let mut tokens = tokenizer.feed(chunk);
+//!     while let Some(token) = tokens.next() {
+//!         if let Token::StartTag(tag) = token {
+//!             links += usize::from(tag.attribute("href").is_some());
+//!         }
+//!         let errors = tokens.drain_errors();
+//!         nul_errors += errors.filter(|e| e.code == ErrorCode::UnexpectedNullCharacter).count();
+//!     }
+//! }
+//! let mut tokens = tokenizer.finish();
+//! while tokens.next().is_some() {}
+//! drop(tokens);
+//! assert_eq!((links, nul_errors), (1, 1));
+//! assert!(tokenizer.limit_error().is_none());
+//! ```
+//!
+//! ## Features
+//!
+//! | feature | default | adds | gives |
+//! |---|---|---|---|
+//! | `extract` | off | `url` | `tagstream::extract`: links resolved as the HTML Standard says, and visible text |
+//! | `encoding` | on | `encoding_rs` | `tagstream::encoding`: sniffing and streaming transcoding from any encoding |
+//!
+//! With `default-features = false` the library depends on memchr, bumpalo and simdutf8 only.
+//!
+//! ## Where to go next
+//!
+//! Data flows one way: input bytes are validated as UTF-8 incrementally; the machine (one function
+//! per spec state) records spans; tokens decode lazily. See [`Tokenizer`] for streaming and
+//! pausing, [`Options`] for errors, limits and initial states, [`Tokens::position`] for lines and
+//! columns, [`simulator`] for the tree-builder feedback that is on by default, and [`html5lib`]
+//! for the html5lib-tests token shapes.
 
 #[cfg(feature = "encoding")]
 pub mod encoding;
