@@ -343,6 +343,9 @@ impl Side {
     fn strip_bom(&mut self, len: usize) {
         self.lines = LineCounter::starting_at(len);
         self.fed = len;
+        // The input checker never sees the mark's bytes (no error can be in them): it starts
+        // after them, or it would wait for them forever.
+        self.checked = len;
         self.bom_stripped = true;
     }
 

@@ -152,3 +152,29 @@ fn reset_looks_for_a_bom_again() {
     tokenizer.tokenize(b"y").for_each(drop);
     assert_eq!(tokenizer.bom(), None);
 }
+
+#[test]
+fn a_bom_fed_alone_with_errors_on_leaves_nothing_waiting() {
+    // Found by the `chunks` fuzz target: with errors on, a feed that ended right after the BOM
+    // left the input checker waiting for the mark's bytes, which no window holds.
+    let input = "\u{FEFF}foo\u{FEFF}bar".as_bytes();
+    for size in 1..=4 {
+        let mut tokenizer = Tokenizer::new(Options::new().errors(true));
+        let mut text = String::new();
+        for chunk in input.chunks(size).chain([&[][..]]) {
+            for token in tokenizer.feed(chunk) {
+                if let Token::Text(t) = token {
+                    text.push_str(t.text());
+                }
+            }
+        }
+        for token in tokenizer.finish() {
+            if let Token::Text(t) = token {
+                text.push_str(t.text());
+            }
+        }
+        assert_eq!(text, "foo\u{FEFF}bar", "chunks of {size}");
+        assert!(tokenizer.errors().is_empty(), "chunks of {size}");
+        assert_eq!(tokenizer.bom(), Some(Span { start: 0, end: 3 }));
+    }
+}
