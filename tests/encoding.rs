@@ -243,6 +243,54 @@ fn utf8_from_the_prescan_is_fed_as_it_is() {
     );
 }
 
+#[test]
+fn ascii_in_a_legacy_encoding_passes_through_without_a_copy() {
+    let html = b"<meta charset=windows-1252><p title=x>plain ASCII</p><a href=y>";
+    for map in [false, true] {
+        let mut transcoder = Transcoder::new(Options::default()).map_offsets(map);
+        let mut tokens = transcoder.tokenize(html);
+        while let Some(token) = tokens.next() {
+            let raw = token.raw().as_ptr_range();
+            assert!(
+                html.as_ptr_range().contains(&raw.start),
+                "{token:?} was copied"
+            );
+            if map {
+                let original = tokens.original_span(token.span()).expect("mapping is on");
+                assert_eq!(&html[original.start..original.end], token.raw());
+            }
+        }
+        drop(tokens);
+        assert_eq!(transcoder.sniffed().unwrap().encoding, WINDOWS_1252);
+    }
+}
+
+#[test]
+fn ascii_after_part_of_a_character_is_decoded_with_it() {
+    // Shift_JIS 0x93 0x41 is one character whose second byte is ASCII `A`; GB18030's four-byte
+    // sequences have ASCII digits second and fourth. A chunk of ASCII after the first bytes must
+    // reach the decoder, not pass through.
+    for (encoding, bytes) in [
+        (SHIFT_JIS, &b"<p>\x93A<b>x</b>"[..]),
+        (GB18030, &b"<p>\x810\x810<b>x</b>"[..]),
+    ] {
+        let build = || {
+            Transcoder::new(Options::default())
+                .known_encoding(encoding)
+                .map_offsets(true)
+        };
+        let whole = run_checked(build(), bytes, &[]);
+        for at in 1..bytes.len() {
+            assert_eq!(
+                run_checked(build(), bytes, &[at]),
+                whole,
+                "{} split at {at}",
+                encoding.name()
+            );
+        }
+    }
+}
+
 /// A windows-1251 document whose `<meta>` comes after 1024 bytes of comment.
 fn late_meta(meta: &str) -> (Vec<u8>, String) {
     let padding = "x".repeat(1100);

@@ -69,7 +69,7 @@ impl Runs {
         if out.is_empty() {
             self.pending += piece.len();
         } else if self.pending == 0 && out == piece && piece.is_ascii() {
-            self.push(1, 1, piece.len());
+            self.record_ascii(piece.len());
         } else if let Some(rest) = self.after_replacement(out) {
             // An error for the pending bytes, then `piece` read afresh (the decoders' "prepend").
             let pending = std::mem::take(&mut self.pending);
@@ -78,6 +78,17 @@ impl Runs {
         } else {
             let original = std::mem::take(&mut self.pending) + piece.len();
             self.push(original, out.len(), 1);
+        }
+    }
+
+    /// `len` ASCII bytes that needed no decoder call: each its own decoding.
+    pub(crate) fn record_ascii(&mut self, len: usize) {
+        debug_assert_eq!(
+            self.pending, 0,
+            "ASCII passes through only between characters"
+        );
+        if len > 0 {
+            self.push(1, 1, len);
         }
     }
 

@@ -159,6 +159,8 @@ pub struct Transcoder {
     decoder: Option<Decoder>,
     /// The last byte given to the decoder was ASCII (offset mapping decodes ASCII runs at once).
     after_ascii: bool,
+    /// The decoder has been given bytes (a multi-byte decoder may then hold part of a character).
+    decoder_fed: bool,
     out: Output,
     offsets: Offsets,
     watch: Watch,
@@ -181,6 +183,7 @@ impl Transcoder {
             skip: 0,
             decoder: None,
             after_ascii: true,
+            decoder_fed: false,
             out: Output::default(),
             offsets: Offsets::Off,
             watch: Watch {
@@ -266,6 +269,7 @@ impl Transcoder {
         self.skip = 0;
         self.decoder = None;
         self.after_ascii = true;
+        self.decoder_fed = false;
         self.offsets = Offsets::Off;
         self.watch = Watch {
             sniffed: None,
@@ -374,6 +378,10 @@ impl Transcoder {
             self.decide(chunk, eof);
         }
         if self.decoder.is_some() {
+            if self.passes_through(chunk) {
+                self.pass_through(chunk);
+                return Route::Chunk(0);
+            }
             self.decode(chunk, eof);
             return Route::Buffer;
         }
@@ -448,6 +456,32 @@ impl Transcoder {
         looks_like_utf8(&window, eof)
     }
 
+    /// Whether `chunk` can go to the tokenizer as it is, without a decoder call: it is all ASCII,
+    /// the encoding reads ASCII as ASCII, nothing is held back, and the decoder holds no part of a
+    /// character (it is single-byte, or has not been given a byte yet). A legacy-encoded page
+    /// that is plain ASCII, common in crawls, is then read in place, as UTF-8 is.
+    fn passes_through(&self, chunk: &[u8]) -> bool {
+        let Some(encoding) = self.decoder.as_ref().map(Decoder::encoding) else {
+            return false;
+        };
+        self.head.is_empty()
+            && self.skip == 0
+            && encoding.is_ascii_compatible()
+            && (encoding.is_single_byte() || !self.decoder_fed)
+            && Encoding::ascii_valid_up_to(chunk) == chunk.len()
+    }
+
+    /// `chunk` passes through (see [`passes_through`](Self::passes_through)): its bytes are their
+    /// own decoding.
+    fn pass_through(&mut self, chunk: &[u8]) {
+        if let Offsets::Runs(runs) = &mut self.offsets {
+            runs.record_ascii(chunk.len());
+        }
+        if !chunk.is_empty() {
+            self.after_ascii = true;
+        }
+    }
+
     /// Decode the held-back bytes and `chunk` into `out` (ending the decoder at `eof`).
     fn decode(&mut self, chunk: &[u8], eof: bool) {
         self.out.used = 0;
@@ -509,6 +543,7 @@ impl Transcoder {
         let Some(decoder) = self.decoder.as_mut() else {
             return;
         };
+        self.decoder_fed |= !bytes.is_empty();
         let mut read = 0;
         loop {
             let rest = &bytes[read..];
