@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde::Serialize;
-use tagstream::{Options, Token};
+use tagstream::{ErrorCode, Options, Token};
 
 use super::inputs::Document;
 use super::{Command, InputArgs, Origin, json_line, mb};
@@ -155,14 +155,20 @@ impl<'a> Stats<'a> {
         // Stored errors (at most `Options::max_errors`, memory stays flat) and those counted past
         // the cap: together every error, by code.
         let tokenizer = read.transcoder.tokenizer();
-        let mut errors = ErrorCounts::new();
+        let mut by_code = [0u64; ErrorCode::ALL.len()];
         for error in tokenizer.errors() {
-            *errors.entry(error.code.as_str()).or_default() += 1;
+            by_code[error.code as usize] += 1;
         }
         let dropped = tokenizer.dropped_errors();
         for (code, n) in dropped.iter() {
-            *errors.entry(code.as_str()).or_default() += n;
+            by_code[code as usize] += n;
         }
+        let errors = ErrorCode::ALL
+            .iter()
+            .zip(by_code)
+            .filter(|&(_, n)| n > 0)
+            .map(|(code, n)| (code.as_str(), n))
+            .collect();
         Totals {
             documents: 1,
             bytes: document.html.len() as u64,
