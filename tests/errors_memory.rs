@@ -4,18 +4,13 @@
 //! the cap: 6 MiB by default), whole or fed in chunks; uncapped they would hold hundreds of
 //! megabytes. One test in this file, so that no other test thread allocates while it measures.
 
+mod common;
+
+use common::heap::peak_during;
 use tagstream::{Options, Tokenizer};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
-
-/// Run `f` under a heap profiler, returning its result and the most bytes it had live at once
-/// beyond what was live before.
-fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let _profiler = dhat::Profiler::builder().testing().build();
-    let r = f();
-    (r, dhat::HeapStats::get().max_bytes)
-}
 
 /// The errors `input` brings (stored plus dropped), whole or in 64 KiB chunks.
 fn count_errors(input: &[u8], chunked: bool) -> u64 {

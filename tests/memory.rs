@@ -8,19 +8,12 @@ mod common;
 use std::hash::{DefaultHasher, Hasher};
 
 use common::Rng;
+use common::heap::peak_during;
 use tagstream::html5lib::push;
 use tagstream::{Token, Tokenizer};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
-
-/// Run `f` under a heap profiler, returning its result and the most bytes it had live at once
-/// beyond what was live before.
-fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let _profiler = dhat::Profiler::builder().testing().build();
-    let r = f();
-    (r, dhat::HeapStats::get().max_bytes)
-}
 
 /// About `size` bytes of ordinary markup (no token longer than a few hundred bytes).
 fn long_document(size: usize, seed: u64) -> Vec<u8> {

@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 pub mod data;
+pub mod heap;
 
 use tagstream::html5lib::{Html5libToken, push};
 use tagstream::{Options, ParseError, Span, TextKind, Token, Tokenizer, Tokens};
