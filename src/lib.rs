@@ -95,6 +95,7 @@ mod input;
 mod machine;
 mod scan;
 pub mod simulator;
+mod span;
 mod token;
 mod tokenizer;
 mod word;
@@ -103,9 +104,9 @@ pub use error::{
     DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode,
 };
 pub use simulator::Ambiguity;
+pub use span::{Span, TextKind};
 pub use token::{
-    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Span, StartTag, Text,
-    TextKind, Token,
+    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, StartTag, Text, Token,
 };
 pub use tokenizer::{Options, Tokenizer, Tokens};
 

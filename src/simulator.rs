@@ -31,11 +31,12 @@
 //! SVG/MathML and templates, and in the head of the document (until the body has started and
 //! the frameset-ok flag is cleared).
 
-use crate::machine::Kind as RecordKind;
 use crate::machine::charref::{CharRef, Replacement, character_reference};
 use crate::machine::is_whitespace;
 use crate::scan::leading_space_or_nul;
-use crate::token::{EndTag, Source, Span, StartTag, Text, TextKind, Token};
+use crate::span::Kind as RecordKind;
+use crate::span::{Span, TextKind};
+use crate::token::{EndTag, Source, StartTag, Text, Token};
 use crate::tokenizer::{Tokenizer, Tokens};
 use crate::word::{FOLD, K0, LOW_BYTES, fold_multiply, prefix_word, random_keys, word};
 

@@ -22,12 +22,12 @@ use bumpalo::Bump;
 
 use crate::error::{DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
-use crate::machine::{Buf, Config, Kind, Lexeme, Machine, Record};
+use crate::machine::{Config, Lexeme, Machine};
 use crate::scan::find1;
 use crate::simulator::Simulator;
+use crate::span::{AttrRecord, Kind, Record, Span, TextKind, Window};
 use crate::token::{
-    AttrRecord, Comment, Doctype, EndTag, ProcessingInstruction, Source, Span, StartTag, Text,
-    TextKind, Token,
+    Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
 };
 
 /// How a [`Tokenizer`] behaves.
@@ -289,7 +289,7 @@ struct Side {
 
 /// The error `code` at `offset` in `b`, with its line and column from `lines`.
 #[inline]
-fn located(lines: &mut LineCounter, code: ErrorCode, offset: usize, b: &Buf) -> ParseError {
+fn located(lines: &mut LineCounter, code: ErrorCode, offset: usize, b: &Window) -> ParseError {
     ParseError {
         code,
         offset,
@@ -378,7 +378,7 @@ impl Side {
     /// character the input checker has not decided yet (at equal offsets the input-stream error of
     /// the character comes first, whatever the chunking).
     #[inline(always)]
-    fn collect(&mut self, machine: &mut Machine, b: &Buf) {
+    fn collect(&mut self, machine: &mut Machine, b: &Window) {
         // Most tokens have no error to report: that is found out without a call.
         if self.errors_on && !(machine.errors.is_empty() && b.end() <= self.quiet_to) {
             self.collect_errors(machine, b);
@@ -386,7 +386,7 @@ impl Side {
     }
 
     #[inline(never)]
-    fn collect_errors(&mut self, machine: &mut Machine, b: &Buf) {
+    fn collect_errors(&mut self, machine: &mut Machine, b: &Window) {
         self.check_input(b);
         let decided = self.decided();
         let mut rest = &machine.errors.list[..];
@@ -442,7 +442,7 @@ impl Side {
     }
 
     /// Run the input checker over `b` from where it stopped, until its queue is full.
-    fn check_input(&mut self, b: &Buf) {
+    fn check_input(&mut self, b: &Window) {
         let from = self.checked.max(b.base);
         if from < b.end() {
             let cap = self.input_cap();
@@ -480,7 +480,7 @@ impl Side {
     }
 
     /// Report the queued errors that can be, in stream order.
-    fn report_in_order(&mut self, machine: &Machine, decided: usize, b: &Buf) {
+    fn report_in_order(&mut self, machine: &Machine, decided: usize, b: &Window) {
         let consumed = if machine.is_done() {
             usize::MAX
         } else {
@@ -506,7 +506,7 @@ impl Side {
     }
 
     /// Report the first queued input-stream error.
-    fn report_input_error(&mut self, b: &Buf) {
+    fn report_input_error(&mut self, b: &Window) {
         if let Some((offset, code)) = self.input_errors.pop_front() {
             self.report(code, offset, b);
         }
@@ -515,7 +515,7 @@ impl Side {
     /// Report the error `code` at `offset` in `b`: stored with its position if there is room,
     /// counted otherwise.
     #[inline]
-    fn report(&mut self, code: ErrorCode, offset: usize, b: &Buf) {
+    fn report(&mut self, code: ErrorCode, offset: usize, b: &Window) {
         if self.errors.len() < self.max_errors {
             self.errors.push(located(&mut self.lines, code, offset, b));
         } else {
@@ -541,7 +541,7 @@ impl Side {
 
     /// Bytes before `from` are about to be dropped.
     #[inline]
-    fn forget_before(&mut self, b: &Buf, from: usize) {
+    fn forget_before(&mut self, b: &Window, from: usize) {
         if self.track_positions {
             self.lines.advance_to(b.bytes, b.base, from);
             self.floor = from;
@@ -866,7 +866,7 @@ impl Tokenizer {
             // The chunk is the window from the start: the first call need not prepare it.
             plain: phase == Phase::Chunk && self.options.limits.arena == usize::MAX,
             window: chunk_src,
-            window_buf: Buf {
+            window_buf: Window {
                 bytes: chunk_src.bytes,
                 base: chunk_src.base,
                 eof,
@@ -1009,20 +1009,20 @@ struct Held<'t> {
 
 impl<'t> Held<'t> {
     /// The buffer the machine reads in `phase`.
-    fn window(&self, phase: Phase) -> Buf<'_> {
+    fn window(&self, phase: Phase) -> Window<'_> {
         let eof = self.eof && self.copied == self.chunk.len();
         match (&self.frozen, phase) {
-            (_, Phase::Chunk) => Buf {
+            (_, Phase::Chunk) => Window {
                 bytes: self.chunk,
                 base: self.chunk_base,
                 eof: self.eof,
             },
-            (Frozen::Extending(v), _) => Buf {
+            (Frozen::Extending(v), _) => Window {
                 bytes: v,
                 base: self.frozen_base,
                 eof,
             },
-            (Frozen::Fixed(v), _) => Buf {
+            (Frozen::Fixed(v), _) => Window {
                 bytes: v,
                 base: self.frozen_base,
                 eof,
@@ -1097,7 +1097,7 @@ pub struct Tokens<'t> {
     /// The window the machine reads in [`Phase::Chunk`] or [`Phase::Frozen`], once `plain` is set.
     window: &'t Source<'t>,
     /// `window` as the machine reads it (kept here so that the lanes read it in place).
-    window_buf: Buf<'t>,
+    window_buf: Window<'t>,
     /// The buffer the last token came from, for [`Tokens::position`].
     last_window: Option<&'t Source<'t>>,
     /// The chunk's description in the arena, shared by the tokens that borrow the chunk.
@@ -1117,7 +1117,7 @@ impl<'t> Tokens<'t> {
     /// Switch to a text state before the next token (tree-builder feedback).
     pub fn set_text_state(&mut self, state: TextKind) {
         if let Some(src) = self.last_window {
-            self.machine.resolve_last_start_tag(&Buf {
+            self.machine.resolve_last_start_tag(&Window {
                 bytes: src.bytes,
                 base: src.base,
                 eof: false,
@@ -1213,7 +1213,7 @@ impl<'t> Tokens<'t> {
     fn run_extending(&mut self) -> Option<Record> {
         loop {
             let b = self.held.window(self.phase);
-            let b = Buf {
+            let b = Window {
                 bytes: b.bytes,
                 base: b.base,
                 eof: b.eof,
@@ -1446,7 +1446,7 @@ impl<'t> Tokens<'t> {
     fn end_of_carried_window(&mut self) -> Option<Token<'t>> {
         self.set_phase(Phase::Done);
         let b = self.held.window(self.phase);
-        let b = Buf {
+        let b = Window {
             bytes: b.bytes,
             base: b.base,
             eof: false,
@@ -1551,8 +1551,8 @@ impl<'t> Tokens<'t> {
 
     /// `src` as the machine's window.
     #[inline(always)]
-    fn buf(&self, src: &'t Source<'t>) -> Buf<'t> {
-        Buf {
+    fn buf(&self, src: &'t Source<'t>) -> Window<'t> {
+        Window {
             bytes: src.bytes,
             base: src.base,
             eof: self.held.eof,
@@ -1699,7 +1699,7 @@ impl<'t> Tokens<'t> {
         if self.phase == Phase::Frozen && self.held.copied < self.held.chunk.len() {
             return self.leave_frozen(src);
         }
-        let b = &Buf {
+        let b = &Window {
             bytes: src.bytes,
             base: src.base,
             eof: self.held.eof,
@@ -1902,7 +1902,7 @@ impl Tokens<'_> {
             Phase::Frozen | Phase::Chunk => {
                 let retention = self.machine.retention();
                 let b = self.held.window(self.phase);
-                let b = Buf {
+                let b = Window {
                     bytes: b.bytes,
                     base: b.base,
                     eof: false,

@@ -5,10 +5,10 @@
 //! its closing `-->`, `--!>` or `>`), so it is recorded as a span. The comment less-than-sign states
 //! only raise nested-comment; with errors off the comment state skips straight to the next `-`.
 
-use super::{Buf, Flow, Machine, Record, State, lookahead};
+use super::{Flow, Machine, State, lookahead};
 use crate::error::ErrorCode;
 use crate::scan::{find1, find2, find3};
-use crate::token::{Span, TextKind};
+use crate::span::{Record, Span, TextKind, Window};
 
 impl Machine {
     /// Start a bogus comment whose data begins at `data_start`; the cursor byte is reconsumed.
@@ -32,7 +32,7 @@ impl Machine {
 
     /// EOF in a comment: eof-in-comment, emit it with data ending `held` bytes before the end (the
     /// dashes or `--!` the state was holding back), then stop.
-    fn eof_in_comment(&mut self, b: &Buf, held: usize) -> Flow {
+    fn eof_in_comment(&mut self, b: &Window, held: usize) -> Flow {
         self.error(ErrorCode::EofInComment, b.end());
         let flow = self.emit_comment(b.end().saturating_sub(held), b.end());
         self.state = State::Eof;
@@ -40,7 +40,7 @@ impl Machine {
     }
 
     /// §13.2.5.41 Bogus comment state.
-    pub(super) fn bogus_comment_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn bogus_comment_state(&mut self, b: &Window) -> Flow {
         let rest = b.rest(self.pos);
         let hit = if self.config.errors {
             find2(b'>', 0, rest)
@@ -66,7 +66,7 @@ impl Machine {
     }
 
     /// §13.2.5.42 Markup declaration open state (the cursor is just past `<!`, `mark` on the `<`).
-    pub(super) fn markup_declaration_open_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn markup_declaration_open_state(&mut self, b: &Window) -> Flow {
         // The three words start with different bytes: the first byte picks the one to look for.
         let candidate: Option<(&[u8], bool, u8)> = match b.rest(self.pos).first() {
             Some(b'-') => Some((b"--", false, 0)),
@@ -115,7 +115,7 @@ impl Machine {
     }
 
     /// §13.2.5.43 Comment start state.
-    pub(super) fn comment_start_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_start_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'-')) => {
@@ -135,7 +135,7 @@ impl Machine {
     }
 
     /// §13.2.5.44 Comment start dash state.
-    pub(super) fn comment_start_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_start_dash_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_comment(b, 1),
@@ -158,7 +158,7 @@ impl Machine {
     /// §13.2.5.45 Comment state. With errors on, a NUL, and a `<` whose comment less-than sign
     /// states lead straight back here (see [`Machine::pass_comment_less_than_sign`]), are passed
     /// over in a loop of its own, out of line: most comments have neither.
-    pub(super) fn comment_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_state(&mut self, b: &Window) -> Flow {
         match self.comment_step(b, self.pos) {
             Ok(flow) => flow,
             Err(next) => self.comment_steps(b, next),
@@ -167,7 +167,7 @@ impl Machine {
 
     /// [`Machine::comment_state`] from `pos` on, for as long as it stays in the comment state.
     #[inline(never)]
-    fn comment_steps(&mut self, b: &Buf, mut pos: usize) -> Flow {
+    fn comment_steps(&mut self, b: &Window, mut pos: usize) -> Flow {
         loop {
             match self.comment_step(b, pos) {
                 Ok(flow) => return flow,
@@ -179,7 +179,7 @@ impl Machine {
     /// The comment state at `pos`: what to do next, or `Err(offset)` when the state goes on at
     /// that offset (a NUL or a `<` passed over).
     #[inline(always)]
-    fn comment_step(&mut self, b: &Buf, pos: usize) -> Result<Flow, usize> {
+    fn comment_step(&mut self, b: &Window, pos: usize) -> Result<Flow, usize> {
         let rest = b.rest(pos);
         let hit = if self.config.errors {
             find3(b'-', b'<', 0, rest)
@@ -229,7 +229,7 @@ impl Machine {
     }
 
     /// §13.2.5.46 Comment less-than sign state.
-    pub(super) fn comment_less_than_sign_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_less_than_sign_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'!')) => {
@@ -249,12 +249,12 @@ impl Machine {
     }
 
     /// §13.2.5.47 Comment less-than sign bang state.
-    pub(super) fn comment_less_than_sign_bang_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_less_than_sign_bang_state(&mut self, b: &Window) -> Flow {
         self.comment_dash_or(b, State::CommentLessThanSignBangDash, State::Comment)
     }
 
     /// §13.2.5.48 Comment less-than sign bang dash state.
-    pub(super) fn comment_less_than_sign_bang_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_less_than_sign_bang_dash_state(&mut self, b: &Window) -> Flow {
         self.comment_dash_or(
             b,
             State::CommentLessThanSignBangDashDash,
@@ -263,7 +263,7 @@ impl Machine {
     }
 
     /// Consume a `-` into `then`, or reconsume in `otherwise`.
-    fn comment_dash_or(&mut self, b: &Buf, then: State, otherwise: State) -> Flow {
+    fn comment_dash_or(&mut self, b: &Window, then: State, otherwise: State) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'-')) => {
@@ -279,7 +279,7 @@ impl Machine {
     }
 
     /// §13.2.5.49 Comment less-than sign bang dash dash state.
-    pub(super) fn comment_less_than_sign_bang_dash_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_less_than_sign_bang_dash_dash_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None | Some(b'>')) => {
@@ -295,7 +295,7 @@ impl Machine {
     }
 
     /// §13.2.5.50 Comment end dash state.
-    pub(super) fn comment_end_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_end_dash_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_comment(b, 1),
@@ -312,7 +312,7 @@ impl Machine {
     }
 
     /// §13.2.5.51 Comment end state.
-    pub(super) fn comment_end_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_end_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_comment(b, 2),
@@ -335,7 +335,7 @@ impl Machine {
     }
 
     /// §13.2.5.52 Comment end bang state.
-    pub(super) fn comment_end_bang_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn comment_end_bang_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_comment(b, 3),

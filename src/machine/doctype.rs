@@ -3,10 +3,10 @@
 //! The name and both identifiers are contiguous runs of the source, recorded as spans; a missing one
 //! stays `None` (the standard's "missing", unlike an empty `""`).
 
-use super::{Buf, DoctypeRecord, Flow, Machine, Record, State, is_whitespace, lookahead};
+use super::{Flow, Machine, State, is_whitespace, lookahead};
 use crate::error::ErrorCode;
 use crate::scan::{find2, find3};
-use crate::token::Span;
+use crate::span::{DoctypeRecord, Record, Span, Window};
 
 impl Machine {
     /// Emit the DOCTYPE in progress; the token ends at `end`.
@@ -24,7 +24,7 @@ impl Machine {
     }
 
     /// EOF in a DOCTYPE: eof-in-doctype, force-quirks, emit, stop.
-    fn eof_in_doctype(&mut self, b: &Buf) -> Flow {
+    fn eof_in_doctype(&mut self, b: &Window) -> Flow {
         self.error(ErrorCode::EofInDoctype, b.end());
         self.doctype.force_quirks = true;
         let flow = self.emit_doctype(b.end());
@@ -43,13 +43,13 @@ impl Machine {
     }
 
     /// The byte under the cursor after skipping whitespace, or the flow at the end of the window.
-    fn after_whitespace(&mut self, b: &Buf) -> Result<Option<u8>, Flow> {
+    fn after_whitespace(&mut self, b: &Window) -> Result<Option<u8>, Flow> {
         self.skip_whitespace(b);
         self.current(b)
     }
 
     /// §13.2.5.53 DOCTYPE state.
-    pub(super) fn doctype_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn doctype_state(&mut self, b: &Window) -> Flow {
         self.doctype = DoctypeRecord::default();
         match self.current(b) {
             Err(flow) => flow,
@@ -67,7 +67,7 @@ impl Machine {
     }
 
     /// §13.2.5.54 Before DOCTYPE name state.
-    pub(super) fn before_doctype_name_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn before_doctype_name_state(&mut self, b: &Window) -> Flow {
         match self.after_whitespace(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_doctype(b),
@@ -85,7 +85,7 @@ impl Machine {
     }
 
     /// §13.2.5.55 DOCTYPE name state.
-    pub(super) fn doctype_name_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn doctype_name_state(&mut self, b: &Window) -> Flow {
         let rest = b.rest(self.pos);
         let stop = rest
             .iter()
@@ -123,7 +123,7 @@ impl Machine {
     }
 
     /// §13.2.5.56 After DOCTYPE name state.
-    pub(super) fn after_doctype_name_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn after_doctype_name_state(&mut self, b: &Window) -> Flow {
         match self.after_whitespace(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_doctype(b),
@@ -169,7 +169,7 @@ impl Machine {
     }
 
     /// §13.2.5.57/63 After DOCTYPE public / system keyword states.
-    pub(super) fn after_doctype_keyword_state(&mut self, b: &Buf, public: bool) -> Flow {
+    pub(super) fn after_doctype_keyword_state(&mut self, b: &Window, public: bool) -> Flow {
         let (missing_ws, before) = if public {
             (
                 ErrorCode::MissingWhitespaceAfterDoctypePublicKeyword,
@@ -197,7 +197,7 @@ impl Machine {
     }
 
     /// §13.2.5.58/64 Before DOCTYPE public / system identifier states.
-    pub(super) fn before_doctype_identifier_state(&mut self, b: &Buf, public: bool) -> Flow {
+    pub(super) fn before_doctype_identifier_state(&mut self, b: &Window, public: bool) -> Flow {
         match self.after_whitespace(b) {
             Err(flow) => flow,
             Ok(Some(q @ (b'"' | b'\''))) => self.open_identifier(public, q),
@@ -206,7 +206,7 @@ impl Machine {
     }
 
     /// Where an identifier should start but `c` came instead (`>`, EOF or anything else).
-    fn no_identifier(&mut self, b: &Buf, public: bool, c: Result<Option<u8>, Flow>) -> Flow {
+    fn no_identifier(&mut self, b: &Window, public: bool, c: Result<Option<u8>, Flow>) -> Flow {
         let (missing, missing_quote) = if public {
             (
                 ErrorCode::MissingDoctypePublicIdentifier,
@@ -231,7 +231,7 @@ impl Machine {
     }
 
     /// §13.2.5.59/60/65/66 DOCTYPE public / system identifier (double- / single-quoted) states.
-    pub(super) fn doctype_identifier_state(&mut self, b: &Buf, public: bool, quote: u8) -> Flow {
+    pub(super) fn doctype_identifier_state(&mut self, b: &Window, public: bool, quote: u8) -> Flow {
         let rest = b.rest(self.pos);
         let hit = if self.config.errors {
             find3(quote, b'>', 0, rest)
@@ -283,7 +283,7 @@ impl Machine {
     }
 
     /// §13.2.5.61 After DOCTYPE public identifier state.
-    pub(super) fn after_doctype_public_identifier_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn after_doctype_public_identifier_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(c)) if is_whitespace(c) => {
@@ -302,7 +302,10 @@ impl Machine {
     }
 
     /// §13.2.5.62 Between DOCTYPE public and system identifiers state.
-    pub(super) fn between_doctype_public_and_system_identifiers_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn between_doctype_public_and_system_identifiers_state(
+        &mut self,
+        b: &Window,
+    ) -> Flow {
         match self.after_whitespace(b) {
             Err(flow) => flow,
             Ok(Some(q @ (b'"' | b'\''))) => self.open_identifier(false, q),
@@ -311,7 +314,7 @@ impl Machine {
     }
 
     /// `>`, EOF or anything else after a public identifier.
-    fn end_after_public_identifier(&mut self, b: &Buf, c: Result<Option<u8>, Flow>) -> Flow {
+    fn end_after_public_identifier(&mut self, b: &Window, c: Result<Option<u8>, Flow>) -> Flow {
         match c {
             Err(flow) => flow,
             Ok(None) => self.eof_in_doctype(b),
@@ -324,7 +327,7 @@ impl Machine {
     }
 
     /// §13.2.5.67 After DOCTYPE system identifier state.
-    pub(super) fn after_doctype_system_identifier_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn after_doctype_system_identifier_state(&mut self, b: &Window) -> Flow {
         match self.after_whitespace(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_doctype(b),
@@ -337,7 +340,7 @@ impl Machine {
     }
 
     /// §13.2.5.68 Bogus DOCTYPE state.
-    pub(super) fn bogus_doctype_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn bogus_doctype_state(&mut self, b: &Window) -> Flow {
         let rest = b.rest(self.pos);
         let hit = if self.config.errors {
             find2(b'>', 0, rest)

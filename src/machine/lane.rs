@@ -18,9 +18,9 @@
 //! `-->` or `--!>` (§13.2.5.42–52).
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
-use super::{Buf, Machine, ShortName, State, is_whitespace, run_of, skip_whitespace};
+use super::{Machine, ShortName, State, is_whitespace, skip_whitespace};
 use crate::scan::{find_in_set, find_name_end, find1, find1_from};
-use crate::token::{AttrRecord, Span, TextKind};
+use crate::span::{AttrRecord, Span, TextKind, Window, run_of};
 
 /// What the lane found. The machine is left after it, in the data state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +66,7 @@ impl Machine {
 
     /// §13.2.5.1 Data state with errors off: the next text or plain tag, or [`Lexeme::Elsewhere`].
     #[inline]
-    pub(crate) fn lex_lane(&mut self, b: &Buf) -> Lexeme {
+    pub(crate) fn lex_lane(&mut self, b: &Window) -> Lexeme {
         // After text that ended at a tag, the tag is where the text ended: no need to find it.
         let (lt, is_end_tag) = if self.known_tag.0 == self.pos {
             (self.pos - b.base, self.known_tag.1)
@@ -82,7 +82,7 @@ impl Machine {
     /// The window index of the next `<` that opens a tag whose name starts with a letter, and
     /// whether it is an end tag; or what to hand out when something else comes first.
     #[inline(always)]
-    fn find_tag(&mut self, b: &Buf) -> Result<(usize, bool), Lexeme> {
+    fn find_tag(&mut self, b: &Window) -> Result<(usize, bool), Lexeme> {
         let bytes = b.bytes;
         let mut i = self.pos - b.base;
         loop {
@@ -114,7 +114,7 @@ impl Machine {
 
     /// No `<` up to the end of the window: at the end of input the pending text is the last
     /// token; otherwise the state functions decide how much of it can go out now.
-    fn lane_end_of_text(&mut self, b: &Buf) -> Lexeme {
+    fn lane_end_of_text(&mut self, b: &Window) -> Lexeme {
         let end = b.end();
         if b.eof && self.text_start < end {
             self.state = State::Eof;
@@ -130,7 +130,7 @@ impl Machine {
     /// for the lane to lex in one go ([`Machine::resume_cut_tag`]).
     #[cold]
     #[inline(never)]
-    fn wait_for_cut_tag(&mut self, b: &Buf, lt: usize) {
+    fn wait_for_cut_tag(&mut self, b: &Window, lt: usize) {
         if !b.eof && find1_from(b'>', b.bytes, lt).is_none() {
             self.state = State::TagCut;
         }
@@ -160,7 +160,7 @@ impl Machine {
 
     /// Hand out the pending text that ends at the `<!` or `<?` at window index `lt`, or else
     /// the comment that opens there, or continue elsewhere.
-    fn lane_text_or_comment(&mut self, b: &Buf, lt: usize) -> Lexeme {
+    fn lane_text_or_comment(&mut self, b: &Window, lt: usize) -> Lexeme {
         let at = b.base + lt;
         if self.text_start < at {
             return Lexeme::Text(self.lane_text_to(at));
@@ -176,7 +176,7 @@ impl Machine {
     /// reaches the comment end state at the second dash of `--` and leaves it only at `>` (or
     /// `!>`) or at a byte that is data.
     #[inline(never)]
-    fn lane_comment(&mut self, b: &Buf, lt: usize) -> Lexeme {
+    fn lane_comment(&mut self, b: &Window, lt: usize) -> Lexeme {
         let bytes = b.bytes;
         let start = lt + 4;
         if bytes.get(lt + 1..start) != Some(b"!--") {
@@ -214,7 +214,7 @@ impl Machine {
 
     /// A tag opens at window index `lt`: the pending text before it, or else the tag.
     #[inline(always)]
-    fn lane_text_or_tag(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Lexeme {
+    fn lane_text_or_tag(&mut self, b: &Window, lt: usize, is_end_tag: bool) -> Lexeme {
         let at = b.base + lt;
         if self.text_start < at {
             // The text first, then (at the next call) the tag itself.
@@ -269,7 +269,7 @@ impl Machine {
     /// the end tag name state: its name is all letters and ends at whitespace, `/` or `>`).
     /// [`Lexeme::Elsewhere`]: the state functions go on from the machine's position (`<!--` in
     /// script data, a window that ends too soon to tell, an end tag with more than its name).
-    pub(crate) fn lex_raw_lane(&mut self, b: &Buf) -> Lexeme {
+    pub(crate) fn lex_raw_lane(&mut self, b: &Window) -> Lexeme {
         let bytes = b.bytes;
         let script = self.state == State::ScriptData;
         let mut i = self.pos - b.base;
@@ -313,7 +313,7 @@ impl Machine {
 
     /// Tag open, end tag open and tag name states (§13.2.5.6–8) for the tag at window index `lt`
     /// whose name starts with a letter.
-    fn lane_tag(&mut self, b: &Buf, lt: usize, is_end_tag: bool) -> Result<Lexeme, GiveUp> {
+    fn lane_tag(&mut self, b: &Window, lt: usize, is_end_tag: bool) -> Result<Lexeme, GiveUp> {
         let bytes = b.bytes;
         self.attrs.clear();
         let name_start = lt + 1 + usize::from(is_end_tag);
@@ -354,7 +354,7 @@ impl Machine {
     /// functions find the machine done; otherwise they read the tag.
     #[cold]
     #[inline(never)]
-    fn lane_tag_cannot_end(&mut self, b: &Buf, i: usize) -> bool {
+    fn lane_tag_cannot_end(&mut self, b: &Window, i: usize) -> bool {
         if find1(b'>', &b.bytes[i..]).is_some() {
             return false;
         }
@@ -374,7 +374,7 @@ impl Machine {
 
     /// §13.2.5.32–39 from the before attribute name state at window index `i`: the index of the
     /// tag's `>` and whether the tag is self-closing.
-    fn lane_attributes(&mut self, b: &Buf, mut i: usize) -> Result<(usize, bool), GiveUp> {
+    fn lane_attributes(&mut self, b: &Window, mut i: usize) -> Result<(usize, bool), GiveUp> {
         let bytes = b.bytes;
         loop {
             // Before attribute name.
@@ -436,7 +436,7 @@ impl Machine {
 /// attribute value (quoted) state (§13.2.5.39): the value, its quote, and where the before
 /// attribute name state goes on.
 #[inline(always)]
-fn lane_quoted_value(b: &Buf, i: usize, quote: u8) -> Result<(Span, u8, usize), GiveUp> {
+fn lane_quoted_value(b: &Window, i: usize, quote: u8) -> Result<(Span, u8, usize), GiveUp> {
     let bytes = b.bytes;
     let start = i + 1;
     let n = find1(quote, &bytes[start..]).ok_or(GiveUp)?;
@@ -456,7 +456,7 @@ fn lane_quoted_value(b: &Buf, i: usize, quote: u8) -> Result<(Span, u8, usize), 
 /// §13.2.5.38 Attribute value (unquoted) from window index `i`: the value, no quote, and where the
 /// before attribute name state goes on.
 #[inline(always)]
-fn lane_unquoted_value(b: &Buf, i: usize) -> Result<(Span, u8, usize), GiveUp> {
+fn lane_unquoted_value(b: &Window, i: usize) -> Result<(Span, u8, usize), GiveUp> {
     let n = find_in_set(&UNQUOTED_STOP, &b.bytes[i..]).ok_or(GiveUp)?;
     let value = Span {
         start: b.base + i,

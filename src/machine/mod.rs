@@ -1,6 +1,6 @@
 //! The tokenizer state machine: the states of WHATWG HTML §13.2.5, resumable at every byte.
 //!
-//! The machine reads a [`Buf`] (a window of the input stream at an absolute offset) and records what it
+//! The machine reads a [`Window`] (a window of the input stream at an absolute offset) and records what it
 //! finds as [`Record`]s: byte spans plus flags, never copied text. It returns after every record, when it
 //! needs bytes the window does not hold yet, or at the end of input. All of its state lives in
 //! [`Machine`], so the next call continues exactly where the last one stopped, whatever the chunking.
@@ -29,50 +29,9 @@ mod text;
 
 use crate::error::{ErrorCode, FoundErrors};
 use crate::scan;
-use crate::token::{Span, TextKind};
+use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
 pub(crate) use lane::Lexeme;
 pub(crate) use tag::Attrs;
-
-/// A window of the input stream: `bytes` are stream offsets `base..base + bytes.len()`.
-#[derive(Clone, Copy)]
-pub(crate) struct Buf<'b> {
-    pub(crate) bytes: &'b [u8],
-    pub(crate) base: usize,
-    /// The window ends where the input ends.
-    pub(crate) eof: bool,
-}
-
-impl<'b> Buf<'b> {
-    /// Offset one past the last byte of the window.
-    #[inline]
-    pub(crate) fn end(&self) -> usize {
-        self.base + self.bytes.len()
-    }
-
-    /// The byte at stream offset `pos`, if the window holds it.
-    #[inline]
-    pub(crate) fn at(&self, pos: usize) -> Option<u8> {
-        self.bytes.get(pos - self.base).copied()
-    }
-
-    /// The window's bytes from stream offset `pos` on.
-    #[inline]
-    pub(crate) fn rest(&self, pos: usize) -> &'b [u8] {
-        &self.bytes[pos - self.base..]
-    }
-
-    /// How many bytes equal to `byte` the window has in a row from stream offset `pos`.
-    #[inline]
-    pub(crate) fn run_of(&self, byte: u8, pos: usize) -> usize {
-        run_of(byte, self.rest(pos))
-    }
-
-    /// The window's bytes of `span`.
-    #[inline]
-    pub(crate) fn slice(&self, span: Span) -> &'b [u8] {
-        &self.bytes[span.start - self.base..span.end - self.base]
-    }
-}
 
 /// What a state function tells the driver loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,88 +42,6 @@ pub(crate) enum Flow {
     Emit,
     /// The window ended before the state could decide; feed more bytes.
     NeedMore,
-}
-
-/// What kind of token a [`Record`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Text(TextKind),
-    StartTag {
-        self_closing: bool,
-    },
-    EndTag,
-    Comment,
-    /// The DOCTYPE's parts are in `Machine::doctype` (kept out of the record to keep it small).
-    Doctype,
-    Pi,
-}
-
-/// A finished token, as spans into the stream. `StartTag` attributes are in `Machine::attrs`.
-///
-/// A plain struct of aligned words rather than an enum with byte-sized fields: moved around by
-/// value on every token, the enum was copied in overlapping pieces that stalled store forwarding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Record {
-    pub(crate) kind: Kind,
-    /// The bytes the token covers.
-    pub(crate) span: Span,
-    /// The tag name, the comment data, or the PI target.
-    pub(crate) part: Span,
-    /// The PI data.
-    pub(crate) data: Span,
-    /// Where lexing resumes after this record: its end, except for text ended by something that
-    /// emits no token (`]]>`, `</>`).
-    pub(crate) resume: usize,
-}
-
-impl Record {
-    fn new(kind: Kind, span: Span, part: Span, data: Span) -> Record {
-        let resume = span.end;
-        Record {
-            kind,
-            span,
-            part,
-            data,
-            resume,
-        }
-    }
-
-    pub(crate) fn text(span: Span, kind: TextKind, resume: usize) -> Record {
-        let none = Span::default();
-        Record {
-            resume,
-            ..Record::new(Kind::Text(kind), span, none, none)
-        }
-    }
-
-    pub(crate) fn start_tag(span: Span, name: Span, self_closing: bool) -> Record {
-        Record::new(Kind::StartTag { self_closing }, span, name, Span::default())
-    }
-
-    pub(crate) fn end_tag(span: Span, name: Span) -> Record {
-        Record::new(Kind::EndTag, span, name, Span::default())
-    }
-
-    pub(crate) fn comment(span: Span, data: Span) -> Record {
-        Record::new(Kind::Comment, span, data, Span::default())
-    }
-
-    pub(crate) fn doctype(span: Span) -> Record {
-        Record::new(Kind::Doctype, span, Span::default(), Span::default())
-    }
-
-    pub(crate) fn pi(span: Span, target: Span, data: Span) -> Record {
-        Record::new(Kind::Pi, span, target, data)
-    }
-}
-
-/// A DOCTYPE token's parts; `None` is the standard's "missing".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct DoctypeRecord {
-    pub(crate) name: Option<Span>,
-    pub(crate) public_id: Option<Span>,
-    pub(crate) system_id: Option<Span>,
-    pub(crate) force_quirks: bool,
 }
 
 /// Every tokenizer state of the HTML Standard (§13.2.5.1–80, plus the 2026 processing-instruction
@@ -496,14 +373,14 @@ impl Machine {
     /// Copy the last start tag's name out of `b` if it is still only known by position (call
     /// before entering a text state that compares end tags with it, and before `b`'s bytes go).
     #[inline(never)]
-    pub(crate) fn resolve_last_start_tag(&mut self, b: &Buf) {
+    pub(crate) fn resolve_last_start_tag(&mut self, b: &Window) {
         self.resolve_last_start_tag_inline(b);
     }
 
     /// [`Machine::resolve_last_start_tag`], inlined where a seam runs it: every seam does, and
     /// the call cost more than the copy.
     #[inline(always)]
-    pub(crate) fn resolve_last_start_tag_inline(&mut self, b: &Buf) {
+    pub(crate) fn resolve_last_start_tag_inline(&mut self, b: &Window) {
         // Read, and cleared only when it was set (no three-word write of `None` over `None`).
         if let Some(span) = self.last_start_tag_span {
             self.last_start_tag_span = None;
@@ -530,7 +407,7 @@ impl Machine {
     /// that ends in `<` or `</` where the lane left the data state waits there too: the next chunk
     /// tells what that opens, so the machine waits at the `<` for it, as at a cut tag
     /// ([`State::TagCut`]).
-    pub(crate) fn waits_for_next_chunk(&mut self, b: &Buf) -> bool {
+    pub(crate) fn waits_for_next_chunk(&mut self, b: &Window) -> bool {
         if self.config.errors || b.eof {
             return false;
         }
@@ -572,7 +449,7 @@ impl Machine {
     /// Run until a record is emitted (`Some`), or the window is exhausted or the input over (`None`;
     /// [`Machine::is_done`] tells which).
     #[inline(never)]
-    pub(crate) fn run(&mut self, b: &Buf) -> Option<Record> {
+    pub(crate) fn run(&mut self, b: &Window) -> Option<Record> {
         loop {
             match self.step(b) {
                 Flow::Continue => {}
@@ -600,7 +477,7 @@ impl Machine {
 
     /// One state's worth of work.
     #[inline(always)]
-    fn step(&mut self, b: &Buf) -> Flow {
+    fn step(&mut self, b: &Window) -> Flow {
         match self.state {
             State::Data => self.data_state(b),
             _ => self.step_other(b),
@@ -610,7 +487,7 @@ impl Machine {
     /// One state's worth of work, for every state but data (kept out of line so that the data
     /// state's hot path stays small).
     #[inline(never)]
-    fn step_other(&mut self, b: &Buf) -> Flow {
+    fn step_other(&mut self, b: &Window) -> Flow {
         use State::*;
         match self.state {
             Data => self.data_state(b),
@@ -723,7 +600,7 @@ impl Machine {
     /// The NUL under the cursor and the NULs right after it (errors on): one
     /// unexpected-null-character each, recorded and stepped over at once (a storm of them costs
     /// no state dispatch per NUL).
-    pub(crate) fn step_over_nulls(&mut self, b: &Buf) {
+    pub(crate) fn step_over_nulls(&mut self, b: &Window) {
         let run = b.run_of(0, self.pos);
         self.error_run(ErrorCode::UnexpectedNullCharacter, self.pos..self.pos + run);
         self.pos += run;
@@ -739,7 +616,7 @@ impl Machine {
     /// The byte at the current position, or what to do at the end of the window: `Err(NeedMore)`
     /// when more input may come, `Ok(None)` at the end of input.
     #[inline]
-    pub(crate) fn current(&self, b: &Buf) -> Result<Option<u8>, Flow> {
+    pub(crate) fn current(&self, b: &Window) -> Result<Option<u8>, Flow> {
         match b.at(self.pos) {
             Some(c) => Ok(Some(c)),
             None if b.eof => Ok(None),
@@ -793,7 +670,7 @@ impl Machine {
 
     /// The end of input inside a token that the standard drops (EOF in tag, in PI): nothing is
     /// emitted for it, the machine is done.
-    pub(crate) fn drop_token_at_eof(&mut self, b: &Buf) -> Flow {
+    pub(crate) fn drop_token_at_eof(&mut self, b: &Window) -> Flow {
         self.pos = b.end();
         self.text_start = b.end();
         self.state = State::Eof;
@@ -810,7 +687,7 @@ impl Machine {
     /// point where cutting cannot change how it decodes (not inside a character reference, a CRLF
     /// pair or a UTF-8 sequence). Returns the record, if any.
     #[inline]
-    pub(crate) fn flush_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
+    pub(crate) fn flush_text_at_seam(&mut self, b: &Window) -> Option<Record> {
         // Pending text reaches `pos` or `mark` at most: nothing to look at when it starts there
         // (as at the `<` of a tag the seam cut off).
         if self.text_start >= self.pos.max(self.mark) {
@@ -821,7 +698,7 @@ impl Machine {
 
     /// [`Machine::flush_text_at_seam`] when some text may be pending.
     #[inline(never)]
-    fn flush_pending_text_at_seam(&mut self, b: &Buf) -> Option<Record> {
+    fn flush_pending_text_at_seam(&mut self, b: &Window) -> Option<Record> {
         let limit = self.pending_text_limit()?.min(b.end());
         if limit <= self.text_start
             || (self.open_numeric_reference.is_some()
@@ -840,13 +717,13 @@ impl Machine {
     /// Whether the pending text still ends in the numeric character reference found open at the
     /// last seam, judging only the bytes that came since: its digits can run on without end, and
     /// looking at all of them at every seam would cost time quadratic in their number.
-    fn numeric_reference_still_open(&mut self, b: &Buf, limit: usize) -> bool {
+    fn numeric_reference_still_open(&mut self, b: &Window, limit: usize) -> bool {
         self.numeric_reference_still_open_at(b, self.text_start, limit)
     }
 
     /// Whether the numeric character reference found open at `amp` (at a seam, or by the character
     /// reference state) still runs on with digits up to `limit`, judging only the new bytes.
-    fn numeric_reference_still_open_at(&mut self, b: &Buf, amp: usize, limit: usize) -> bool {
+    fn numeric_reference_still_open_at(&mut self, b: &Window, amp: usize, limit: usize) -> bool {
         let Some((open, checked)) = self.open_numeric_reference else {
             return false;
         };
@@ -944,7 +821,7 @@ impl Machine {
 
     /// §13.2.5.72 Character reference state, through the numeric and named states (see [`charref`]):
     /// only their errors matter here; the decoders produce the replacement text.
-    fn character_reference_state(&mut self, b: &Buf) -> Flow {
+    fn character_reference_state(&mut self, b: &Window) -> Flow {
         if !b.eof
             && self.open_numeric_reference.is_some()
             && self.numeric_reference_still_open_at(b, self.mark, b.end())
@@ -975,7 +852,7 @@ impl Machine {
     }
 
     /// §13.2.5.74 Ambiguous ampersand state.
-    fn ambiguous_ampersand_state(&mut self, b: &Buf) -> Flow {
+    fn ambiguous_ampersand_state(&mut self, b: &Window) -> Flow {
         let rest = b.rest(self.pos);
         let run = rest
             .iter()
@@ -1002,12 +879,6 @@ pub(crate) fn is_whitespace(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
 }
 
-/// How many bytes equal to `byte` `bytes` starts with.
-#[inline]
-pub(crate) fn run_of(byte: u8, bytes: &[u8]) -> usize {
-    bytes.iter().take_while(|&&c| c == byte).count()
-}
-
 /// Index of the first non-whitespace byte of `bytes` at or after `i`.
 #[inline]
 pub(crate) fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
@@ -1019,7 +890,7 @@ pub(crate) fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
 
 /// Whether the window at `pos` starts with `word` (ASCII case-insensitively when `fold`): `Some(true)`
 /// or `Some(false)` once decided, `None` when the window ends first and more input may come.
-pub(crate) fn lookahead(b: &Buf, pos: usize, word: &[u8], fold: bool) -> Option<bool> {
+pub(crate) fn lookahead(b: &Window, pos: usize, word: &[u8], fold: bool) -> Option<bool> {
     let rest = b.rest(pos);
     let n = rest.len().min(word.len());
     let same = if fold {

@@ -5,14 +5,14 @@
 //! / `xml-stylesheet`, turns the token into a bogus comment whose data starts at the `?`. With
 //! `legacy_pi` the tag open state never gets here: `<?` is a bogus comment as before 2026.
 
-use super::{Buf, Flow, Machine, Record, State, is_whitespace};
+use super::{Flow, Machine, State, is_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{find2, find3};
-use crate::token::Span;
+use crate::span::{Record, Span, Window};
 
 impl Machine {
     /// EOF anywhere in a PI: eof-in-processing-instruction, and nothing is emitted for it.
-    fn eof_in_processing_instruction(&mut self, b: &Buf) -> Flow {
+    fn eof_in_processing_instruction(&mut self, b: &Window) -> Flow {
         self.error(ErrorCode::EofInProcessingInstruction, b.end());
         self.drop_token_at_eof(b)
     }
@@ -25,7 +25,7 @@ impl Machine {
     }
 
     /// Processing instruction open state (the cursor is just past `<?`).
-    pub(super) fn processing_instruction_open_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn processing_instruction_open_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_processing_instruction(b),
@@ -41,7 +41,7 @@ impl Machine {
     }
 
     /// Processing instruction target state.
-    pub(super) fn processing_instruction_target_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn processing_instruction_target_state(&mut self, b: &Window) -> Flow {
         let rest = b.rest(self.pos);
         let run = rest
             .iter()
@@ -71,7 +71,7 @@ impl Machine {
     }
 
     /// After processing instruction target state.
-    pub(super) fn after_processing_instruction_target_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn after_processing_instruction_target_state(&mut self, b: &Window) -> Flow {
         self.skip_whitespace(b);
         match self.current(b) {
             Err(flow) => flow,
@@ -84,7 +84,7 @@ impl Machine {
     }
 
     /// Processing instruction data state.
-    pub(super) fn processing_instruction_data_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn processing_instruction_data_state(&mut self, b: &Window) -> Flow {
         let rest = b.rest(self.pos);
         let hit = if self.config.errors {
             find3(b'?', b'>', 0, rest)
@@ -116,7 +116,7 @@ impl Machine {
     }
 
     /// Processing instruction questionable state (just after a `?` in the data).
-    pub(super) fn processing_instruction_questionable_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn processing_instruction_questionable_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_processing_instruction(b),

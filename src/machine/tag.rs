@@ -11,10 +11,10 @@
 
 use std::cell::Cell;
 
-use super::{Buf, Flow, Machine, Record, State, is_whitespace, skip_whitespace};
+use super::{Flow, Machine, State, is_whitespace, skip_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{ByteSet, find_in_set, find_name_end, find1, find3, prefetch};
-use crate::token::{AttrRecord, Span};
+use crate::span::{AttrRecord, Record, Span, Window};
 use crate::word::{FOLD, K0, K1, LOW_BYTES, fold_multiply, random_keys, word};
 
 const WS: &[u8] = b"\t\n\x0C\r ";
@@ -171,7 +171,7 @@ impl Attrs {
 
     /// The attribute whose name is at `span` in `b` is complete: keep it unless its decoded name
     /// repeats an earlier one. Returns `false` for a repeat.
-    fn add(&mut self, span: Span, b: &Buf) -> bool {
+    fn add(&mut self, span: Span, b: &Window) -> bool {
         debug_assert_eq!(self.settled, self.list.len());
         let name = b.slice(span);
         if self.linear {
@@ -204,7 +204,7 @@ impl Attrs {
     /// recorded unchecked until [`Attrs::settle_unchecked`]. Returns whether the tag has just
     /// reached [`LANE_LOOK_AHEAD`] repeats dropped (see there).
     #[inline]
-    pub(crate) fn add_unchecked(&mut self, record: AttrRecord, b: &Buf) -> bool {
+    pub(crate) fn add_unchecked(&mut self, record: AttrRecord, b: &Window) -> bool {
         self.any = true;
         if self.list.len() < LINEAR_LIMIT {
             if self.repeats_a_kept_name(b.slice(record.name), b) {
@@ -229,7 +229,7 @@ impl Attrs {
     /// a short loop with no dependence from one to the next but the rare repeat, so the processor
     /// overlaps their cache misses.
     #[inline(never)]
-    fn settle_unchecked(&mut self, b: &Buf, errors: bool) {
+    fn settle_unchecked(&mut self, b: &Window, errors: bool) {
         let (start, end) = (self.settled, self.list.len());
         if self.linear {
             self.next_bits = self.next_bits.max(table_bits(end));
@@ -294,7 +294,7 @@ impl Attrs {
 
     /// Small tags: compare the plain `name` at `span` with every kept name.
     #[inline]
-    fn add_linear(&mut self, span: Span, name: &[u8], b: &Buf) -> bool {
+    fn add_linear(&mut self, span: Span, name: &[u8], b: &Window) -> bool {
         self.any = true;
         let repeat = self.repeats_a_kept_name(name, b);
         self.keep_unless(repeat, span)
@@ -303,7 +303,7 @@ impl Attrs {
     /// Whether the plain `name` is, up to ASCII case, the name of an attribute kept so far (all
     /// of them plain: the linear mode), compared one by one.
     #[inline(always)]
-    fn repeats_a_kept_name(&self, name: &[u8], b: &Buf) -> bool {
+    fn repeats_a_kept_name(&self, name: &[u8], b: &Window) -> bool {
         self.list.iter().any(|a| same_name(b.slice(a.name), name))
     }
 
@@ -320,7 +320,7 @@ impl Attrs {
 
     /// Leave the linear mode: the checked names (all plain) go into a new table.
     #[cold]
-    fn start_table(&mut self, b: &Buf) {
+    fn start_table(&mut self, b: &Window) {
         self.linear = false;
         self.bits = self.next_bits;
         // Not in use, the table is all empty: it only has to be large enough.
@@ -348,7 +348,7 @@ impl Attrs {
     /// the kept names: `true` when it is there, else it is placed under the next key, the index in
     /// `list` of the attribute that the caller records next.
     #[inline]
-    fn find_or_insert(&mut self, name: &[u8], plain: bool, hash: u32, b: &Buf) -> bool {
+    fn find_or_insert(&mut self, name: &[u8], plain: bool, hash: u32, b: &Window) -> bool {
         let key = self.list.len();
         if key + 1 > max_load(self.bits) {
             self.grow();
@@ -370,7 +370,7 @@ impl Attrs {
     }
 
     /// Whether the kept attribute `key` is named `name` (`plain`, or else decoded in `names`).
-    fn is_name(&mut self, key: usize, name: &[u8], plain: bool, b: &Buf) -> bool {
+    fn is_name(&mut self, key: usize, name: &[u8], plain: bool, b: &Window) -> bool {
         let kept = b.slice(self.list[key].name);
         if plain {
             // Not equal to a kept name that is not plain: that one has a byte no plain name has.
@@ -418,7 +418,7 @@ impl Attrs {
 /// Put the hash of each attribute's name of `list` (all plain) in `hashes`: a loop of its own,
 /// which has the registers to itself.
 #[inline(never)]
-fn hash_names(hashes: &mut [u32], list: &[AttrRecord], b: &Buf, seed: u64) {
+fn hash_names(hashes: &mut [u32], list: &[AttrRecord], b: &Window, seed: u64) {
     let (window, base) = (b.bytes, b.base);
     for (hash, a) in hashes.iter_mut().zip(list) {
         *hash = hash_in(window, a.name.start - base, a.name.len(), seed);
@@ -429,7 +429,7 @@ fn hash_names(hashes: &mut [u32], list: &[AttrRecord], b: &Buf, seed: u64) {
 /// of two hashes: kept out of the probe loop.
 #[cold]
 #[inline(never)]
-fn same_plain_name(list: &[AttrRecord], key: usize, i: usize, b: &Buf) -> bool {
+fn same_plain_name(list: &[AttrRecord], key: usize, i: usize, b: &Window) -> bool {
     // Not equal to a kept name that is not plain: that one has a byte no plain name has.
     same_name(b.slice(list[key].name), b.slice(list[i].name))
 }
@@ -611,7 +611,7 @@ impl Machine {
     }
 
     /// EOF inside a tag: eof-in-tag, and the tag is dropped.
-    fn eof_in_tag(&mut self, b: &Buf) -> Flow {
+    fn eof_in_tag(&mut self, b: &Window) -> Flow {
         self.error(ErrorCode::EofInTag, b.end());
         self.drop_token_at_eof(b)
     }
@@ -619,7 +619,7 @@ impl Machine {
     /// §13.2.5.8 Tag name state, where the driver loop resumes it (as after the text before the
     /// tag was handed out).
     #[inline(never)]
-    pub(super) fn tag_name_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn tag_name_state(&mut self, b: &Window) -> Flow {
         self.tag_name(b)
     }
 
@@ -628,7 +628,7 @@ impl Machine {
     /// [`Machine::tag_name_state_in_general`]. The states it leads to are entered by calling them,
     /// not through the driver loop: a tag is one call from its name to its `>`.
     #[inline(always)]
-    pub(super) fn tag_name(&mut self, b: &Buf) -> Flow {
+    pub(super) fn tag_name(&mut self, b: &Window) -> Flow {
         let rest = b.rest(self.pos);
         let hit = rest
             .get(..16)
@@ -641,7 +641,7 @@ impl Machine {
 
     /// The tag name ends at whitespace, `/` or `>`, `i` bytes from the cursor.
     #[inline(always)]
-    fn tag_name_ends_at(&mut self, b: &Buf, i: usize) -> Flow {
+    fn tag_name_ends_at(&mut self, b: &Window, i: usize) -> Flow {
         self.pos += i;
         self.tok.name_end = self.pos;
         match b.rest(self.pos)[0] {
@@ -663,7 +663,7 @@ impl Machine {
     /// window from the cursor, if it was called. NULs (errors on) are reported and stepped over
     /// in this loop, a run of them at once.
     #[inline(never)]
-    fn tag_name_state_in_general(&mut self, b: &Buf, hit: Option<usize>) -> Flow {
+    fn tag_name_state_in_general(&mut self, b: &Window, hit: Option<usize>) -> Flow {
         let errors = self.config.errors;
         let mut stop = match hit {
             Some(i) => tag_name_stop_from(b.rest(self.pos), i, errors),
@@ -688,7 +688,7 @@ impl Machine {
     }
 
     /// §13.2.5.32 Before attribute name state.
-    pub(super) fn before_attribute_name_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn before_attribute_name_state(&mut self, b: &Window) -> Flow {
         self.skip_whitespace(b);
         match self.current(b) {
             Err(flow) => flow,
@@ -713,7 +713,7 @@ impl Machine {
     /// times for each). At anything else (a byte that raises an error or starts a character
     /// reference, the end of the tag or of the window) it leaves the machine in the state the
     /// state functions are in at that byte, to go on from exactly there.
-    fn attribute_run(&mut self, b: &Buf) -> Flow {
+    fn attribute_run(&mut self, b: &Window) -> Flow {
         let bytes = b.bytes;
         let errors = self.config.errors;
         let unquoted_stop = if errors {
@@ -814,7 +814,7 @@ impl Machine {
 
     /// The `/` or `>` at window index `at`, where the before or after attribute name state reads
     /// it: `>` ends the tag, `/` leads to the self-closing start tag state.
-    fn close_tag_at(&mut self, b: &Buf, at: usize) -> Flow {
+    fn close_tag_at(&mut self, b: &Window, at: usize) -> Flow {
         self.pos = b.base + at;
         if b.bytes[at] == b'>' {
             return self.emit_tag();
@@ -825,21 +825,21 @@ impl Machine {
     }
 
     /// Go on in `state` at window index `at`.
-    fn resume_at(&mut self, state: State, b: &Buf, at: usize) -> Flow {
+    fn resume_at(&mut self, state: State, b: &Window, at: usize) -> Flow {
         self.state = state;
         self.pos = b.base + at;
         Flow::Continue
     }
 
     /// Skip ASCII whitespace at the cursor.
-    pub(super) fn skip_whitespace(&mut self, b: &Buf) {
+    pub(super) fn skip_whitespace(&mut self, b: &Window) {
         self.pos = b.base + skip_whitespace(b.bytes, self.pos - b.base);
     }
 
     /// Leaving the attribute name state: the name is complete; check it against the others (now,
     /// or in [`Machine::settle_attributes`]).
     #[inline(always)]
-    pub(super) fn finish_attribute_name(&mut self, b: &Buf) {
+    pub(super) fn finish_attribute_name(&mut self, b: &Window) {
         let span = Span {
             start: self.tok.data_start,
             end: self.pos,
@@ -868,7 +868,7 @@ impl Machine {
     /// [`Machine::finish_attribute_name`] for a name that is not plain, or once the table is in
     /// use: checked at once, after the unchecked ones.
     #[inline(never)]
-    fn finish_attribute_name_now(&mut self, b: &Buf, span: Span) {
+    fn finish_attribute_name_now(&mut self, b: &Window, span: Span) {
         self.settle_attributes(b);
         if !self.attrs.add(span, b) {
             self.error_here(ErrorCode::DuplicateAttribute);
@@ -878,14 +878,14 @@ impl Machine {
     /// Check the attributes recorded unchecked, before the tag is handed out, before the machine
     /// stops (its errors are then taken, in order), and before a name that is checked at once.
     #[inline]
-    pub(crate) fn settle_attributes(&mut self, b: &Buf) {
+    pub(crate) fn settle_attributes(&mut self, b: &Window) {
         if self.attrs.settled < self.attrs.list.len() {
             self.settle_attributes_now(b);
         }
     }
 
     #[inline(never)]
-    fn settle_attributes_now(&mut self, b: &Buf) {
+    fn settle_attributes_now(&mut self, b: &Window) {
         self.attrs.settle_unchecked(b, self.config.errors);
         if self.attrs.repeats.is_empty() {
             self.attrs.error_at.clear();
@@ -910,7 +910,7 @@ impl Machine {
     }
 
     /// §13.2.5.33 Attribute name state (the attribute's name starts at `tok.data_start`).
-    pub(super) fn attribute_name_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn attribute_name_state(&mut self, b: &Window) -> Flow {
         let Some(end) = self.attribute_name_end(b, self.pos - b.base) else {
             self.pos = b.end();
             if !b.eof {
@@ -936,7 +936,7 @@ impl Machine {
     /// (errors on), a NUL is an unexpected-null-character and `"`, `'` or `<` an
     /// unexpected-character-in-attribute-name; both stay in the name (the NUL decodes to U+FFFD).
     #[inline]
-    fn attribute_name_end(&mut self, b: &Buf, from: usize) -> Option<usize> {
+    fn attribute_name_end(&mut self, b: &Window, from: usize) -> Option<usize> {
         let stop = if self.config.errors {
             &ATTR_NAME_STOP_ERRORS
         } else {
@@ -952,7 +952,7 @@ impl Machine {
     /// [`Machine::attribute_name_end`] from the byte at window index `k`, which raises an error.
     #[cold]
     #[inline(never)]
-    fn attribute_name_end_after_errors(&mut self, b: &Buf, mut k: usize) -> Option<usize> {
+    fn attribute_name_end_after_errors(&mut self, b: &Window, mut k: usize) -> Option<usize> {
         loop {
             let i = match b.bytes[k] {
                 0 => {
@@ -971,7 +971,7 @@ impl Machine {
     }
 
     /// §13.2.5.34 After attribute name state.
-    pub(super) fn after_attribute_name_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn after_attribute_name_state(&mut self, b: &Window) -> Flow {
         self.skip_whitespace(b);
         match self.current(b) {
             Err(flow) => flow,
@@ -996,7 +996,7 @@ impl Machine {
     }
 
     /// §13.2.5.35 Before attribute value state.
-    pub(super) fn before_attribute_value_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn before_attribute_value_state(&mut self, b: &Window) -> Flow {
         self.skip_whitespace(b);
         match self.current(b) {
             Err(flow) => flow,
@@ -1023,7 +1023,7 @@ impl Machine {
     }
 
     /// §13.2.5.36/37 Attribute value (double-quoted / single-quoted) states.
-    pub(super) fn attribute_value_quoted_state(&mut self, b: &Buf, quote: u8) -> Flow {
+    pub(super) fn attribute_value_quoted_state(&mut self, b: &Window, quote: u8) -> Flow {
         let rest = b.rest(self.pos);
         let hit = if self.config.errors {
             find3(quote, b'&', 0, rest)
@@ -1062,7 +1062,7 @@ impl Machine {
     }
 
     /// §13.2.5.38 Attribute value (unquoted) state.
-    pub(super) fn attribute_value_unquoted_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn attribute_value_unquoted_state(&mut self, b: &Window) -> Flow {
         let stop = if self.config.errors {
             &UNQUOTED_STOP_ERRORS
         } else {
@@ -1103,7 +1103,7 @@ impl Machine {
     }
 
     /// §13.2.5.39 After attribute value (quoted) state.
-    pub(super) fn after_attribute_value_quoted_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn after_attribute_value_quoted_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_tag(b),
@@ -1127,7 +1127,7 @@ impl Machine {
     }
 
     /// §13.2.5.40 Self-closing start tag state.
-    pub(super) fn self_closing_start_tag_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn self_closing_start_tag_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(None) => self.eof_in_tag(b),
@@ -1151,7 +1151,7 @@ mod tests {
     /// Add each name of `names` (laid out in one buffer) and return which were kept.
     fn kept(attrs: &mut Attrs, names: &[&str]) -> Vec<bool> {
         let joined = names.concat();
-        let b = Buf {
+        let b = Window {
             bytes: joined.as_bytes(),
             base: 0,
             eof: true,

@@ -5,14 +5,14 @@
 //! started. A text record ends where a real token starts, at the end of input, or at a chunk seam
 //! (see [`safe_cut`]).
 
-use super::{Buf, Flow, Machine, State, entities, is_whitespace};
+use super::{Flow, Machine, State, entities, is_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::{find1, find2, find3};
-use crate::token::TextKind;
+use crate::span::{TextKind, Window};
 
 impl Machine {
     /// Pending text ran to the end of the window: at the end of input emit it and stop.
-    pub(super) fn end_of_text(&mut self, b: &Buf) -> Flow {
+    pub(super) fn end_of_text(&mut self, b: &Window) -> Flow {
         self.pos = b.end();
         if !b.eof {
             return Flow::NeedMore;
@@ -23,7 +23,7 @@ impl Machine {
 
     /// A NUL in a text state (errors on): report it and the NULs right after it, one error each,
     /// and step over them all.
-    fn text_nulls(&mut self, b: &Buf) -> Flow {
+    fn text_nulls(&mut self, b: &Window) -> Flow {
         self.step_over_nulls(b);
         Flow::Continue
     }
@@ -38,27 +38,27 @@ impl Machine {
     }
 
     /// §13.2.5.1 Data state.
-    pub(super) fn data_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn data_state(&mut self, b: &Window) -> Flow {
         self.text_state(b, true, State::Data, State::TagOpen)
     }
 
     /// §13.2.5.2 RCDATA state.
-    pub(super) fn rcdata_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn rcdata_state(&mut self, b: &Window) -> Flow {
         self.text_state(b, true, State::Rcdata, State::RcdataLessThanSign)
     }
 
     /// §13.2.5.3 RAWTEXT state.
-    pub(super) fn rawtext_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn rawtext_state(&mut self, b: &Window) -> Flow {
         self.text_state(b, false, State::Rawtext, State::RawtextLessThanSign)
     }
 
     /// §13.2.5.4 Script data state.
-    pub(super) fn script_data_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_state(&mut self, b: &Window) -> Flow {
         self.text_state(b, false, State::ScriptData, State::ScriptDataLessThanSign)
     }
 
     /// The four text states that differ only in where `<` leads and whether `&` starts a reference.
-    fn text_state(&mut self, b: &Buf, refs: bool, this: State, on_lt: State) -> Flow {
+    fn text_state(&mut self, b: &Window, refs: bool, this: State, on_lt: State) -> Flow {
         let rest = b.rest(self.pos);
         let Some(i) = self.find_text_stop(rest, refs) else {
             return self.end_of_text(b);
@@ -86,7 +86,7 @@ impl Machine {
     }
 
     /// §13.2.5.5 PLAINTEXT state.
-    pub(super) fn plaintext_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn plaintext_state(&mut self, b: &Window) -> Flow {
         if self.config.errors
             && let Some(i) = find1(0, b.rest(self.pos))
         {
@@ -98,13 +98,13 @@ impl Machine {
 
     /// §13.2.5.6 Tag open state, where the driver loop resumes it (at a window's end).
     #[inline(never)]
-    pub(super) fn tag_open_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn tag_open_state(&mut self, b: &Window) -> Flow {
         self.tag_open(b)
     }
 
     /// §13.2.5.6 Tag open state, inlined into the data state, which goes straight on into it.
     #[inline(always)]
-    fn tag_open(&mut self, b: &Buf) -> Flow {
+    fn tag_open(&mut self, b: &Window) -> Flow {
         let c = match self.current(b) {
             Ok(c) => c,
             Err(flow) => return flow,
@@ -142,7 +142,7 @@ impl Machine {
     /// In the tag name state: go on reading the tag at once, unless the text before it was
     /// `emitted` (then the driver hands that out first).
     #[inline(always)]
-    fn tag_name_unless(&mut self, emitted: bool, b: &Buf) -> Flow {
+    fn tag_name_unless(&mut self, emitted: bool, b: &Window) -> Flow {
         if emitted {
             return Flow::Emit;
         }
@@ -163,7 +163,7 @@ impl Machine {
     }
 
     /// §13.2.5.7 End tag open state.
-    pub(super) fn end_tag_open_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn end_tag_open_state(&mut self, b: &Window) -> Flow {
         let c = match self.current(b) {
             Ok(c) => c,
             Err(flow) => return flow,
@@ -196,7 +196,12 @@ impl Machine {
 
     /// §13.2.5.9/12/15 RCDATA, RAWTEXT and script data less-than sign states (script data has its
     /// own function because `<!` matters there).
-    pub(super) fn raw_less_than_sign_state(&mut self, b: &Buf, text: State, open: State) -> Flow {
+    pub(super) fn raw_less_than_sign_state(
+        &mut self,
+        b: &Window,
+        text: State,
+        open: State,
+    ) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'/')) => {
@@ -212,7 +217,7 @@ impl Machine {
     }
 
     /// §13.2.5.10/13/16/24 RCDATA, RAWTEXT, script data (escaped) end tag open states.
-    pub(super) fn raw_end_tag_open_state(&mut self, b: &Buf, text: State, name: State) -> Flow {
+    pub(super) fn raw_end_tag_open_state(&mut self, b: &Window, text: State, name: State) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(c)) if c.is_ascii_alphabetic() => {
@@ -228,7 +233,7 @@ impl Machine {
     }
 
     /// §13.2.5.11/14/17/25 RCDATA, RAWTEXT, script data (escaped) end tag name states.
-    pub(super) fn raw_end_tag_name_state(&mut self, b: &Buf, text: State) -> Flow {
+    pub(super) fn raw_end_tag_name_state(&mut self, b: &Window, text: State) -> Flow {
         let rest = b.rest(self.pos);
         let run = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
         self.pos += run;
@@ -250,13 +255,13 @@ impl Machine {
     }
 
     /// Whether the end tag name being read matches the last start tag (§13.2.5 "appropriate end tag").
-    fn is_appropriate_end_tag(&self, b: &Buf) -> bool {
+    fn is_appropriate_end_tag(&self, b: &Window) -> bool {
         let name = &b.rest(self.tok.name_start)[..self.pos - self.tok.name_start];
         self.last_start_tag.is_letters_as(name)
     }
 
     /// §13.2.5.15 Script data less-than sign state.
-    pub(super) fn script_data_less_than_sign_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_less_than_sign_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'/')) => {
@@ -277,7 +282,7 @@ impl Machine {
     }
 
     /// Consume the current byte if it is `-` and go to `then`; otherwise reconsume in `otherwise`.
-    fn dash_or(&mut self, b: &Buf, then: State, otherwise: State) -> Flow {
+    fn dash_or(&mut self, b: &Window, then: State, otherwise: State) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'-')) => {
@@ -293,18 +298,18 @@ impl Machine {
     }
 
     /// §13.2.5.18 Script data escape start state.
-    pub(super) fn script_data_escape_start_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_escape_start_state(&mut self, b: &Window) -> Flow {
         self.dash_or(b, State::ScriptDataEscapeStartDash, State::ScriptData)
     }
 
     /// §13.2.5.19 Script data escape start dash state.
-    pub(super) fn script_data_escape_start_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_escape_start_dash_state(&mut self, b: &Window) -> Flow {
         self.dash_or(b, State::ScriptDataEscapedDashDash, State::ScriptData)
     }
 
     /// §13.2.5.20 Script data escaped state, and (with `double`) §13.2.5.27 script data double
     /// escaped state: skip to the next `-`, `<` (or NUL).
-    fn escaped_run(&mut self, b: &Buf, double: bool) -> Flow {
+    fn escaped_run(&mut self, b: &Window, double: bool) -> Flow {
         let rest = b.rest(self.pos);
         let hit = if self.config.errors {
             find3(b'-', b'<', 0, rest)
@@ -350,20 +355,20 @@ impl Machine {
     }
 
     /// EOF in script data escaped or double escaped states.
-    fn eof_in_script_comment_like_text(&mut self, b: &Buf) -> Flow {
+    fn eof_in_script_comment_like_text(&mut self, b: &Window) -> Flow {
         if b.eof {
             self.error(ErrorCode::EofInScriptHtmlCommentLikeText, b.end());
         }
         self.end_of_text(b)
     }
 
-    pub(super) fn script_data_escaped_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_escaped_state(&mut self, b: &Window) -> Flow {
         self.escaped_run(b, false)
     }
 
     /// §13.2.5.21/22 Script data escaped dash (dash) states, and the double-escaped twins
     /// §13.2.5.28/29: `dashes` is how many `-` were just seen.
-    fn escaped_dash(&mut self, b: &Buf, double: bool, dashes: u8) -> Flow {
+    fn escaped_dash(&mut self, b: &Window, double: bool, dashes: u8) -> Flow {
         let c = match self.current(b) {
             Ok(Some(c)) => c,
             Ok(None) => return self.eof_in_script_comment_like_text(b),
@@ -401,16 +406,16 @@ impl Machine {
         }
     }
 
-    pub(super) fn script_data_escaped_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_escaped_dash_state(&mut self, b: &Window) -> Flow {
         self.escaped_dash(b, false, 1)
     }
 
-    pub(super) fn script_data_escaped_dash_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_escaped_dash_dash_state(&mut self, b: &Window) -> Flow {
         self.escaped_dash(b, false, 2)
     }
 
     /// §13.2.5.23 Script data escaped less-than sign state.
-    pub(super) fn script_data_escaped_less_than_sign_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_escaped_less_than_sign_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'/')) => {
@@ -434,7 +439,7 @@ impl Machine {
     /// escape end state: collect letters into the temporary buffer and compare it with "script".
     /// The letters are compared where they are when the name ends in the window (the usual case);
     /// only a name the window's end cuts goes into the temporary buffer.
-    fn double_escape_boundary(&mut self, b: &Buf, end: bool) -> Flow {
+    fn double_escape_boundary(&mut self, b: &Window, end: bool) -> Flow {
         let rest = b.rest(self.pos);
         let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
         let letters = &rest[..n];
@@ -476,24 +481,24 @@ impl Machine {
         self.temp.as_bytes() == b"script"
     }
 
-    pub(super) fn script_data_double_escape_start_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_double_escape_start_state(&mut self, b: &Window) -> Flow {
         self.double_escape_boundary(b, false)
     }
 
-    pub(super) fn script_data_double_escaped_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_double_escaped_state(&mut self, b: &Window) -> Flow {
         self.escaped_run(b, true)
     }
 
-    pub(super) fn script_data_double_escaped_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_double_escaped_dash_state(&mut self, b: &Window) -> Flow {
         self.escaped_dash(b, true, 1)
     }
 
-    pub(super) fn script_data_double_escaped_dash_dash_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_double_escaped_dash_dash_state(&mut self, b: &Window) -> Flow {
         self.escaped_dash(b, true, 2)
     }
 
     /// §13.2.5.30 Script data double escaped less-than sign state.
-    pub(super) fn script_data_double_escaped_less_than_sign_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_double_escaped_less_than_sign_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b'/')) => {
@@ -509,12 +514,12 @@ impl Machine {
         }
     }
 
-    pub(super) fn script_data_double_escape_end_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn script_data_double_escape_end_state(&mut self, b: &Window) -> Flow {
         self.double_escape_boundary(b, true)
     }
 
     /// §13.2.5.69 CDATA section state.
-    pub(super) fn cdata_section_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn cdata_section_state(&mut self, b: &Window) -> Flow {
         let Some(i) = find1(b']', b.rest(self.pos)) else {
             if b.eof {
                 self.error(ErrorCode::EofInCdata, b.end());
@@ -529,7 +534,7 @@ impl Machine {
     }
 
     /// §13.2.5.70 CDATA section bracket state.
-    pub(super) fn cdata_section_bracket_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn cdata_section_bracket_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b']')) => {
@@ -545,7 +550,7 @@ impl Machine {
     }
 
     /// §13.2.5.71 CDATA section end state.
-    pub(super) fn cdata_section_end_state(&mut self, b: &Buf) -> Flow {
+    pub(super) fn cdata_section_end_state(&mut self, b: &Window) -> Flow {
         match self.current(b) {
             Err(flow) => flow,
             Ok(Some(b']')) => {

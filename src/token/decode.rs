@@ -188,7 +188,7 @@ fn decode_reference(s: &[u8], in_attribute: bool, out: &mut BumpVec<u8>) -> usiz
 mod tests {
     use super::*;
     use crate::machine::charref::Replacement;
-    use crate::token::TextKind;
+    use crate::span::TextKind;
 
     const DATA: Rules = Rules {
         refs: Some(false),

@@ -8,64 +8,14 @@
 mod decode;
 
 use std::fmt;
-use std::ops::Range;
 
 use bumpalo::Bump;
 
-use crate::machine::DoctypeRecord;
 use crate::scan::Changes;
+use crate::span::{AttrRecord, DoctypeRecord, Window};
+use crate::span::{Span, TextKind};
 
 use decode::{ATTRIBUTE_VALUE, NAME, PLAIN, Rules, decode};
-
-/// A byte range `start..end` in the input stream, counted from the first byte ever fed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Span {
-    /// Offset of the first byte.
-    pub start: usize,
-    /// Offset one past the last byte.
-    pub end: usize,
-}
-
-impl Span {
-    /// The empty span at `at`.
-    pub const fn empty(at: usize) -> Span {
-        Span { start: at, end: at }
-    }
-
-    /// Number of bytes covered.
-    pub const fn len(&self) -> usize {
-        self.end - self.start
-    }
-
-    /// Whether the span covers no bytes.
-    pub const fn is_empty(&self) -> bool {
-        self.start == self.end
-    }
-
-    /// The span as a `Range`.
-    pub const fn range(&self) -> Range<usize> {
-        self.start..self.end
-    }
-}
-
-/// Which text state produced a [`Text`] token; it decides how the text decodes. Also used to choose
-/// the tokenizer's text state (see [`crate::Options::initial_state`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum TextKind {
-    /// The data state: character references are resolved, NUL stays U+0000.
-    #[default]
-    Data,
-    /// RCDATA (`<title>`, `<textarea>`): character references are resolved, NUL becomes U+FFFD.
-    Rcdata,
-    /// RAWTEXT (`<style>`, `<xmp>`, `<iframe>`, `<noembed>`, `<noframes>`): taken as written.
-    Rawtext,
-    /// Script data, including its escaped states: taken as written.
-    ScriptData,
-    /// PLAINTEXT: everything up to the end of input, taken as written.
-    Plaintext,
-    /// A CDATA section (in SVG or MathML): taken as written, NUL stays U+0000.
-    Cdata,
-}
 
 impl TextKind {
     fn rules(self) -> Rules {
@@ -90,28 +40,6 @@ impl TextKind {
     }
 }
 
-/// An attribute as recorded by the machine: spans only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct AttrRecord {
-    pub(crate) name: Span,
-    /// The value without its quotes (empty at the name's end when there is no value).
-    pub(crate) value: Span,
-    /// `b'"'`, `b'\''`, or 0 when unquoted or absent.
-    pub(crate) quote: u8,
-}
-
-impl AttrRecord {
-    /// An attribute named at `name` with no value (yet).
-    #[inline(always)]
-    pub(crate) fn without_value(name: Span) -> AttrRecord {
-        AttrRecord {
-            name,
-            value: Span::empty(name.end),
-            quote: 0,
-        }
-    }
-}
-
 /// The bytes spans index into, and the arena for decoded strings.
 #[derive(Clone, Copy)]
 pub(crate) struct Source<'a> {
@@ -126,8 +54,8 @@ impl<'a> Source<'a> {
     }
 
     /// The buffer as the machine's window (not at the end of input).
-    pub(crate) fn window(&self) -> crate::machine::Buf<'a> {
-        crate::machine::Buf {
+    pub(crate) fn window(&self) -> Window<'a> {
+        Window {
             bytes: self.bytes,
             base: self.base,
             eof: false,
