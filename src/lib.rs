@@ -93,6 +93,7 @@ pub mod extract;
 pub mod html5lib;
 mod input;
 mod machine;
+mod refs;
 mod scan;
 pub mod simulator;
 mod span;

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate src/machine/entities_table.rs, the named character reference table, from entities.json.
+"""Generate src/refs/entities_table.rs, the named character reference table, from entities.json.
 
 The input is the WHATWG table (https://html.spec.whatwg.org/entities.json): 2,231 names such as
 "&AElig" and "&AElig;", each with one or two code points. The output is a radix trie as a double array of
-node records (read by src/machine/entities.rs), the edge labels in one byte string and every
+node records (read by src/refs/entities.rs), the edge labels in one byte string and every
 replacement text in one UTF-8 string.
 
 Usage:
@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = os.environ.get("ENTITIES_JSON", "tests/data/entities/entities.json")
-OUTPUT = REPO_ROOT / "src" / "machine" / "entities_table.rs"
+OUTPUT = REPO_ROOT / "src" / "refs" / "entities_table.rs"
 
 # A node's value is packed into a u16 as (offset << VALUE_LEN_BITS) | len; len 0 means "no value".
 VALUE_LEN_BITS = 3

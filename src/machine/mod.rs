@@ -8,26 +8,22 @@
 //!
 //! States are grouped by family, each in its own file and named as in the standard:
 //! `text` (data, RCDATA, RAWTEXT, script data and its escapes, PLAINTEXT, CDATA),
-//! `tag` (tags and attributes), `comment`, `doctype`, `pi` (processing instructions), and the
-//! character reference states in [`charref`] with the named-reference table in [`entities`].
+//! `tag` (tags and attributes), `comment`, `doctype`, `pi` (processing instructions). The
+//! character reference states are [`crate::refs`]'s, shared with the token decoders.
 //!
 //! With parse errors off, the machine only stops at bytes that change the token structure; character
 //! references, NUL and CR are left to the decoders in [`crate::token`]. With errors on, it also stops at
 //! those bytes to report their errors where the standard does.
 
-pub(crate) mod charref;
 mod comment;
 mod doctype;
-pub(crate) mod entities;
-mod entities_table;
 mod lane;
 mod pi;
 mod tag;
-#[cfg(test)]
-mod testdata;
 mod text;
 
 use crate::error::{ErrorCode, FoundErrors};
+use crate::refs::charref;
 use crate::scan;
 use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
 pub(crate) use lane::Lexeme;

@@ -5,8 +5,9 @@
 //! started. A text record ends where a real token starts, at the end of input, or at a chunk seam
 //! (see [`safe_cut`]).
 
-use super::{Flow, Machine, State, entities, is_whitespace};
+use super::{Flow, Machine, State, is_whitespace};
 use crate::error::ErrorCode;
+use crate::refs::entities;
 use crate::scan::{find1, find2, find3};
 use crate::span::{TextKind, Window};
 

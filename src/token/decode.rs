@@ -12,7 +12,7 @@ use bumpalo::collections::{String as BumpString, Vec as BumpVec};
 use std::ops::Range;
 
 use crate::input::{push_lossy, valid_str};
-use crate::machine::charref::{CharRef, character_reference};
+use crate::refs::charref::{CharRef, character_reference};
 use crate::scan::{Changes, each_change, unchanged_span};
 
 /// What a part of a token needs done to it.
@@ -187,7 +187,7 @@ fn decode_reference(s: &[u8], in_attribute: bool, out: &mut BumpVec<u8>) -> usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::charref::Replacement;
+    use crate::refs::charref::Replacement;
     use crate::span::TextKind;
 
     const DATA: Rules = Rules {

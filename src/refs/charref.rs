@@ -303,7 +303,7 @@ fn windows_1252(c: u32) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::testdata::{data_path, read_data};
+    use crate::refs::testdata::{data_path, read_data};
     use ErrorCode as E;
 
     const SEMI: ErrorCode = E::MissingSemicolonAfterCharacterReference;

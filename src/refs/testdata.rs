@@ -1,4 +1,4 @@
-//! Where the machine's unit tests find the conformance data: the copy vendored in `tests/data/`
+//! Where the character reference unit tests find the conformance data: the copy vendored in `tests/data/`
 //! (see its README), or the folder or file an environment variable names instead. The integration
 //! tests follow the same rule in `tests/common/data.rs`.
 

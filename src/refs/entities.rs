@@ -170,7 +170,7 @@ fn follow_label(label: &[u8], input: &[u8]) -> Edge {
 mod tests {
     use super::NamedMatch::{Found, NeedMore, NoMatch};
     use super::*;
-    use crate::machine::testdata::{data_path, read_data};
+    use crate::refs::testdata::{data_path, read_data};
     use std::collections::{HashMap, HashSet};
 
     fn found(len: usize, value: &'static str) -> NamedMatch {
