@@ -90,6 +90,7 @@ pub mod encoding;
 mod error;
 #[cfg(feature = "extract")]
 pub mod extract;
+mod feedback;
 pub mod html5lib;
 mod input;
 mod machine;

@@ -3,7 +3,7 @@
 //! The HTML Standard's tokenizer does not decide its own text states: after `<script>` the tree
 //! builder switches it to script data, after `<title>` to RCDATA, and `<![CDATA[` is a CDATA section
 //! only while the *adjusted current node* is an SVG or MathML element. The simulator watches every
-//! token [`Tokens`] hands out and gives the same feedback a tree builder would, from the little
+//! token [`Tokens`](crate::Tokens) hands out and gives the same feedback a tree builder would, from the little
 //! state it needs ([`Options::simulate`](crate::Options::simulate), on by default):
 //!
 //! - the text states: `title`, `textarea` → RCDATA; `style`, `xmp`, `iframe`, `noembed`,
@@ -23,7 +23,7 @@
 //! Where the right feedback depends on tree-builder state the simulator does not keep (which HTML
 //! elements are open below SVG or MathML content, the table insertion modes, misnested HTML inside
 //! an integration point), it does not guess silently: it makes its best guess and marks the token
-//! with an [`Ambiguity`] ([`Tokens::ambiguity`], [`Tokens::ambiguous_count`]). None of these cases
+//! with an [`Ambiguity`] ([`Tokens::ambiguity`](crate::Tokens::ambiguity), [`Tokens::ambiguous_count`](crate::Tokens::ambiguous_count)). None of these cases
 //! arises in conforming documents.
 //!
 //! Every token pays a check of its record kind (tags: of their name's length and first two
@@ -31,17 +31,17 @@
 //! SVG/MathML and templates, and in the head of the document (until the body has started and
 //! the frameset-ok flag is cleared).
 
-use crate::machine::is_whitespace;
+use crate::feedback::Feedback;
+use crate::machine::{Machine, is_whitespace};
 use crate::refs::charref::{CharRef, Replacement, character_reference};
 use crate::scan::leading_space_or_nul;
 use crate::span::Kind as RecordKind;
 use crate::span::{Span, TextKind};
 use crate::token::{EndTag, Source, StartTag, Text, Token};
-use crate::tokenizer::{Tokenizer, Tokens};
 use crate::word::{FOLD, K0, LOW_BYTES, fold_multiply, prefix_word, random_keys, word};
 
 /// Why the simulator could not be sure of the tree builder's feedback for a token (see
-/// [`Tokens::ambiguity`]). Its guess may be wrong from that token on: text states, CDATA
+/// [`Tokens::ambiguity`](crate::Tokens::ambiguity)). Its guess may be wrong from that token on: text states, CDATA
 /// permission and foreign content may differ from what a full tree builder would do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -1082,15 +1082,15 @@ fn other_name_slot(raw: &[u8], seeds: [u64; 2]) -> (usize, u16) {
 /// What to tell the tokenizer after a token: bit 7 set = change the CDATA permission to bit 6;
 /// bits 0–2 = the text state to switch to plus one (0 = none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Feedback(u8);
+pub(crate) struct Switch(u8);
 
-impl Feedback {
-    const NONE: Feedback = Feedback(0);
+impl Switch {
+    const NONE: Switch = Switch(0);
     const CDATA_CHANGE: u8 = 0x80;
     const CDATA_ON: u8 = 0x40;
 
-    fn switch(kind: TextKind) -> Feedback {
-        Feedback(match kind {
+    fn text_state_to(kind: TextKind) -> Switch {
+        Switch(match kind {
             TextKind::Data => 1,
             TextKind::Rcdata => 2,
             TextKind::Rawtext => 3,
@@ -1122,7 +1122,7 @@ impl Feedback {
     }
 }
 
-/// Which path [`Tokens::simulate`] takes (see [`Simulator::settle_mode`]).
+/// Which path [`Feedback::token`] takes (see [`Simulator::settle_mode`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// [`Options::simulate`](crate::Options::simulate) is off.
@@ -1142,7 +1142,7 @@ enum Mode {
 enum TagPath {
     /// The current node is a plain foreign element ([`Frame::is_plain_foreign`]):
     /// [`Simulator::foreign_start_tag_fast`], [`Simulator::foreign_end_tag_fast`]. First, so
-    /// that [`Tokens::simulated_start_tag`] tells it from the others with a test for zero.
+    /// that [`Feedback::start_tag`] tells it from the others with a test for zero.
     Foreign,
     /// [`Simulator::start_tag_general`], [`Simulator::end_tag_general`].
     General,
@@ -1151,7 +1151,7 @@ enum TagPath {
     Region,
 }
 
-/// The simulator's state; one per [`Tokenizer`], reset with it.
+/// The simulator's state; one per [`Tokenizer`](crate::Tokenizer), reset with it.
 #[derive(Debug)]
 pub(crate) struct Simulator {
     mode: Mode,
@@ -1227,61 +1227,6 @@ impl Simulator {
         }
     }
 
-    /// Back to the start of a document, keeping allocations.
-    pub(crate) fn reset(&mut self) {
-        if self.mode != Mode::Off {
-            self.mode = Mode::Slow;
-            self.quiet = true;
-        }
-        self.path = TagPath::General;
-        self.phase = Phase::Head;
-        self.frameset_ok = true;
-        self.truncate(0);
-        self.templates.clear();
-        self.tables = 0;
-        self.cdata = false;
-        self.last = None;
-        self.count = 0;
-    }
-
-    /// Whether a token of `kind` whose name (of a tag) is `name` (its bytes at stream offset `base`
-    /// in `bytes`) needs a look: in the common state only start tags whose name could be one of
-    /// [`hot`]'s, and end tags that could be `</table>`. This runs for every token: a few
-    /// instructions. (The end tags [`Simulator::quiet`] lets pass are told apart after, with
-    /// [`Simulator::lets_pass`]: a test here made the direct lane's other tokens slower.)
-    #[inline(always)]
-    pub(crate) fn wants(&self, kind: RecordKind, name: Span, bytes: &[u8], base: usize) -> bool {
-        let mode = self.mode;
-        match kind {
-            RecordKind::StartTag { .. } if mode == Mode::Fast => hot_candidate(name, bytes, base),
-            RecordKind::EndTag if mode == Mode::Fast => table_candidate(name, bytes, base),
-            _ => mode == Mode::Slow,
-        }
-    }
-
-    /// [`Simulator::wants`] for a token built from the machine's records (the state functions'
-    /// way; with errors on, every token's): not the end tags [`Simulator::quiet`] lets pass.
-    #[inline(always)]
-    pub(crate) fn wants_record(
-        &self,
-        kind: RecordKind,
-        name: Span,
-        bytes: &[u8],
-        base: usize,
-    ) -> bool {
-        self.wants(kind, name, bytes, base) && !(kind == RecordKind::EndTag && self.lets_pass(name))
-    }
-
-    /// Whether the end tag whose name is at `name` is one that [`Simulator::quiet`] lets pass
-    /// (asked once [`Simulator::wants`] it). The direct lane asks before it calls
-    /// [`Tokens::simulated_end_tag`]: built for the call and copied back out at once, the tag
-    /// was read in 16-byte pieces right after being written in 8-byte ones, a stall that cost
-    /// a page of stray end tags a third of its speed.
-    #[inline(always)]
-    pub(crate) fn lets_pass(&self, name: Span) -> bool {
-        self.quiet && quick_end_tag_len(name.len())
-    }
-
     /// Take the last token's ambiguity flag (the next token clears it); whether there was none
     /// and nothing is open, so that the quick checks may answer for the token.
     #[inline(always)]
@@ -1292,7 +1237,7 @@ impl Simulator {
     /// A start tag outside the common state and off the fast [`TagPath`]s (or right after an
     /// ambiguous token).
     #[inline(never)]
-    fn start_tag_general(&mut self, tag: &StartTag<'_>) -> Feedback {
+    fn start_tag_general(&mut self, tag: &StartTag<'_>) -> Switch {
         if self.take_quiet()
             && let Some(feedback) = self.quick_start_tag(tag)
         {
@@ -1303,18 +1248,18 @@ impl Simulator {
 
     /// An end tag outside the common state and off the fast [`TagPath`]s.
     #[inline(never)]
-    fn end_tag_general(&mut self, tag: &EndTag<'_>) -> Feedback {
+    fn end_tag_general(&mut self, tag: &EndTag<'_>) -> Switch {
         if self.take_quiet() && quick_end_tag(tag) {
-            return Feedback::NONE;
+            return Switch::NONE;
         }
         self.end_tag_slow(tag)
     }
 
     /// Text outside the common state.
     #[inline(never)]
-    fn text_general(&mut self, text: &Text<'_>) -> Feedback {
+    fn text_general(&mut self, text: &Text<'_>) -> Switch {
         if self.take_quiet() && self.quick_text(text) {
-            return Feedback::NONE;
+            return Switch::NONE;
         }
         let feedback = self.text(text);
         self.settle_mode();
@@ -1342,7 +1287,7 @@ impl Simulator {
     /// The start tags of the head that change nothing but the text state: those the head
     /// keeps. `None`: not that simple.
     #[inline(always)]
-    fn quick_start_tag(&self, tag: &StartTag<'_>) -> Option<Feedback> {
+    fn quick_start_tag(&self, tag: &StartTag<'_>) -> Option<Switch> {
         if self.phase != Phase::Head {
             return None;
         }
@@ -1354,24 +1299,24 @@ impl Simulator {
             _ => false,
         };
         kept.then(|| match hot(raw) {
-            Hot::Text(kind) => Feedback::switch(kind),
-            _ => Feedback::NONE,
+            Hot::Text(kind) => Switch::text_state_to(kind),
+            _ => Switch::NONE,
         })
     }
 
     #[inline(always)]
-    fn start_tag_fast(&mut self, tag: &StartTag<'_>) -> Feedback {
+    fn start_tag_fast(&mut self, tag: &StartTag<'_>) -> Switch {
         match hot(tag.raw_name()) {
-            Hot::None => Feedback::NONE,
-            Hot::Text(kind) => Feedback::switch(kind),
-            Hot::Noscript if self.scripting => Feedback::switch(TextKind::Rawtext),
-            Hot::Noscript => Feedback::NONE,
+            Hot::None => Switch::NONE,
+            Hot::Text(kind) => Switch::text_state_to(kind),
+            Hot::Noscript if self.scripting => Switch::text_state_to(TextKind::Rawtext),
+            Hot::Noscript => Switch::NONE,
             Hot::Slow => self.start_tag_slow(tag),
         }
     }
 
     #[inline(never)]
-    fn start_tag_slow(&mut self, tag: &StartTag<'_>) -> Feedback {
+    fn start_tag_slow(&mut self, tag: &StartTag<'_>) -> Switch {
         let feedback = self.start_tag(tag);
         self.settle_mode();
         feedback
@@ -1379,11 +1324,11 @@ impl Simulator {
 
     /// `</table>` keeps the count of open tables.
     #[inline(always)]
-    fn end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
+    fn end_tag_fast(&mut self, tag: &EndTag<'_>) -> Switch {
         if eq(tag.raw_name(), b"table") {
             self.tables = self.tables.saturating_sub(1);
         }
-        Feedback::NONE
+        Switch::NONE
     }
 
     /// The common state holds when nothing is open, the body has started with frameset-ok
@@ -1431,12 +1376,12 @@ impl Simulator {
     }
 
     /// Recompute the derived state; the feedback for a CDATA change plus `switch`.
-    fn settle(&mut self, switch: Option<TextKind>) -> Feedback {
+    fn settle(&mut self, switch: Option<TextKind>) -> Switch {
         let cdata = self.stack.last().is_some_and(Frame::is_foreign);
-        let mut feedback = switch.map_or(Feedback::NONE, Feedback::switch);
+        let mut feedback = switch.map_or(Switch::NONE, Switch::text_state_to);
         if cdata != self.cdata {
             self.cdata = cdata;
-            feedback.0 |= Feedback::CDATA_CHANGE | if cdata { Feedback::CDATA_ON } else { 0 };
+            feedback.0 |= Switch::CDATA_CHANGE | if cdata { Switch::CDATA_ON } else { 0 };
         }
         feedback
     }
@@ -1711,7 +1656,7 @@ impl Simulator {
 
     // ---- start tags -------------------------------------------------------------------------
 
-    fn start_tag(&mut self, tag: &StartTag<'_>) -> Feedback {
+    fn start_tag(&mut self, tag: &StartTag<'_>) -> Switch {
         let (name, flags) = classify_tag(tag.src, tag.name);
         if let Some(top) = self.stack.last()
             && top.is_foreign()
@@ -1763,7 +1708,7 @@ impl Simulator {
     /// needs a closer look, or pushes its element (without frame flags; the CDATA permission
     /// stays on).
     #[inline(never)]
-    fn foreign_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) -> Feedback {
+    fn foreign_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) -> Switch {
         let (name, flags) = match class {
             Class::Read(name, flags) => (name, flags),
             Class::Unread => classify_tag(tag.src, tag.name),
@@ -1772,7 +1717,7 @@ impl Simulator {
             return self.foreign_start_tag_checked(tag, name, flags);
         }
         if tag.self_closing() {
-            return Feedback::NONE;
+            return Switch::NONE;
         }
         if self.stack.len() >= MAX_DEPTH {
             self.too_deep();
@@ -1780,7 +1725,7 @@ impl Simulator {
             let top = self.stack.last().expect("foreign content is open");
             self.push_frame(top.kind, name, 0, tag.raw_name());
         }
-        Feedback::NONE
+        Switch::NONE
     }
 
     /// What [`Simulator::start_tag_general`] does with such a start tag, knowing what
@@ -1791,7 +1736,7 @@ impl Simulator {
         tag: &StartTag<'_>,
         name: Name,
         flags: Flags,
-    ) -> Feedback {
+    ) -> Switch {
         let kind = self.stack.last().expect("foreign content is open").kind;
         let feedback = self.foreign_start_tag(tag, kind, name, flags);
         self.settle_mode();
@@ -1825,7 +1770,7 @@ impl Simulator {
     /// [`Simulator::region_start_tag_fast`] for a tag of a long name, or one with rules of its
     /// own there, or one that pushes its element.
     #[inline(never)]
-    fn region_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) -> Feedback {
+    fn region_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) -> Switch {
         let (name, flags) = match class {
             Class::Read(name, flags) => (name, flags),
             Class::Unread => classify_tag(tag.src, tag.name),
@@ -1838,19 +1783,14 @@ impl Simulator {
             self.region_rules |= CLOSES_P;
         }
         self.push(Kind::Html, name, flags, tag.raw_name());
-        Feedback::NONE
+        Switch::NONE
     }
 
     /// What [`Simulator::start_tag_general`] does with such a start tag, knowing what
     /// [`TagPath::Region`] says (the current node is an HTML element): the insertion modes' rules,
     /// with the tag's class as read.
     #[inline(never)]
-    fn region_start_tag_checked(
-        &mut self,
-        tag: &StartTag<'_>,
-        name: Name,
-        flags: Flags,
-    ) -> Feedback {
+    fn region_start_tag_checked(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) -> Switch {
         let feedback = self.html_start_tag(tag, name, flags);
         self.settle_mode();
         feedback
@@ -1864,7 +1804,7 @@ impl Simulator {
         kind: Kind,
         name: Name,
         flags: Flags,
-    ) -> Feedback {
+    ) -> Switch {
         let breakout = flags & BREAKOUT != 0
             || name == Name::Font
                 && tag.attributes().any(|a| {
@@ -1906,7 +1846,7 @@ impl Simulator {
     }
 
     /// A start tag processed by the insertion modes (HTML content).
-    fn html_start_tag(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) -> Feedback {
+    fn html_start_tag(&mut self, tag: &StartTag<'_>, name: Name, flags: Flags) -> Switch {
         let in_region = self.foreign_open();
         // The frameset decision (never inside a template, which clears frameset-ok anyway).
         if self.phase != Phase::Body && self.templates.is_empty() {
@@ -1982,7 +1922,7 @@ impl Simulator {
     }
 
     /// `<frameset>` taken: every element is popped but `html`.
-    fn enter_frameset(&mut self) -> Feedback {
+    fn enter_frameset(&mut self) -> Switch {
         self.phase = Phase::Frameset;
         self.truncate(0);
         self.settle(None)
@@ -2096,14 +2036,14 @@ impl Simulator {
 
     /// An end tag in [`Mode::Slow`] (after [`Simulator::settle_mode`]: [`Simulator::end_tag`]).
     #[inline(never)]
-    fn end_tag_slow(&mut self, tag: &EndTag<'_>) -> Feedback {
+    fn end_tag_slow(&mut self, tag: &EndTag<'_>) -> Switch {
         let feedback = self.end_tag(tag);
         self.settle_mode();
         feedback
     }
 
     /// An end tag outside the common state.
-    fn end_tag(&mut self, tag: &EndTag<'_>) -> Feedback {
+    fn end_tag(&mut self, tag: &EndTag<'_>) -> Switch {
         let raw = tag.raw_name();
         let (name, flags) = classify_tag(tag.src, tag.name);
         if self.stack.last().is_some_and(Frame::is_foreign) {
@@ -2120,7 +2060,7 @@ impl Simulator {
     /// ([`Simulator::region_end_tag`]). End tags with rules of their own
     /// ([`has_own_end_rules`], `</br>` and `</p>`, headings) take the general path.
     #[inline(always)]
-    fn foreign_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
+    fn foreign_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Switch {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
         let raw = tag.raw_name();
@@ -2140,7 +2080,7 @@ impl Simulator {
         } else if candidate == 0 && flags & (TABLE | HTML) == 0 {
             // What `region_end_tag` does for it, without a call: it pops nothing.
             self.end_tag_not_found(flags, stop);
-            return Feedback::NONE;
+            return Switch::NONE;
         } else {
             self.region_end_tag(name, flags, stop, candidate);
         }
@@ -2152,7 +2092,7 @@ impl Simulator {
     /// ([`Simulator::region_end_tag`]). End tags with rules of their own
     /// ([`has_own_end_rules`]) take the general path.
     #[inline(always)]
-    fn region_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Feedback {
+    fn region_end_tag_fast(&mut self, tag: &EndTag<'_>) -> Switch {
         // The last token's flag, as in `foreign_start_tag_fast`.
         self.last = None;
         let raw = tag.raw_name();
@@ -2166,16 +2106,16 @@ impl Simulator {
         if candidate == 0 && flags & (TABLE | HTML) == 0 {
             // As in `foreign_end_tag_fast`.
             self.end_tag_not_found(flags, stop);
-            return Feedback::NONE;
+            return Switch::NONE;
         }
         self.region_end_tag(name, flags, stop, candidate);
         self.settle_if_popped(depth)
     }
 
     /// After a fast path's end tag: nothing changed unless frames were popped from `depth`.
-    fn settle_if_popped(&mut self, depth: usize) -> Feedback {
+    fn settle_if_popped(&mut self, depth: usize) -> Switch {
         if self.stack.len() == depth {
-            return Feedback::NONE;
+            return Switch::NONE;
         }
         let feedback = self.settle(None);
         self.settle_mode();
@@ -2340,12 +2280,12 @@ impl Simulator {
 
     /// Text in the head or early body: non-whitespace characters start the body and clear the
     /// frameset-ok flag.
-    fn text(&mut self, text: &Text<'_>) -> Feedback {
+    fn text(&mut self, text: &Text<'_>) -> Switch {
         if !matches!(self.phase, Phase::Head | Phase::BodyFramesetOk)
             || !self.templates.is_empty()
             || !matches!(text.kind(), TextKind::Data | TextKind::Cdata)
         {
-            return Feedback::NONE;
+            return Switch::NONE;
         }
         let Some(nul) = whitespace_or_nul(text.raw()) else {
             self.phase = Phase::Body;
@@ -2362,283 +2302,339 @@ impl Simulator {
     }
 }
 
-// ---- the public face, on the tokenizer's types -------------------------------------------------
+// ---- the simulator as the iterator's feedback stage --------------------------------------------
 
-impl<'t> Tokens<'t> {
-    /// Let the simulator see `token` (which [`Simulator::wants`]) and apply its feedback
-    /// between this token and the next: the way of the tokens built from records (the direct
-    /// lane's take [`Tokens::simulated_start_tag`] and its siblings).
-    /// A start tag on the [`TagPath::Foreign`] path is told first and its common answers
-    /// given here; the other tags on the [`TagPath::Foreign`] and [`TagPath::Region`] paths go
-    /// on out of line, so that the rest (the head's tokens, in the common state the few
-    /// [`hot`] ones) find a short function.
-    #[inline(never)]
-    pub(crate) fn simulate(&mut self, token: &Token<'_>) {
-        // Told apart from the rest with one test of the token's kind, not a switch on it.
-        if self.sim.path == TagPath::Foreign
-            && let Token::StartTag(tag) = token
-        {
-            return self.simulate_foreign_start_tag(tag);
+impl Feedback for Simulator {
+    type Lexer = Machine;
+
+    fn reset(&mut self) {
+        if self.mode != Mode::Off {
+            self.mode = Mode::Slow;
+            self.quiet = true;
         }
-        let sim = &mut *self.sim;
-        let on_path = sim.path != TagPath::General;
-        let feedback = match token {
-            Token::StartTag(tag) if on_path => return self.simulate_region_start_tag(tag),
-            Token::EndTag(tag) if on_path => return self.simulate_end_tag_on_path(tag),
-            Token::StartTag(tag) if sim.mode == Mode::Fast => sim.start_tag_fast(tag),
-            Token::StartTag(tag) => sim.start_tag_general(tag),
-            Token::EndTag(tag) if sim.mode == Mode::Fast => sim.end_tag_fast(tag),
-            Token::EndTag(tag) => sim.end_tag_general(tag),
-            Token::Text(text) => sim.text_general(text),
-            _ => return sim.other_general(),
-        };
-        self.apply_any_feedback(feedback);
+        self.path = TagPath::General;
+        self.phase = Phase::Head;
+        self.frameset_ok = true;
+        self.truncate(0);
+        self.templates.clear();
+        self.tables = 0;
+        self.cdata = false;
+        self.last = None;
+        self.count = 0;
     }
 
-    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Foreign`] path: its common
-    /// answers without a call.
+    /// Whether a token of `kind` whose name (of a tag) is `name` (its bytes at stream offset `base`
+    /// in `bytes`) needs a look: in the common state only start tags whose name could be one of
+    /// [`hot`]'s, and end tags that could be `</table>`. This runs for every token: a few
+    /// instructions. (The end tags [`Simulator::quiet`] lets pass are told apart after, with
+    /// [`Simulator::lets_pass`]: a test here made the direct lane's other tokens slower.)
     #[inline(always)]
-    fn simulate_foreign_start_tag(&mut self, tag: &StartTag<'_>) {
-        match self.sim.foreign_start_tag_fast(tag) {
-            Left::Nothing => {}
-            Left::Push(kind, name, flags) => self.sim.push_tag_frame(kind, name, flags, tag),
-            Left::Rest(class) => self.simulate_foreign_start_tag_rest(tag, class),
+    fn wants(&self, kind: RecordKind, name: Span, bytes: &[u8], base: usize) -> bool {
+        let mode = self.mode;
+        match kind {
+            RecordKind::StartTag { .. } if mode == Mode::Fast => hot_candidate(name, bytes, base),
+            RecordKind::EndTag if mode == Mode::Fast => table_candidate(name, bytes, base),
+            _ => mode == Mode::Slow,
         }
     }
 
-    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Region`] path: its common
-    /// answers without a call.
-    #[inline(never)]
-    fn simulate_region_start_tag(&mut self, tag: &StartTag<'_>) {
-        match self.sim.region_start_tag_fast(tag) {
-            Left::Nothing => {}
-            Left::Push(kind, name, flags) => self.sim.push_tag_frame(kind, name, flags, tag),
-            Left::Rest(class) => self.simulate_region_start_tag_rest(tag, class),
-        }
-    }
-
-    /// [`Tokens::simulate`] for an end tag on a fast [`TagPath`].
-    #[inline(never)]
-    fn simulate_end_tag_on_path(&mut self, tag: &EndTag<'_>) {
-        let sim = &mut *self.sim;
-        let feedback = if sim.path == TagPath::Foreign {
-            sim.foreign_end_tag_fast(tag)
-        } else {
-            sim.region_end_tag_fast(tag)
-        };
-        self.apply_any_feedback(feedback);
-    }
-
-    /// Hand out `tag` after the simulator has seen it. The [`TagPath::Foreign`] path's fast
-    /// part runs inline, on the tag's fields where the direct lane has them, and the token is
-    /// built once, where it is returned: a start tag in foreign content that pushes nothing
-    /// (self-closing, or past [`MAX_DEPTH`]) takes no call. The rest of that path and the
-    /// other paths go on with the tag to functions of their own, out of line, which build the
-    /// token there.
+    /// [`Simulator::wants`] for a token built from the machine's records (the state functions'
+    /// way; with errors on, every token's): not the end tags [`Simulator::quiet`] lets pass.
     #[inline(always)]
-    pub(crate) fn simulated_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
-        if self.sim.path != TagPath::Foreign {
-            return self.simulated_start_tag_off_foreign(tag);
+    fn wants_record(&self, kind: RecordKind, name: Span, bytes: &[u8], base: usize) -> bool {
+        self.wants(kind, name, bytes, base) && !(kind == RecordKind::EndTag && self.lets_pass(name))
+    }
+
+    /// Whether the end tag whose name is at `name` is one that [`Simulator::quiet`] lets pass
+    /// (asked once [`Simulator::wants`] it). The direct lane asks before it calls
+    /// [`Feedback::end_tag`]: built for the call and copied back out at once, the tag
+    /// was read in 16-byte pieces right after being written in 8-byte ones, a stall that cost
+    /// a page of stray end tags a third of its speed.
+    #[inline(always)]
+    fn lets_pass(&self, name: Span) -> bool {
+        self.quiet && quick_end_tag_len(name.len())
+    }
+
+    /// The [`TagPath::Foreign`] path's fast part runs inline, on the tag's fields where the
+    /// direct lane has them, and the token is built once, where it is returned: a start tag in
+    /// foreign content that pushes nothing (self-closing, or past [`MAX_DEPTH`]) takes no call.
+    /// The rest of that path and the other paths go on with the tag to functions of their own,
+    /// out of line, which build the token there.
+    #[inline(always)]
+    fn start_tag<'t>(&mut self, tag: StartTag<'t>, lexer: &mut Machine) -> Option<Token<'t>> {
+        if self.path != TagPath::Foreign {
+            return self.simulated_start_tag_off_foreign(tag, lexer);
         }
-        match self.sim.foreign_start_tag_fast(&tag) {
+        match self.foreign_start_tag_fast(&tag) {
             Left::Nothing => Some(Token::StartTag(tag)),
             Left::Push(kind, name, flags) => self.simulated_push(tag, kind, name, flags),
-            Left::Rest(class) => self.simulated_foreign_start_tag_rest(tag, class),
+            Left::Rest(class) => self.simulated_foreign_start_tag_rest(tag, class, lexer),
         }
     }
 
-    /// [`Tokens::simulated_start_tag`] off the [`TagPath::Foreign`] path.
+    /// Each [`TagPath`] goes on with the tag to a function of its own, which has the path's
+    /// steps inline.
     #[inline(never)]
-    fn simulated_start_tag_off_foreign(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
-        match self.sim.path {
-            TagPath::Region => self.simulated_region_start_tag(tag),
-            _ => self.simulated_general_start_tag(tag),
+    fn end_tag<'t>(&mut self, tag: EndTag<'t>, lexer: &mut Machine) -> Option<Token<'t>> {
+        match self.path {
+            TagPath::Foreign => self.simulated_foreign_end_tag(tag, lexer),
+            TagPath::General => self.simulated_general_end_tag(tag, lexer),
+            TagPath::Region => self.simulated_region_end_tag(tag, lexer),
         }
     }
 
-    /// [`Tokens::simulated_start_tag`] when the fast part of its path leaves a push.
     #[inline(never)]
-    fn simulated_push(
+    fn text<'t>(&mut self, text: Text<'t>, lexer: &mut Machine) -> Option<Token<'t>> {
+        self.simulate_text(&text, lexer);
+        Some(Token::Text(text))
+    }
+
+    /// A start tag on the [`TagPath::Foreign`] path is told first and its common answers given
+    /// here; the other tags on the [`TagPath::Foreign`] and [`TagPath::Region`] paths go on out
+    /// of line, so that the rest (the head's tokens, in the common state the few [`hot`] ones)
+    /// find a short function.
+    #[inline(never)]
+    fn token(&mut self, token: &Token<'_>, lexer: &mut Machine) {
+        // Told apart from the rest with one test of the token's kind, not a switch on it.
+        if self.path == TagPath::Foreign
+            && let Token::StartTag(tag) = token
+        {
+            return self.simulate_foreign_start_tag(tag, lexer);
+        }
+        let on_path = self.path != TagPath::General;
+        let switch = match token {
+            Token::StartTag(tag) if on_path => return self.simulate_region_start_tag(tag, lexer),
+            Token::EndTag(tag) if on_path => return self.simulate_end_tag_on_path(tag, lexer),
+            Token::StartTag(tag) if self.mode == Mode::Fast => self.start_tag_fast(tag),
+            Token::StartTag(tag) => self.start_tag_general(tag),
+            Token::EndTag(tag) if self.mode == Mode::Fast => self.end_tag_fast(tag),
+            Token::EndTag(tag) => self.end_tag_general(tag),
+            Token::Text(text) => self.text_general(text),
+            _ => return self.other_general(),
+        };
+        apply(lexer, switch, token.source());
+    }
+}
+
+impl Simulator {
+    /// [`Feedback::token`] for a start tag on the [`TagPath::Foreign`] path: its common
+    /// answers without a call.
+    #[inline(always)]
+    fn simulate_foreign_start_tag(&mut self, tag: &StartTag<'_>, lexer: &mut Machine) {
+        match self.foreign_start_tag_fast(tag) {
+            Left::Nothing => {}
+            Left::Push(kind, name, flags) => self.push_tag_frame(kind, name, flags, tag),
+            Left::Rest(class) => self.simulate_foreign_start_tag_rest(tag, class, lexer),
+        }
+    }
+
+    /// [`Feedback::token`] for a start tag on the [`TagPath::Region`] path: its common
+    /// answers without a call.
+    #[inline(never)]
+    fn simulate_region_start_tag(&mut self, tag: &StartTag<'_>, lexer: &mut Machine) {
+        match self.region_start_tag_fast(tag) {
+            Left::Nothing => {}
+            Left::Push(kind, name, flags) => self.push_tag_frame(kind, name, flags, tag),
+            Left::Rest(class) => self.simulate_region_start_tag_rest(tag, class, lexer),
+        }
+    }
+
+    /// [`Feedback::token`] for an end tag on a fast [`TagPath`].
+    #[inline(never)]
+    fn simulate_end_tag_on_path(&mut self, tag: &EndTag<'_>, lexer: &mut Machine) {
+        let switch = if self.path == TagPath::Foreign {
+            self.foreign_end_tag_fast(tag)
+        } else {
+            self.region_end_tag_fast(tag)
+        };
+        apply(lexer, switch, tag.src);
+    }
+
+    /// [`Feedback::start_tag`] off the [`TagPath::Foreign`] path.
+    #[inline(never)]
+    fn simulated_start_tag_off_foreign<'t>(
+        &mut self,
+        tag: StartTag<'t>,
+        lexer: &mut Machine,
+    ) -> Option<Token<'t>> {
+        match self.path {
+            TagPath::Region => self.simulated_region_start_tag(tag, lexer),
+            _ => self.simulated_general_start_tag(tag, lexer),
+        }
+    }
+
+    /// [`Feedback::start_tag`] when the fast part of its path leaves a push.
+    #[inline(never)]
+    fn simulated_push<'t>(
         &mut self,
         tag: StartTag<'t>,
         kind: Kind,
         name: Name,
         flags: Flags,
     ) -> Option<Token<'t>> {
-        self.sim.push_frame(kind, name, flags, tag.raw_name());
+        self.push_frame(kind, name, flags, tag.raw_name());
         Some(Token::StartTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] past [`Simulator::foreign_start_tag_fast`].
+    /// [`Feedback::start_tag`] past [`Simulator::foreign_start_tag_fast`].
     #[inline(never)]
-    fn simulated_foreign_start_tag_rest(
+    fn simulated_foreign_start_tag_rest<'t>(
         &mut self,
         tag: StartTag<'t>,
         class: Class,
+        lexer: &mut Machine,
     ) -> Option<Token<'t>> {
-        self.simulate_foreign_start_tag_rest(&tag, class);
+        self.simulate_foreign_start_tag_rest(&tag, class, lexer);
         Some(Token::StartTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] on the [`TagPath::Region`] path: its common answers
-    /// without a call, the others on out of line with the tag.
+    /// [`Feedback::start_tag`] on the [`TagPath::Region`] path: its common answers without a
+    /// call, the others on out of line with the tag.
     #[inline(never)]
-    fn simulated_region_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
-        match self.sim.region_start_tag_fast(&tag) {
+    fn simulated_region_start_tag<'t>(
+        &mut self,
+        tag: StartTag<'t>,
+        lexer: &mut Machine,
+    ) -> Option<Token<'t>> {
+        match self.region_start_tag_fast(&tag) {
             Left::Nothing => Some(Token::StartTag(tag)),
             Left::Push(kind, name, flags) => self.simulated_push(tag, kind, name, flags),
-            Left::Rest(class) => self.simulated_region_start_tag_rest(tag, class),
+            Left::Rest(class) => self.simulated_region_start_tag_rest(tag, class, lexer),
         }
     }
 
-    /// [`Tokens::simulated_region_start_tag`] past [`Simulator::region_start_tag_fast`].
+    /// [`Simulator::simulated_region_start_tag`] past [`Simulator::region_start_tag_fast`].
     #[inline(never)]
-    fn simulated_region_start_tag_rest(
+    fn simulated_region_start_tag_rest<'t>(
         &mut self,
         tag: StartTag<'t>,
         class: Class,
+        lexer: &mut Machine,
     ) -> Option<Token<'t>> {
-        self.simulate_region_start_tag_rest(&tag, class);
+        self.simulate_region_start_tag_rest(&tag, class, lexer);
         Some(Token::StartTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] on the [`TagPath::General`] path, and in the common
-    /// state.
+    /// [`Feedback::start_tag`] on the [`TagPath::General`] path, and in the common state.
     #[inline(never)]
-    fn simulated_general_start_tag(&mut self, tag: StartTag<'t>) -> Option<Token<'t>> {
-        let sim = &mut *self.sim;
-        let feedback = if sim.mode == Mode::Fast {
-            sim.start_tag_fast(&tag)
+    fn simulated_general_start_tag<'t>(
+        &mut self,
+        tag: StartTag<'t>,
+        lexer: &mut Machine,
+    ) -> Option<Token<'t>> {
+        let switch = if self.mode == Mode::Fast {
+            self.start_tag_fast(&tag)
         } else {
-            sim.start_tag_general(&tag)
+            self.start_tag_general(&tag)
         };
-        self.apply_any_feedback(feedback);
+        apply(lexer, switch, tag.src);
         Some(Token::StartTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] for an end tag (but those [`Simulator::lets_pass`]):
-    /// each [`TagPath`] goes on with the tag to a function of its own, which has the path's
-    /// steps inline.
+    /// [`Feedback::end_tag`] on the [`TagPath::Foreign`] path.
     #[inline(never)]
-    pub(crate) fn simulated_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
-        match self.sim.path {
-            TagPath::Foreign => self.simulated_foreign_end_tag(tag),
-            TagPath::General => self.simulated_general_end_tag(tag),
-            TagPath::Region => self.simulated_region_end_tag(tag),
-        }
-    }
-
-    /// [`Tokens::simulated_end_tag`] on the [`TagPath::Foreign`] path.
-    #[inline(never)]
-    fn simulated_foreign_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
-        let feedback = self.sim.foreign_end_tag_fast(&tag);
-        self.apply_any_feedback(feedback);
+    fn simulated_foreign_end_tag<'t>(
+        &mut self,
+        tag: EndTag<'t>,
+        lexer: &mut Machine,
+    ) -> Option<Token<'t>> {
+        let switch = self.foreign_end_tag_fast(&tag);
+        apply(lexer, switch, tag.src);
         Some(Token::EndTag(tag))
     }
 
-    /// [`Tokens::simulated_end_tag`] on the [`TagPath::Region`] path.
+    /// [`Feedback::end_tag`] on the [`TagPath::Region`] path.
     #[inline(never)]
-    fn simulated_region_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
-        let feedback = self.sim.region_end_tag_fast(&tag);
-        self.apply_any_feedback(feedback);
+    fn simulated_region_end_tag<'t>(
+        &mut self,
+        tag: EndTag<'t>,
+        lexer: &mut Machine,
+    ) -> Option<Token<'t>> {
+        let switch = self.region_end_tag_fast(&tag);
+        apply(lexer, switch, tag.src);
         Some(Token::EndTag(tag))
     }
 
-    /// [`Tokens::simulated_end_tag`] on the [`TagPath::General`] path, and in the common state.
+    /// [`Feedback::end_tag`] on the [`TagPath::General`] path, and in the common state.
     #[inline(never)]
-    fn simulated_general_end_tag(&mut self, tag: EndTag<'t>) -> Option<Token<'t>> {
-        let sim = &mut *self.sim;
-        let feedback = if sim.mode == Mode::Fast {
-            sim.end_tag_fast(&tag)
+    fn simulated_general_end_tag<'t>(
+        &mut self,
+        tag: EndTag<'t>,
+        lexer: &mut Machine,
+    ) -> Option<Token<'t>> {
+        let switch = if self.mode == Mode::Fast {
+            self.end_tag_fast(&tag)
         } else {
-            sim.end_tag_general(&tag)
+            self.end_tag_general(&tag)
         };
-        self.apply_any_feedback(feedback);
+        apply(lexer, switch, tag.src);
         Some(Token::EndTag(tag))
     }
 
-    /// [`Tokens::simulated_start_tag`] for text.
-    #[inline(never)]
-    pub(crate) fn simulated_text(&mut self, text: Text<'t>) -> Option<Token<'t>> {
-        self.simulate_text(&text);
-        Some(Token::Text(text))
-    }
-
-    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Foreign`] path, past
+    /// [`Feedback::token`] for a start tag on the [`TagPath::Foreign`] path, past
     /// [`Simulator::foreign_start_tag_fast`].
     #[inline(never)]
-    fn simulate_foreign_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) {
-        let feedback = self.sim.foreign_start_tag_rest(tag, class);
-        self.apply_any_feedback(feedback);
+    fn simulate_foreign_start_tag_rest(
+        &mut self,
+        tag: &StartTag<'_>,
+        class: Class,
+        lexer: &mut Machine,
+    ) {
+        let switch = self.foreign_start_tag_rest(tag, class);
+        apply(lexer, switch, tag.src);
     }
 
-    /// [`Tokens::simulate`] for a start tag on the [`TagPath::Region`] path, past
+    /// [`Feedback::token`] for a start tag on the [`TagPath::Region`] path, past
     /// [`Simulator::region_start_tag_fast`].
     #[inline(never)]
-    fn simulate_region_start_tag_rest(&mut self, tag: &StartTag<'_>, class: Class) {
-        let feedback = self.sim.region_start_tag_rest(tag, class);
-        self.apply_any_feedback(feedback);
+    fn simulate_region_start_tag_rest(
+        &mut self,
+        tag: &StartTag<'_>,
+        class: Class,
+        lexer: &mut Machine,
+    ) {
+        let switch = self.region_start_tag_rest(tag, class);
+        apply(lexer, switch, tag.src);
     }
 
-    /// [`Tokens::simulate`] for text (only ever outside the common state).
+    /// [`Feedback::token`] for text (only ever outside the common state).
     #[inline(always)]
-    fn simulate_text(&mut self, text: &Text<'_>) {
-        let feedback = self.sim.text_general(text);
-        self.apply_any_feedback(feedback);
+    fn simulate_text(&mut self, text: &Text<'_>, lexer: &mut Machine) {
+        let switch = self.text_general(text);
+        apply(lexer, switch, text.src);
     }
 
-    /// Apply `feedback` if there is any: the test inline, the work out of line (most tokens
-    /// change nothing).
-    #[inline(always)]
-    fn apply_any_feedback(&mut self, feedback: Feedback) {
-        if !feedback.is_none() {
-            self.apply_feedback(feedback);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn apply_feedback(&mut self, feedback: Feedback) {
-        if let Some(kind) = feedback.text_state() {
-            self.set_text_state(kind);
-        }
-        if let Some(allowed) = feedback.cdata() {
-            self.set_cdata_allowed(allowed);
-        }
-    }
-
-    /// Why the tree-builder simulator was unsure about the token just handed out, if it was
-    /// (always `None` with [`Options::simulate`](crate::Options::simulate) off).
-    ///
-    /// ```
-    /// use tagstream::{Ambiguity, Tokenizer};
-    /// let mut tokenizer = Tokenizer::default();
-    /// let mut tokens = tokenizer.tokenize(b"<svg><path></div><script>");
-    /// let mut why = Vec::new();
-    /// while let Some(_) = tokens.next() {
-    ///     why.push(tokens.ambiguity());
-    /// }
-    /// // `</div>` closes the svg only if a div is open around it: the simulator guesses it does.
-    /// assert_eq!(why, [None, None, Some(Ambiguity::ForeignEndTag), None]);
-    /// ```
-    pub fn ambiguity(&self) -> Option<Ambiguity> {
-        self.sim.last
+    /// Why the simulator was unsure about the last token, if it was (see
+    /// [`Tokens::ambiguity`](crate::Tokens::ambiguity)).
+    pub(crate) fn ambiguity(&self) -> Option<Ambiguity> {
+        self.last
     }
 
     /// How many tokens of this document the simulator was unsure about so far.
-    pub fn ambiguous_count(&self) -> u64 {
-        self.sim.count
+    pub(crate) fn ambiguous_count(&self) -> u64 {
+        self.count
     }
 }
 
-impl Tokenizer {
-    /// How many tokens of the current document the tree-builder simulator was unsure about (see
-    /// [`Tokens::ambiguity`]).
-    pub fn ambiguous_count(&self) -> u64 {
-        self.simulator.count
+/// Apply `switch`, the simulator's answer to a token read from `src`, to `lexer` if there is
+/// anything to apply: the test inline, the work out of line (most tokens change nothing).
+#[inline(always)]
+fn apply(lexer: &mut Machine, switch: Switch, src: &Source<'_>) {
+    if !switch.is_none() {
+        apply_switch(lexer, switch, src);
     }
 }
 
+#[cold]
+#[inline(never)]
+fn apply_switch(lexer: &mut Machine, switch: Switch, src: &Source<'_>) {
+    if let Some(kind) = switch.text_state() {
+        lexer.switch_text_state_after(kind, Some(&src.window()));
+    }
+    if let Some(allowed) = switch.cdata() {
+        lexer.set_cdata_allowed(allowed);
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2774,10 +2770,10 @@ mod tests {
             TextKind::Plaintext,
             TextKind::Cdata,
         ] {
-            assert_eq!(Feedback::switch(kind).text_state(), Some(kind));
-            assert_eq!(Feedback::switch(kind).cdata(), None);
+            assert_eq!(Switch::text_state_to(kind).text_state(), Some(kind));
+            assert_eq!(Switch::text_state_to(kind).cdata(), None);
         }
-        assert!(Feedback::NONE.is_none());
-        assert_eq!(Feedback(Feedback::CDATA_CHANGE).cdata(), Some(false));
+        assert!(Switch::NONE.is_none());
+        assert_eq!(Switch(Switch::CDATA_CHANGE).cdata(), Some(false));
     }
 }

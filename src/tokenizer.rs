@@ -21,10 +21,11 @@ use std::iter::FusedIterator;
 use bumpalo::Bump;
 
 use crate::error::{DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position};
+use crate::feedback::Feedback;
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::machine::{Config, Lexeme, Machine};
 use crate::scan::find1;
-use crate::simulator::Simulator;
+use crate::simulator::{Ambiguity, Simulator};
 use crate::span::{AttrRecord, Kind, Record, Span, TextKind, Window};
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
@@ -797,6 +798,12 @@ impl Tokenizer {
         self.side.validate_utf8.then(|| self.side.utf8.is_valid())
     }
 
+    /// How many tokens of the current document the tree-builder simulator was unsure about (see
+    /// [`Tokens::ambiguity`]).
+    pub fn ambiguous_count(&self) -> u64 {
+        self.simulator.ambiguous_count()
+    }
+
     /// Switch to a text state before the next token (tree-builder feedback between feeds).
     pub fn set_text_state(&mut self, state: TextKind) {
         self.machine.switch_text_state(state);
@@ -1116,14 +1123,37 @@ pub struct Tokens<'t> {
 impl<'t> Tokens<'t> {
     /// Switch to a text state before the next token (tree-builder feedback).
     pub fn set_text_state(&mut self, state: TextKind) {
-        if let Some(src) = self.last_window {
-            self.machine.resolve_last_start_tag(&Window {
-                bytes: src.bytes,
-                base: src.base,
-                eof: false,
-            });
-        }
-        self.machine.switch_text_state(state);
+        let window = self.last_window.map(Source::window);
+        self.machine.switch_text_state_after(state, window.as_ref());
+    }
+
+    /// Why the tree-builder simulator was unsure about the token just handed out, if it was
+    /// (always `None` with [`Options::simulate`] off).
+    ///
+    /// ```
+    /// use tagstream::{Ambiguity, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let mut tokens = tokenizer.tokenize(b"<svg><path></div><script>");
+    /// let mut why = Vec::new();
+    /// while let Some(_) = tokens.next() {
+    ///     why.push(tokens.ambiguity());
+    /// }
+    /// // `</div>` closes the svg only if a div is open around it: the simulator guesses it does.
+    /// assert_eq!(why, [None, None, Some(Ambiguity::ForeignEndTag), None]);
+    /// ```
+    pub fn ambiguity(&self) -> Option<Ambiguity> {
+        self.sim.ambiguity()
+    }
+
+    /// How many tokens of this document the simulator was unsure about so far.
+    pub fn ambiguous_count(&self) -> u64 {
+        self.sim.ambiguous_count()
+    }
+
+    /// The feedback stage, and the lexer it may switch (see [`crate::feedback`]).
+    #[inline(always)]
+    fn stage(&mut self) -> (&mut Simulator, &mut Machine) {
+        (&mut *self.sim, &mut *self.machine)
     }
 
     /// Set the last start tag's name (tree-builder feedback).
@@ -1623,7 +1653,8 @@ impl<'t> Tokens<'t> {
             Lexeme::Text(span) => {
                 let kind = TextKind::Data;
                 if self.sim.wants(Kind::Text(kind), span, bytes, base) {
-                    return self.simulated_text(Text { src, span, kind });
+                    let (sim, target) = self.stage();
+                    return sim.text(Text { src, span, kind }, target);
                 }
                 Some(Token::Text(Text { src, span, kind }))
             }
@@ -1644,20 +1675,23 @@ impl<'t> Tokens<'t> {
                     .sim
                     .wants(Kind::StartTag { self_closing }, name, bytes, base)
                 {
-                    return self.simulated_start_tag(tag);
+                    let (sim, target) = self.stage();
+                    return sim.start_tag(tag, target);
                 }
                 Some(Token::StartTag(tag))
             }
             Lexeme::EndTag { span, name } => {
                 if self.sim.wants(Kind::EndTag, name, bytes, base) && !self.sim.lets_pass(name) {
-                    return self.simulated_end_tag(EndTag { src, span, name });
+                    let (sim, target) = self.stage();
+                    return sim.end_tag(EndTag { src, span, name }, target);
                 }
                 Some(Token::EndTag(EndTag { src, span, name }))
             }
             Lexeme::Comment { span, data } => {
                 let comment = Token::Comment(Comment { src, span, data });
                 if self.sim.wants(Kind::Comment, data, bytes, base) {
-                    self.simulate(&comment);
+                    let (sim, target) = self.stage();
+                    sim.token(&comment, target);
                 }
                 Some(comment)
             }
@@ -1686,7 +1720,8 @@ impl<'t> Tokens<'t> {
         };
         self.last_window = Some(src);
         if self.sim.wants(kind, part, src.bytes, src.base) {
-            self.simulate(&token);
+            let (sim, target) = self.stage();
+            sim.token(&token, target);
         }
         Some(token)
     }
@@ -1746,7 +1781,8 @@ impl<'t> Tokens<'t> {
             .sim
             .wants(record.kind, record.part, src.bytes, src.base)
         {
-            return self.simulated_text(text);
+            let (sim, target) = self.stage();
+            return sim.text(text, target);
         }
         Some(Token::Text(text))
     }
@@ -1800,7 +1836,8 @@ impl<'t> Tokens<'t> {
             .wants_record(record.kind, record.part, src.bytes, src.base);
         let token = make_token(record, src, self.machine);
         if simulate {
-            self.simulate(&token);
+            let (sim, target) = self.stage();
+            sim.token(&token, target);
         }
         token
     }

@@ -347,6 +347,16 @@ impl Machine {
         self.set_text_state(kind);
     }
 
+    /// [`Machine::switch_text_state`] after a token from the window `last` (the iterator's
+    /// feedback): the last start tag's name is kept from its bytes first, since the window may go
+    /// before the appropriate end tag comes.
+    pub(crate) fn switch_text_state_after(&mut self, kind: TextKind, last: Option<&Window>) {
+        if let Some(window) = last {
+            self.resolve_last_start_tag(window);
+        }
+        self.switch_text_state(kind);
+    }
+
     /// Switch to one of the text states.
     pub(crate) fn set_text_state(&mut self, kind: TextKind) {
         self.state = match kind {

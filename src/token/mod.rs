@@ -117,15 +117,19 @@ impl<'a> Token<'a> {
 
     /// The token's exact source bytes.
     pub fn raw(&self) -> &'a [u8] {
-        let src = match self {
+        self.source().raw(self.span())
+    }
+
+    /// The buffer the token's spans index into.
+    pub(crate) fn source(&self) -> &'a Source<'a> {
+        match self {
             Token::Doctype(t) => t.src,
             Token::StartTag(t) => t.src,
             Token::EndTag(t) => t.src,
             Token::Comment(t) => t.src,
             Token::Text(t) => t.src,
             Token::ProcessingInstruction(t) => t.src,
-        };
-        src.raw(self.span())
+        }
     }
 }
 
