@@ -16,6 +16,11 @@
 //! less-than sign, end tag open and end tag name states, and leaves `<!--` in script data (the
 //! escape states) to the state functions. Comments are read in one pass as well, to the first
 //! `-->` or `--!>` (§13.2.5.42–52).
+//!
+//! The state functions are the lanes' oracle: with parse errors on, no lane runs, so the same
+//! input with errors on and off must give the same tokens. `tests/html5lib.rs` checks the suite's
+//! tokens with errors off (lanes) as well as on, whole and split at every offset, and the fuzz
+//! target `tokenize` toggles errors on every input (fuzz/src/lib.rs).
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Machine, ShortName, State, is_whitespace, skip_whitespace};
