@@ -6,8 +6,10 @@
 //! concatenated and cut to 1, 5 and 10 MB. The race's own tagstream subjects run them, so every
 //! token goes into the same checksum (spans and raw names, nothing decoded): `tagstream` and
 //! `tagstream-errors` the corpus and the cases, `tagstream-chunks` with 1-byte chunks the
-//! byte-at-a-time documents. Each pass runs all of them once, in an order shuffled anew each pass;
-//! one warm-up pass and then N timed, on this thread's CPU clock; the report gives the medians.
+//! byte-at-a-time documents. Beside them, unless `--no-peers`, the race's peers ([`PEERS`]) run the
+//! corpus and every case at both sizes, each judged against its own corpus speed. Each pass runs
+//! all of them once, in an order shuffled anew each pass; one warm-up pass and then N timed, on
+//! this thread's CPU clock; the report gives the medians.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -33,23 +35,38 @@ const SMALLER: usize = 10;
 /// this factor (timing noise on a shared machine stays well inside it).
 const FLAT: f64 = 1.25;
 
+/// The race's peers measured beside tagstream: `lol_html` (element and text handlers: it runs its
+/// own tree-builder feedback simulator), `lol_html-bare`, html5ever's tokenizer and html5gum.
+const PEERS: [&str; 4] = ["lol_html", "lol_html-bare", "html5ever", "html5gum"];
+
+/// A peer's time per byte at full size over its time at 1/[`SMALLER`] above this is called out
+/// as not linear (short inputs time noisily, and caches move the ratio by less than this).
+const NOT_LINEAR: f64 = 2.0;
+
 /// How an input is tokenized, and by which subject of the race.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     Default,
     Errors,
     Bytewise,
+    /// A peer of the race, by its subject name (one of [`PEERS`]).
+    Peer(&'static str),
 }
 
 impl Mode {
-    fn subject(self, input: &Corpus) -> Box<dyn Subject> {
-        let name = match self {
+    /// The race's subject that runs this mode.
+    fn name(self) -> &'static str {
+        match self {
             Mode::Default => "tagstream",
             Mode::Errors => "tagstream-errors",
             Mode::Bytewise => "tagstream-chunks",
-        };
+            Mode::Peer(name) => name,
+        }
+    }
+
+    fn subject(self, input: &Corpus) -> Box<dyn Subject> {
         // The chunk size (1 byte) matters only to tagstream-chunks.
-        subjects::make(name, input, 1).expect("a subject of the race")
+        subjects::make(self.name(), input, 1).expect("a subject of the race")
     }
 }
 
@@ -66,7 +83,8 @@ struct Run {
     input: usize,
     mode: Mode,
     subject: Box<dyn Subject>,
-    /// Tokens the subject consumes (counted in an extra, untimed pass).
+    /// Tokens the subject consumes (counted in an extra, untimed pass); for a peer, the tokens
+    /// tagstream makes of the same input in default mode.
     tokens: u64,
     cpu: Vec<f64>,
     outcome: Outcome,
@@ -77,16 +95,33 @@ impl Run {
     fn mbps(&self, inputs: &[(Source, Corpus)]) -> f64 {
         mbps(inputs[self.input].1.bytes, median(&self.cpu))
     }
+
+    /// Nanoseconds per token (see `tokens`).
+    fn ns_per_token(&self) -> f64 {
+        median(&self.cpu) * 1e9 / self.tokens.max(1) as f64
+    }
 }
 
-/// Run the hostile benchmark and print (and, with `write`, save) its report.
-pub fn run(corpus: Corpus, passes: usize, results: &Path, write: bool) -> Result<(), String> {
+/// Run the hostile benchmark, with the peers unless `peers` is false, and print (and, with
+/// `write`, save) its report.
+pub fn run(
+    corpus: Corpus,
+    passes: usize,
+    peers: bool,
+    results: &Path,
+    write: bool,
+) -> Result<(), String> {
     let machine = Machine::detect();
     let inputs = inputs(corpus);
-    let mut runs = runs(&inputs);
+    let mut runs = runs(&inputs, peers);
     let load_before = report::load_average();
+    let started = std::time::Instant::now();
     time_passes(&mut runs, &inputs, passes);
     let load = (load_before, report::load_average());
+    eprintln!(
+        "timed passes took {:.0} s of wall-clock time",
+        started.elapsed().as_secs_f64()
+    );
     let markdown = markdown(&machine, &inputs, &runs, passes, load);
     println!("{markdown}");
     if write {
@@ -123,17 +158,21 @@ fn inputs(corpus: Corpus) -> Vec<(Source, Corpus)> {
     inputs
 }
 
-/// Every input in the modes it is measured in, with its token count.
-fn runs(inputs: &[(Source, Corpus)]) -> Vec<Run> {
+/// Every input in the modes it is measured in, with its token count: the peers (with `peers`) on
+/// the corpus and the cases at both sizes.
+fn runs(inputs: &[(Source, Corpus)], peers: bool) -> Vec<Run> {
     eprintln!("counting tokens...");
     let mut runs = Vec::new();
     for (i, (source, input)) in inputs.iter().enumerate() {
-        let modes: &[Mode] = match source {
-            Source::Corpus | Source::Case { divisor: 1, .. } => &[Mode::Default, Mode::Errors],
-            Source::Case { .. } => &[Mode::Default],
-            Source::Bytewise => &[Mode::Bytewise],
+        let mut modes = match source {
+            Source::Corpus | Source::Case { divisor: 1, .. } => vec![Mode::Default, Mode::Errors],
+            Source::Case { .. } => vec![Mode::Default],
+            Source::Bytewise => vec![Mode::Bytewise],
         };
-        for &mode in modes {
+        if peers && !matches!(source, Source::Bytewise) {
+            modes.extend(PEERS.map(Mode::Peer));
+        }
+        for mode in modes {
             runs.push(Run {
                 input: i,
                 mode,
@@ -148,7 +187,8 @@ fn runs(inputs: &[(Source, Corpus)]) -> Vec<Run> {
     runs
 }
 
-/// The tokens `mode`'s subject gets from `input` (feeding one byte at a time splits text).
+/// The tokens `mode`'s subject gets from `input` (feeding one byte at a time splits text); for a
+/// peer, tagstream's in default mode.
 fn count_tokens(mode: Mode, input: &Corpus) -> u64 {
     let mut tokenizer = Tokenizer::new(Options::new().errors(mode == Mode::Errors));
     let mut count = 0;
@@ -210,11 +250,7 @@ fn against(run: &Run, inputs: &[(Source, Corpus)], reference: f64, from_issue: b
         (false, false) => "no",
     };
     let changed = if run.consistent { "" } else { " (CHANGED!)" };
-    format!(
-        "{}{changed} | {:.0}% | {met}",
-        fmt_speed(speed),
-        ratio * 100.0
-    )
+    format!("{}{changed} | {} | {met}", fmt_speed(speed), percent(ratio))
 }
 
 /// Nanoseconds per byte of `run`.
@@ -222,11 +258,13 @@ fn ns_per_byte(run: &Run, inputs: &[(Source, Corpus)]) -> f64 {
     median(&run.cpu) * 1e9 / inputs[run.input].1.bytes as f64
 }
 
-/// How much more time per byte `case` takes at full size than at 1/[`SMALLER`] (default mode).
-fn growth(case: &Case, inputs: &[(Source, Corpus)], runs: &[Run]) -> f64 {
+/// How much more time per byte `case` takes in `mode` at full size than at 1/[`SMALLER`] (the
+/// default mode and the peers run both sizes).
+fn growth(case: &Case, mode: Mode, inputs: &[(Source, Corpus)], runs: &[Run]) -> f64 {
     let ns = |wanted: usize| {
         let run = runs.iter().find(|r| {
-            matches!(inputs[r.input].0, Source::Case { case: c, divisor } if c.name == case.name && divisor == wanted)
+            r.mode == mode
+                && matches!(inputs[r.input].0, Source::Case { case: c, divisor } if c.name == case.name && divisor == wanted)
         });
         ns_per_byte(run.expect("every case runs at both sizes"), inputs)
     };
@@ -253,7 +291,7 @@ fn cases_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
             Source::Case { case, divisor: 1 } => (
                 case_label(case),
                 format!("{} {}", group(case.full as u64), case.unit),
-                format!("{:.2}", growth(case, inputs, runs)),
+                format!("{:.2}", growth(case, Mode::Default, inputs, runs)),
                 case.from_issue,
             ),
             _ => continue,
@@ -387,6 +425,19 @@ fn markdown(
         corpus.pages.len(),
         group(corpus.bytes as u64)
     );
+    if runs.iter().any(|r| matches!(r.mode, Mode::Peer(_))) {
+        let crates: Vec<String> = report::crate_versions(&crate::manifest_dir().join("Cargo.lock"))
+            .into_iter()
+            .filter(|(name, _)| name != "tagstream")
+            .map(|(name, version)| format!("{name} {version}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "- **Peers:** {} (perf/Cargo.lock), run as the race runs them, in the same passes \
+             (see \"Peers on the same inputs\"; `--no-peers` leaves them out)",
+            crates.join(", ")
+        );
+    }
     let _ = writeln!(s, "\n## Hostile inputs\n\n{}", cases_table(inputs, runs));
     let _ = writeln!(
         s,
@@ -414,6 +465,9 @@ fn markdown(
          sizes.\n\n{table}\nLinear (no size above {FLAT}× the smallest's ns/byte): {}.\n",
         if flat { "yes" } else { "**no**" }
     );
+    if runs.iter().any(|r| matches!(r.mode, Mode::Peer(_))) {
+        s.push_str(&peers_section(inputs, runs));
+    }
     s.push_str(&cases_section(inputs, runs));
     s
 }
@@ -441,4 +495,284 @@ fn cases_section(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
         }
     }
     s
+}
+
+/// The subjects that ran the corpus, in the order of the peers' tables: ours, then the peers.
+fn compared(runs: &[Run]) -> Vec<Mode> {
+    runs.iter()
+        .filter(|r| r.input == 0)
+        .map(|r| r.mode)
+        .collect()
+}
+
+/// The cases at full size, with the index of their input.
+fn full_cases(inputs: &[(Source, Corpus)]) -> impl Iterator<Item = (usize, &'static Case)> + '_ {
+    inputs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (source, _))| match source {
+            Source::Case { case, divisor: 1 } => Some((i, *case)),
+            _ => None,
+        })
+}
+
+/// `run`'s MB/s over the MB/s of its own subject on the corpus.
+fn share(run: &Run, inputs: &[(Source, Corpus)], runs: &[Run]) -> f64 {
+    run.mbps(inputs) / find(runs, 0, run.mode).mbps(inputs)
+}
+
+/// " (CHANGED!)" when a run's outcome moved between passes.
+fn changed(run: &Run) -> &'static str {
+    if run.consistent { "" } else { " (CHANGED!)" }
+}
+
+/// A table header: `first` columns, then one right-aligned column per subject of `modes`.
+fn header(first: &[&str], modes: &[Mode]) -> String {
+    let names: Vec<&str> = modes.iter().map(|m| m.name()).collect();
+    format!(
+        "| {} | {} |\n|---|{}\n",
+        first.join(" | "),
+        names.join(" | "),
+        "---:|".repeat(first.len() - 1 + modes.len())
+    )
+}
+
+/// What the peers are, their table, the cases where they and tagstream part, and the ns per
+/// token of our dense-token cases.
+fn peers_section(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+    let mut s = String::from(
+        "## Peers on the same inputs\n\nThe race's peers ran the corpus and every case at full \
+         size in the same passes, shuffled among tagstream's runs: `lol_html` (`HtmlRewriter` with \
+         `element!(\"*\")` and `text!(\"*\")` handlers, strict mode off: it matches every element \
+         and runs its own tree-builder feedback simulator, the closest to tagstream's work on the \
+         (ours) cases), `lol_html-bare` (no handlers: it only scans for what it would rewrite and \
+         hands out no tokens), `html5ever` (its tokenizer with a token sink; no tree builder, so \
+         no foreign-content feedback at all) and `html5gum` (its callback emitter; none either). \
+         Each cell is the subject's MB/s on the case over its own MB/s on the corpus (the corpus \
+         row), with its MB/s in parentheses; in bold below 25%. The shares say how far each \
+         tokenizer's speed falls from its own corpus speed on a case; the MB/s, how fast it \
+         is.\n\n",
+    );
+    s.push_str(&peers_table(inputs, runs));
+    let _ = writeln!(s, "\n{}", peers_notes(inputs, runs));
+    let _ = writeln!(s, "{}", against_peers(inputs, runs));
+    let _ = writeln!(
+        s,
+        "### Time per token, (ours) cases\n\nThese cases are bound by the cost per token. \
+         ns/token is the median pass's time over tagstream's token count for the input in default \
+         mode (the same with errors on), for every subject (the peers' own token counts differ: html5ever hands out \
+         character runs and EOF differently, lol_html-bare makes no tokens); the corpus row is the \
+         average token of real pages.\n\n{}",
+        per_token_table(inputs, runs)
+    );
+    s
+}
+
+/// Each subject's share of its corpus speed on every case at full size.
+fn peers_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+    let modes = compared(runs);
+    let mut t = header(&["case", "bytes/token"], &modes);
+    let corpus = find(runs, 0, Mode::Default);
+    let _ = write!(
+        t,
+        "| **corpus** (reference) | {} |",
+        bytes_per_token(inputs[0].1.bytes, corpus.tokens)
+    );
+    for &mode in &modes {
+        let run = find(runs, 0, mode);
+        let _ = write!(t, " {} MB/s{} |", fmt_speed(run.mbps(inputs)), changed(run));
+    }
+    t.push('\n');
+    for (i, case) in full_cases(inputs) {
+        let tokens = find(runs, i, Mode::Default).tokens;
+        let _ = write!(
+            t,
+            "| {} | {} |",
+            case_label(case),
+            bytes_per_token(inputs[i].1.bytes, tokens)
+        );
+        for &mode in &modes {
+            let run = find(runs, i, mode);
+            let ratio = share(run, inputs, runs);
+            let cell = format!("{} ({})", percent(ratio), fmt_speed(run.mbps(inputs)));
+            let cell = if ratio < GOAL {
+                format!("**{cell}**")
+            } else {
+                cell
+            };
+            let _ = write!(t, " {cell}{} |", changed(run));
+        }
+        t.push('\n');
+    }
+    t
+}
+
+/// What a reader must know to trust the peers' table: the `&str` peers' lossy inputs, lol_html's
+/// bail-outs, and the peers whose time per byte grows with the size.
+fn peers_notes(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+    let mut lossy = Vec::new();
+    for (source, input) in inputs {
+        if input.non_utf8 == 0
+            || !matches!(source, Source::Corpus | Source::Case { divisor: 1, .. })
+        {
+            continue;
+        }
+        let converted: usize = input.pages.iter().map(|p| p.as_str().len()).sum();
+        let name = match source {
+            Source::Case { case, .. } => case.name.to_owned(),
+            _ => "the corpus".to_owned(),
+        };
+        lossy.push(format!(
+            "{name} ({} of its {} documents: {} bytes as UTF-8, {} as given)",
+            input.non_utf8,
+            input.pages.len(),
+            group(converted as u64),
+            group(input.bytes as u64)
+        ));
+    }
+    let bailed: Vec<String> = runs
+        .iter()
+        .filter(|r| matches!(r.mode, Mode::Peer(n) if n.starts_with("lol_html")))
+        .filter(|r| r.outcome.errors > 0)
+        .map(|r| format!("{} on {}", r.mode.name(), inputs[r.input].1.dir.display()))
+        .collect();
+    let mut growing = Vec::new();
+    for (_, case) in full_cases(inputs) {
+        for mode in compared(runs) {
+            if let Mode::Peer(name) = mode {
+                let g = growth(case, mode, inputs, runs);
+                if g > NOT_LINEAR {
+                    growing.push(format!("{name} on {} ({g:.1})", case.name));
+                }
+            }
+        }
+    }
+    let none = |v: Vec<String>| {
+        if v.is_empty() {
+            "none".to_owned()
+        } else {
+            v.join("; ")
+        }
+    };
+    format!(
+        "MB/s are over the input's bytes as given. html5ever and html5gum take `&str`: where the \
+         input is not UTF-8 they get a lossy copy (U+FFFD for each invalid sequence), here: {}. \
+         lol_html bailed out (the rewriter returned an error) on: {}. The peers also ran every \
+         case at a tenth of its size; their time per byte at full size over that at a tenth \
+         exceeds {NOT_LINEAR} (not linear) for: {}.\n",
+        none(lossy),
+        none(bailed),
+        none(growing)
+    )
+}
+
+/// The cases where tagstream misses 25% of its corpus speed, with how each peer fares on them,
+/// and the cases where only peers miss.
+fn against_peers(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+    let peers: Vec<Mode> = compared(runs)
+        .into_iter()
+        .filter(|m| matches!(m, Mode::Peer(_)))
+        .collect();
+    let pct = |run: &Run| percent(share(run, inputs, runs));
+    let (mut ours, mut theirs) = (String::new(), Vec::new());
+    for (i, case) in full_cases(inputs) {
+        let (held, missed): (Vec<&Run>, Vec<&Run>) = peers
+            .iter()
+            .map(|&m| find(runs, i, m))
+            .partition(|r| share(r, inputs, runs) >= GOAL);
+        let list = |v: &[&Run]| {
+            if v.is_empty() {
+                "none".to_owned()
+            } else {
+                let named: Vec<String> = v
+                    .iter()
+                    .map(|r| format!("{} {}", r.mode.name(), pct(r)))
+                    .collect();
+                named.join(", ")
+            }
+        };
+        let (default, errors) = (find(runs, i, Mode::Default), find(runs, i, Mode::Errors));
+        if share(default, inputs, runs) < GOAL || share(errors, inputs, runs) < GOAL {
+            let _ = writeln!(
+                ours,
+                "- {}: tagstream {} (default), {} (errors); peers at 25% or more: {}; below: {}.",
+                case_label(case),
+                pct(default),
+                pct(errors),
+                list(&held),
+                list(&missed)
+            );
+        } else if !missed.is_empty() {
+            theirs.push(format!("{} ({})", case_label(case), list(&missed)));
+        }
+    }
+    if ours.is_empty() {
+        ours = "- none.\n".to_owned();
+    }
+    let theirs = if theirs.is_empty() {
+        "none".to_owned()
+    } else {
+        theirs.join("; ")
+    };
+    format!(
+        "Where tagstream is below 25% of its corpus speed in either mode, the peers on the same \
+         input, each against its own corpus:\n\n{ours}\nWhere tagstream holds 25% in both modes \
+         and a peer does not: {theirs}.\n"
+    )
+}
+
+/// ns per token of every subject on the corpus and on our (dense-token) cases.
+fn per_token_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+    let modes = compared(runs);
+    let mut t = header(&["input", "tokens", "bytes/token"], &modes);
+    let ours = full_cases(inputs).filter(|(_, case)| !case.from_issue);
+    let rows = std::iter::once((0, "**corpus** (reference)".to_owned()))
+        .chain(ours.map(|(i, case)| (i, case_label(case))));
+    for (i, label) in rows {
+        let tokens = find(runs, i, Mode::Default).tokens;
+        let _ = write!(
+            t,
+            "| {label} | {} | {} |",
+            group(tokens),
+            bytes_per_token(inputs[i].1.bytes, tokens)
+        );
+        for &mode in &modes {
+            let run = find(runs, i, mode);
+            let _ = write!(t, " {:.1}{} |", run.ns_per_token(), changed(run));
+        }
+        t.push('\n');
+    }
+    t
+}
+
+/// A share as a percentage: whole points, to a tenth below 10% (where "0%" would hide it) and
+/// where whole points would round across the goal (24.6% is not "25%").
+fn percent(ratio: f64) -> String {
+    let points = ratio * 100.0;
+    let across_goal = (points.round() >= GOAL * 100.0) != (ratio >= GOAL);
+    if points < 10.0 || across_goal {
+        format!("{points:.1}%")
+    } else {
+        format!("{points:.0}%")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+
+    #[test]
+    fn percentages_do_not_round_across_the_goal() {
+        assert_eq!(percent(0.246), "24.6%");
+        assert_eq!(percent(0.2549), "25%");
+        assert_eq!(percent(0.25), "25%");
+        assert_eq!(percent(0.5), "50%");
+    }
+
+    #[test]
+    fn small_percentages_keep_a_tenth() {
+        assert_eq!(percent(0.003), "0.3%");
+        assert_eq!(percent(0.094), "9.4%");
+        assert_eq!(percent(0.13), "13%");
+    }
 }

@@ -38,6 +38,8 @@ OPTIONS:
     --hostile             not the race: the hostile inputs of issues 5 and 25 at full size
                           against the corpus, and a document fed one byte at a time (writes
                           results/<date>-<cpu>-hostile.md)
+    --no-peers            with --hostile: leave out the peers (lol_html, lol_html-bare,
+                          html5ever, html5gum), which otherwise run every input beside tagstream
     --seams               not the race: what a chunk seam costs, in ns, by where it falls (cuts
                           about every --chunk-size bytes; default 21 passes; prints only)
     --seam-plan N         not the race: cut the pages as --seams plan N (see --list-plans;
@@ -67,6 +69,8 @@ struct Args {
     write: bool,
     callgrind: Option<String>,
     hostile: bool,
+    /// `--no-peers`: the hostile run without the peers.
+    no_peers: bool,
     seams: bool,
     /// `--seam-plan`: `Some(None)` for `whole`, `Some(Some(n))` for plan n.
     seam_plan: Option<Option<usize>>,
@@ -99,6 +103,7 @@ fn parse_args() -> Result<Args, String> {
         write: true,
         callgrind: None,
         hostile: false,
+        no_peers: false,
         seams: false,
         seam_plan: None,
         case: None,
@@ -143,6 +148,7 @@ fn parse_args() -> Result<Args, String> {
             "--no-write" => args.write = false,
             "--callgrind" => args.callgrind = Some(value()?),
             "--hostile" => args.hostile = true,
+            "--no-peers" => args.no_peers = true,
             "--seams" => args.seams = true,
             "--seam-plan" => args.seam_plan = Some(seam_plan(&value()?)?),
             "--case" => args.case = Some(value()?),
@@ -182,6 +188,9 @@ fn parse_args() -> Result<Args, String> {
         if !hostile::CASES.iter().any(|h| h.name == c) {
             return Err(format!("--case: unknown case {c:?} (see --list-cases)"));
         }
+    }
+    if args.no_peers && !args.hostile {
+        return Err("--no-peers goes with --hostile".to_owned());
     }
     if args.seam_plan.is_some() && (args.callgrind.is_some() || args.hostile || args.seams) {
         return Err("--seam-plan goes with none of --callgrind, --hostile and --seams".to_owned());
@@ -338,7 +347,7 @@ fn hostile_mode(corpus: Corpus, args: &Args) -> ExitCode {
         eprintln!("warning: this is not an optimized build; use `cargo run --release`");
     }
     let passes = args.passes.unwrap_or(5);
-    match hostile_run::run(corpus, passes, &args.results, args.write) {
+    match hostile_run::run(corpus, passes, !args.no_peers, &args.results, args.write) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
