@@ -215,3 +215,6 @@ fn kept_note(change: EncodingChange, limits: Limits) -> String {
         change.from.name(),
     )
 }
+
+#[cfg(test)]
+mod tests;
