@@ -23,8 +23,8 @@ pub(crate) struct EncodingArgs {
     /// 1024 bytes, then --default-encoding. A later <meta> that declares another encoding makes
     /// `tokens` print {"type":"encoding_changed","from","to","span"} (decoding goes on with the
     /// first one), and makes `links`, `text` and `stats` read that document again, once, in the
-    /// declared encoding, as a browser does. Standard input longer than 8 MiB cannot be read
-    /// again: when the <meta> comes past its first 8 MiB, it is decoded with the first encoding
+    /// declared encoding, as a browser does. Standard input longer than 4 MiB cannot be read
+    /// again: when the <meta> comes past its first 4 MiB, it is decoded with the first encoding
     /// throughout, and a note says so on stderr.
     #[arg(
         long,
@@ -41,7 +41,8 @@ pub(crate) struct EncodingArgs {
     /// are valid UTF-8 with some non-ASCII in them, else windows-1252 (the HTML Standard's default
     /// for most locales, which reads ASCII as ASCII). `tokens` decides on the first 1024 bytes and
     /// the whole chunk that completes them (--chunk-size); `links`, `text` and `stats` on the
-    /// whole document, or its first 8 MiB when it is longer. A label forces that encoding, without the UTF-8 detection.
+    /// whole document, or its first 4 MiB when it is longer. A label forces that encoding,
+    /// without the UTF-8 detection.
     #[arg(
         long,
         value_name = "LABEL",

@@ -27,7 +27,7 @@ per record, as Common Crawl writes them): only their `response` records with an 
 Content-Type are read. Lines from a WARC record also carry \"offset\" (of the record, or of its \
 gzip member) and \"page\" (its WARC-Target-URI).
 
-Output is in input order whatever --jobs. A file or standard input longer than 8 MiB is read in \
+Output is in input order whatever --jobs. A file or standard input longer than 4 MiB is read in \
 chunks, in bounded memory (WARC records are read one at a time). On standard error: a progress bar \
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; a \

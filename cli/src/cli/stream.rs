@@ -21,14 +21,16 @@ pub(crate) struct Limits {
     pub(crate) chunk: usize,
 }
 
-/// The limits of the crawler commands. 8 MiB whole: real pages are far shorter (the longest in
-/// datasets/corpus is 1.9 MB), so they keep the exact whole-document path, and the peak of a
-/// stream stays well under 64 MiB: the first chunk, plus the transcoder's output for it (up to
-/// three times as many bytes for a single-byte encoding such as windows-1252, the `auto` default
-/// for ASCII), plus the tokenizer's buffers and its capped parse errors (6 MiB at most). 1 MiB
-/// chunks: few enough feeds that their cost does not show, small beside the first chunk.
+/// The limits of the crawler commands. 4 MiB whole: ten times the longest page of
+/// datasets/corpus (396 KB), so real pages keep the exact whole-document path; and what one job
+/// holds at most stays small (under 64 MiB with --jobs 1 on the storms of perf/rss.sh --errors),
+/// whether the document is whole or streamed: its first chunk, the transcoder's output for it (up
+/// to three times as many bytes for a single-byte encoding such as windows-1252, the `auto`
+/// default for ASCII), the tokenizer's unfinished token carried between chunks, and its capped
+/// parse errors (6 MiB at most). 1 MiB chunks: few enough feeds that their cost does not show,
+/// small beside the first chunk.
 pub(crate) const LIMITS: Limits = Limits {
-    whole: 8 << 20,
+    whole: 4 << 20,
     chunk: 1 << 20,
 };
 
