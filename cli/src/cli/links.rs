@@ -8,7 +8,7 @@ use tagstream::extract::{Link, LinkExtractor, Url, tag_links};
 use tagstream::{Options, Span, Token};
 
 use super::encoding::{Done, Page};
-use super::inputs::Document;
+use super::inputs::{Body, Document};
 use super::stream::Broken;
 use super::{Command, InputArgs, Origin, json_line};
 
@@ -38,22 +38,22 @@ struct LinkLine<'a> {
     in_template: bool,
 }
 
-/// The links of one document, and their spans in the document's bytes.
+/// The links of one document, and, when it is streamed, their spans in the document's bytes.
 struct LinkPage {
     extractor: LinkExtractor,
-    /// The span of every link found, in order, mapped back to the input's bytes as soon as it
-    /// is found (a stream forgets the map of what its tokenizer let go of): the extractor finds
-    /// the links [`tag_links`] gives, but hands them out only at the end, as their base URL may
-    /// come later.
-    spans: Vec<Option<Span>>,
+    /// Streaming: the span of every link found, in order, mapped back to the input's bytes as
+    /// soon as it is found, as a stream forgets the map of what its tokenizer let go of (the
+    /// extractor finds the links [`tag_links`] gives, but hands them out only at the end: their
+    /// base URL may come later). `None` for a document held whole, whose map is kept to the end.
+    spans: Option<Vec<Option<Span>>>,
 }
 
 impl Page for LinkPage {
     const MAPS_SPANS: bool = true;
 
     fn push(&mut self, token: &Token<'_>, tokens: &DecodedTokens<'_>) {
-        if let Token::StartTag(tag) = token {
-            tag_links(tag, |link| self.spans.push(tokens.original_span(link.span)));
+        if let (Some(spans), Token::StartTag(tag)) = (&mut self.spans, token) {
+            tag_links(tag, |link| spans.push(tokens.original_span(link.span)));
         }
         self.extractor.push(token);
     }
@@ -105,15 +105,21 @@ impl Command for Links<'_> {
     ) -> Result<Done, Broken> {
         let record_url = document.url.and_then(|url| Url::parse(url).ok());
         let page_url = record_url.or_else(|| self.args.base.clone());
+        let streamed = matches!(document.body, Body::Stream(_));
         let read = self
             .args
             .inputs
             .read(&self.options(), document, || LinkPage {
                 extractor: LinkExtractor::new(page_url.clone()),
-                spans: Vec::new(),
+                spans: streamed.then(Vec::new),
             })?;
         let LinkPage { extractor, spans } = read.page;
-        for (link, span) in extractor.finish().iter().zip(spans) {
+        let links = extractor.finish();
+        let spans = spans.unwrap_or_else(|| {
+            let map = |link: &Link| read.transcoder.original_span(link.span);
+            links.iter().map(map).collect()
+        });
+        for (link, span) in links.iter().zip(spans) {
             self.write(document, link, span, out);
         }
         Ok(read.done)
