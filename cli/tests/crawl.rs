@@ -325,7 +325,8 @@ fn past_4_mib_a_late_meta_reads_a_file_again_and_leaves_stdin_in_its_first_encod
     assert_eq!(json_lines(&stdout)[0]["text"], "Ïðèâåò");
     let stderr = String::from_utf8_lossy(&out.stderr);
     let note = "tagstream: note: -: a <meta> declares windows-1251 past the first 4194305 bytes, \
-                which standard input cannot give again: read as windows-1252 throughout\n";
+                too late to read this input again (not a regular file): read as windows-1252 \
+                throughout\n";
     assert!(stderr.starts_with(note), "{stderr}");
     assert!(
         stderr.contains(&format!("1 documents, {:.2} MB", page.len() as f64 / 1e6)),

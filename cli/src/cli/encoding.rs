@@ -23,9 +23,9 @@ pub(crate) struct EncodingArgs {
     /// 1024 bytes, then --default-encoding. A later <meta> that declares another encoding makes
     /// `tokens` print {"type":"encoding_changed","from","to","span"} (decoding goes on with the
     /// first one), and makes `links`, `text` and `stats` read that document again, once, in the
-    /// declared encoding, as a browser does. Standard input longer than 4 MiB cannot be read
-    /// again: when the <meta> comes past its first 4 MiB, it is decoded with the first encoding
-    /// throughout, and a note says so on stderr.
+    /// declared encoding, as a browser does. Standard input (or a named pipe) longer than 4 MiB
+    /// cannot be read again: when the <meta> comes past its first 4 MiB, it is decoded with the
+    /// first encoding throughout, and a note says so on stderr.
     #[arg(
         long,
         value_name = "LABEL",

@@ -162,9 +162,15 @@ pub(crate) fn read(input: &Input, each: &mut dyn FnMut(Document<'_>)) -> Vec<Ski
     Vec::new()
 }
 
-/// A file to read, and its size as far as it is known.
+/// A file to read, and its size as far as it is known. Only a regular file can be read again
+/// from the start; a named pipe, say, is read once, as standard input is.
 fn open(path: &Path) -> io::Result<(Source, u64)> {
     let file = File::open(path)?;
-    let size = file.metadata().map_or(0, |metadata| metadata.len());
-    Ok((Source::Seekable(Box::new(file)), size))
+    let metadata = file.metadata()?;
+    let source = if metadata.is_file() {
+        Source::Seekable(Box::new(file))
+    } else {
+        Source::Forward(Box::new(file))
+    };
+    Ok((source, metadata.len()))
 }

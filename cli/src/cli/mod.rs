@@ -32,8 +32,8 @@ chunks, in bounded memory (WARC records are read one at a time). On standard err
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; a \
 malformed WARC record, a broken or truncated gzip member; the run goes on after each), a note for \
-standard input whose encoding a <meta> changes too late to read it again (see --encoding), and a \
-summary (inputs, documents, MB, MB/s, skipped) unless --quiet.
+standard input (or a pipe) whose encoding a <meta> changes too late to read it again (see \
+--encoding), and a summary (inputs, documents, MB, MB/s, skipped) unless --quiet.
 
 Exit status: 0 when everything was read, 3 when something was skipped, 1 when the output could \
 not be written, 2 for bad arguments.";

@@ -2,8 +2,8 @@
 //! (at most [`Limits::whole`] bytes, exactly as a WARC record is), streamed otherwise: its first
 //! `whole + 1` bytes as the first chunk (so that UTF-8 detection sees all of them), then chunks of
 //! [`Limits::chunk`] bytes. When a `<meta>` changes the encoding, a file is read again from its
-//! first byte; standard input is replayed only while its first chunk is still held, and past it
-//! keeps the first encoding, with a note.
+//! first byte; standard input (or a pipe) is replayed only while its first chunk is still held,
+//! and past it keeps the first encoding, with a note.
 
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -36,9 +36,9 @@ pub(crate) const LIMITS: Limits = Limits {
 
 /// Where a plain document's bytes come from.
 pub(crate) enum Source {
-    /// A file: it can be read again from the start.
+    /// A regular file: it can be read again from the start.
     Seekable(Box<dyn ReadSeek>),
-    /// Standard input: read once.
+    /// Standard input, or a file that is a pipe or a device: read once.
     Forward(Box<dyn Read>),
 }
 
@@ -125,7 +125,7 @@ impl Stream {
         let rewound = match &mut self.source {
             _ if self.at_first_chunk => return Ok(()),
             Source::Seekable(file) => file.seek(SeekFrom::Start(0)).map(drop),
-            Source::Forward(_) => Err(io::Error::other("standard input cannot be read again")),
+            Source::Forward(_) => Err(io::Error::other("a pipe cannot be read again")),
         };
         rewound.map_err(|error| Broken {
             offset: self.read,
@@ -207,11 +207,12 @@ pub(crate) fn read<P: Page>(
     })
 }
 
-/// What standard input gets when a `<meta>` past its first chunk changes the encoding.
+/// What standard input (or a pipe) gets when a `<meta>` past its first chunk changes the
+/// encoding.
 fn kept_note(change: EncodingChange, limits: Limits) -> String {
     format!(
-        "a <meta> declares {} past the first {} bytes, which standard input cannot give again: \
-         read as {} throughout",
+        "a <meta> declares {} past the first {} bytes, too late to read this input again \
+         (not a regular file): read as {} throughout",
         change.to.name(),
         limits.whole + 1,
         change.from.name(),
