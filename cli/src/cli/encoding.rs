@@ -103,6 +103,7 @@ pub(crate) struct Reading<P> {
     /// The transcoder of that pass: its offset map (see [`Transcoder::original_span`]) and its
     /// tokenizer's parse errors.
     pub(crate) transcoder: Transcoder,
+    /// How it was read.
     pub(crate) done: Done,
 }
 
@@ -111,7 +112,7 @@ pub(crate) struct Done {
     /// The bytes read (on the pass that counted: the document's length).
     pub(crate) bytes: u64,
     /// Something to tell on stderr: a `<meta>` that changed the encoding too late to read
-    /// standard input again.
+    /// standard input (or a pipe) again.
     pub(crate) note: Option<String>,
 }
 
@@ -149,7 +150,7 @@ impl EncodingArgs {
         transport_label: Option<&str>,
         start: impl Fn() -> P,
     ) -> Result<Reading<P>, Broken> {
-        let transcoder = |certain: Option<&'static Encoding>| {
+        let transcoder_for = |certain: Option<&'static Encoding>| {
             let transcoder = self.transcoder(options.clone(), transport_label, P::MAPS_SPANS);
             match certain {
                 Some(encoding) => transcoder.known_encoding(encoding),
@@ -157,8 +158,8 @@ impl EncodingArgs {
             }
         };
         match body {
-            Body::Whole(html) => Ok(read_whole(html, transcoder, start)),
-            Body::Stream(stream) => stream::read(stream, transcoder, start),
+            Body::Whole(html) => Ok(read_whole(html, transcoder_for, start)),
+            Body::Stream(stream) => stream::read(stream, transcoder_for, start),
         }
     }
 }
@@ -166,28 +167,21 @@ impl EncodingArgs {
 /// [`EncodingArgs::read`] for a document held whole.
 fn read_whole<P: Page>(
     html: &[u8],
-    transcoder: impl Fn(Option<&'static Encoding>) -> Transcoder,
+    transcoder_for: impl Fn(Option<&'static Encoding>) -> Transcoder,
     start: impl Fn() -> P,
 ) -> Reading<P> {
-    let mut first = transcoder(None);
+    let mut transcoder = transcoder_for(None);
     let mut page = start();
+    if let Some(change) = push_tokens(transcoder.tokenize(html), &mut page, true) {
+        transcoder = transcoder_for(Some(change.to));
+        page = start();
+        // The encoding is certain now: no `<meta>` can change it again.
+        push_tokens(transcoder.tokenize(html), &mut page, true);
+    }
     let done = Done {
         bytes: html.len() as u64,
         note: None,
     };
-    let Some(change) = push_tokens(first.tokenize(html), &mut page, true) else {
-        let transcoder = first;
-        return Reading {
-            page,
-            transcoder,
-            done,
-        };
-    };
-    let mut second = transcoder(Some(change.to));
-    let mut page = start();
-    // The encoding is certain now: no `<meta>` can change it again.
-    push_tokens(second.tokenize(html), &mut page, true);
-    let transcoder = second;
     Reading {
         page,
         transcoder,

@@ -2,9 +2,8 @@
 //! directories, standard input, WARC archives; see [`inputs`]) in parallel with rayon, decodes and
 //! tokenizes every HTML document (see [`encoding`]: sniffed, UTF-8 detected, read again once
 //! when a `<meta>` changes the encoding; a long plain document is streamed, see [`stream`]), and
-//! writes its results in input order: JSON lines by
-//! default, plain text with `--plain`. A progress bar (on a terminal) and a summary go to
-//! stderr, as does a line for everything skipped.
+//! writes its results in input order: JSON lines by default, plain text with `--plain`. A
+//! progress bar (on a terminal) and a summary go to stderr, as does a line for everything skipped.
 //!
 //! Exit status: 0 when every input was read, 3 when something was skipped (an unreadable file, a
 //! broken gzip member, a malformed WARC record), 1 when the output could not be written, 2 for

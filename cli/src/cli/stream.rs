@@ -164,42 +164,30 @@ impl Stream {
     }
 }
 
-/// Read the document in `stream` into a page made by `start`, with the transcoder `transcoder`
+/// Read the document in `stream` into a page made by `start`, with the transcoder `transcoder_for`
 /// makes (given the encoding known for certain, if any). When a `<meta>` changes the encoding,
 /// the page is dropped and the document read again, once, in the declared encoding, when it can
 /// be: otherwise the first encoding is kept, and the returned note says so.
 pub(crate) fn read<P: Page>(
     stream: &mut Stream,
-    transcoder: impl Fn(Option<&'static Encoding>) -> Transcoder,
+    transcoder_for: impl Fn(Option<&'static Encoding>) -> Transcoder,
     start: impl Fn() -> P,
 ) -> Result<Reading<P>, Broken> {
-    let mut first = transcoder(None);
+    let mut transcoder = transcoder_for(None);
     let mut page = start();
-    let Some(change) = stream.pass(&mut first, &mut page)? else {
-        let note = first
-            .encoding_change()
-            .map(|change| kept_note(change, stream.limits));
-        let done = Done {
-            bytes: stream.read(),
-            note,
-        };
-        let transcoder = first;
-        return Ok(Reading {
-            page,
-            transcoder,
-            done,
-        });
-    };
-    stream.restart()?;
-    let mut second = transcoder(Some(change.to));
-    let mut page = start();
-    // The encoding is certain now: no `<meta>` can change it again.
-    stream.pass(&mut second, &mut page)?;
+    if let Some(change) = stream.pass(&mut transcoder, &mut page)? {
+        stream.restart()?;
+        transcoder = transcoder_for(Some(change.to));
+        page = start();
+        // The encoding is certain now: no `<meta>` can change it again.
+        stream.pass(&mut transcoder, &mut page)?;
+    }
+    // A change that did not stop the pass: the stream could not start over.
+    let kept = transcoder.encoding_change();
     let done = Done {
         bytes: stream.read(),
-        note: None,
+        note: kept.map(|change| kept_note(change, stream.limits)),
     };
-    let transcoder = second;
     Ok(Reading {
         page,
         transcoder,
