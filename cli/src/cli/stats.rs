@@ -116,7 +116,8 @@ pub(crate) struct Totals {
     /// Of `errors`, those past `Options::max_errors` in one token: counted by the tokenizer, not
     /// stored (their positions are unknown).
     errors_dropped: u64,
-    /// Time spent decoding and tokenizing, summed over the threads.
+    /// Time spent decoding and tokenizing (for a streamed document, reading its chunks too),
+    /// summed over the threads.
     tokenizing: Duration,
 }
 
