@@ -9,9 +9,12 @@
 # (10 MB of NUL in text, 10 MB of NUL in a tag name, 200,000 unterminated `<a b=1 `, one tag with
 # 100,000 attributes named `a`) and a WARC archive of SIZE MiB (the stream: HTML responses, in
 # turn the sample pages joined, a 1 MiB NUL storm, 1 MiB of unterminated tags and 1 MiB of
-# control characters), then runs `tagstream stats --plain` on each storm, on the archive and on
-# the corpus, one after the other, and prints each one's peak RSS, errors and MB/s (the command's
-# own figure: decoding and tokenizing time) and its MB/s over the corpus's.
+# control characters) and a plain HTML file of SIZE MiB (the sample pages, repeated as one
+# document, as above), then runs `tagstream stats --plain` on each storm, on the archive, on the
+# plain file (streamed: it is longer than the 4 MiB read whole), on the same file piped into its
+# standard input, and on the corpus, one after the other, and prints each one's peak RSS, errors
+# and MB/s (the command's own figure: decoding and tokenizing time) and its MB/s over the
+# corpus's.
 #
 # Usage: perf/rss.sh [SIZE_IN_MIB]            (default 1024, i.e. 1 GiB)
 #        perf/rss.sh --errors [SIZE_IN_MIB]   (default 1024; corpus: datasets/corpus)
@@ -82,15 +85,16 @@ with open(os.path.join(folder, "stream.warc"), "wb") as f:
 PY
 }
 
-# Run `tagstream stats --plain` on $2 under /usr/bin/time; print a row named $1. Sets $speed.
+# Run `tagstream stats --plain` on $2 under /usr/bin/time, with the file $3 (if given) piped into
+# its standard input; print a row named $1. Sets $speed.
 stats_row() {
-    local name="$1" input="$2" log out rss total
+    local name="$1" input="$2" piped="${3:-/dev/null}" log out rss total
     log="$tmp/time.log"
-    out="$(/usr/bin/time -v "$bin" stats --plain --jobs 1 "$input" 2>"$log" | tail -n 1)"
+    out="$(cat "$piped" | /usr/bin/time -v "$bin" stats --plain --jobs 1 "$input" 2>"$log" | tail -n 1)"
     rss="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$log")"
     total="$(awk -F'\t' '{print $5}' <<<"$out")"
     speed="$(awk -F'\t' '{sub(/ MB\/s/, "", $6); print $6}' <<<"$out")"
-    printf '%-22s %14s bytes  peak RSS %7.1f MiB  %-20s %8s MB/s  %s\n' "$name" \
+    printf '%-24s %14s bytes  peak RSS %7.1f MiB  %-20s %8s MB/s  %s\n' "$name" \
         "$(awk -F'\t' '{sub(/ bytes/, "", $3); print $3}' <<<"$out")" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" \
         "$total" "$speed" "${corpus_speed:+$(awk -v s="$speed" -v c="$corpus_speed" 'BEGIN {printf "%.0f%% of corpus", 100 * s / c}')}"
 }
@@ -108,6 +112,10 @@ if $errors; then
         stats_row "$storm" "$tmp/$storm.html"
     done
     stats_row "stream ($mib MiB WARC)" "$tmp/stream.warc"
+    rm "$tmp/stream.warc"
+    generate >"$tmp/stream.html"
+    stats_row "stream ($mib MiB file)" "$tmp/stream.html"
+    stats_row "stream ($mib MiB stdin)" - "$tmp/stream.html"
     exit 0
 fi
 

@@ -304,7 +304,7 @@ fn stream_tokens(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let options = options(args, args.errors, !args.no_simulate);
-    let mut tokenizer = args.encoding.transcoder(options, None);
+    let mut tokenizer = args.encoding.transcoder(options, None, true);
     let mut buf = vec![0; chunk_size];
     loop {
         let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {

@@ -310,6 +310,30 @@ fn a_late_meta_makes_the_crawler_commands_read_the_page_again() {
     assert_eq!(given, "Ïðèâåò ìèð");
 }
 
+#[test]
+fn past_4_mib_a_late_meta_reads_a_file_again_and_leaves_stdin_in_its_first_encoding_with_a_note() {
+    // Longer than the 4 MiB read whole: streamed, the <meta> past the first chunk.
+    let mut page = format!("<!--{}-->", "-".repeat(5 << 20)).into_bytes();
+    page.extend_from_slice(b"<meta charset=windows-1251><p>\xCF\xF0\xE8\xE2\xE5\xF2");
+    let path = scratch("late_meta_past_4_mib").join("page.html");
+    std::fs::write(&path, &page).unwrap();
+    let from_file = json_lines(&stdout_ok(&["text", "-q", path.to_str().unwrap()], b""));
+    assert_eq!(from_file[0]["text"], "Привет");
+    let out = tagstream(&["text", "-"], &page);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(json_lines(&stdout)[0]["text"], "Ïðèâåò");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let note = "tagstream: note: -: a <meta> declares windows-1251 past the first 4194305 bytes, \
+                too late to read this input again (not a regular file): read as windows-1252 \
+                throughout\n";
+    assert!(stderr.starts_with(note), "{stderr}");
+    assert!(
+        stderr.contains(&format!("1 documents, {:.2} MB", page.len() as f64 / 1e6)),
+        "{stderr}"
+    );
+}
+
 // ---- WARC archives ---------------------------------------------------------------------------
 
 /// A WARC record with these headers and block.

@@ -1,11 +1,15 @@
 //! How every command that reads HTML decides its encoding: the `--encoding` and
 //! `--default-encoding` options (shared by `tokens`, `links`, `text` and `stats`), the
-//! [`Transcoder`] they configure, and, for the crawler commands, reading a whole document with one
-//! restart when a `<meta>` changes the encoding.
+//! [`Transcoder`] they configure, and, for the crawler commands, reading a document (held whole,
+//! or streamed: see [`stream`]) into a [`Page`], with one restart when a `<meta>` changes the
+//! encoding.
 
 use clap::Args;
-use tagstream::encoding::{Encoding, EncodingChange, Transcoder};
+use tagstream::encoding::{DecodedTokens, Encoding, EncodingChange, Transcoder};
 use tagstream::{Options, Token};
+
+use super::inputs::Body;
+use super::stream::{self, Broken};
 
 /// `--encoding` and `--default-encoding`.
 #[derive(Args, Clone, Copy, Debug)]
@@ -19,7 +23,9 @@ pub(crate) struct EncodingArgs {
     /// 1024 bytes, then --default-encoding. A later <meta> that declares another encoding makes
     /// `tokens` print {"type":"encoding_changed","from","to","span"} (decoding goes on with the
     /// first one), and makes `links`, `text` and `stats` read that document again, once, in the
-    /// declared encoding, as a browser does.
+    /// declared encoding, as a browser does. Standard input (or a named pipe) longer than 4 MiB
+    /// cannot be read again: when the <meta> comes past its first 4 MiB, it is decoded with the
+    /// first encoding throughout, and a note says so on stderr.
     #[arg(
         long,
         value_name = "LABEL",
@@ -35,7 +41,8 @@ pub(crate) struct EncodingArgs {
     /// are valid UTF-8 with some non-ASCII in them, else windows-1252 (the HTML Standard's default
     /// for most locales, which reads ASCII as ASCII). `tokens` decides on the first 1024 bytes and
     /// the whole chunk that completes them (--chunk-size); `links`, `text` and `stats` on the
-    /// whole document. A label forces that encoding, without the UTF-8 detection.
+    /// whole document, or its first 4 MiB when it is longer. A label forces that encoding,
+    /// without the UTF-8 detection.
     #[arg(
         long,
         value_name = "LABEL",
@@ -74,20 +81,51 @@ fn parse_fallback(label: &str) -> Result<Fallback, String> {
         .map_err(|why| format!("neither `auto` nor {why}"))
 }
 
+/// What a crawler command builds from a document's tokens.
+pub(crate) trait Page {
+    /// Whether it maps spans back to the input's bytes (the transcoder then records how; that
+    /// costs a decoder call per non-ASCII byte of a decoded document).
+    const MAPS_SPANS: bool = false;
+
+    /// Take the next token. `tokens` maps its spans back to the input's bytes
+    /// ([`DecodedTokens::original_span`], with [`Page::MAPS_SPANS`]): now, as a stream forgets
+    /// the map of what its tokenizer no longer holds at every feed.
+    fn push(&mut self, token: &Token<'_>, tokens: &DecodedTokens<'_>);
+
+    /// The tokens of one chunk of a stream are over: a text token may go on in the next one.
+    fn seam(&mut self) {}
+}
+
 /// One document read by [`EncodingArgs::read`].
-pub(crate) struct Read<P> {
+pub(crate) struct Reading<P> {
     /// What the tokens were pushed into (on the pass that counted).
     pub(crate) page: P,
     /// The transcoder of that pass: its offset map (see [`Transcoder::original_span`]) and its
     /// tokenizer's parse errors.
     pub(crate) transcoder: Transcoder,
+    /// How it was read.
+    pub(crate) done: Done,
+}
+
+/// How a document was read, besides its tokens.
+pub(crate) struct Done {
+    /// The bytes read (on the pass that counted: the document's length).
+    pub(crate) bytes: u64,
+    /// Something to tell on stderr: a `<meta>` that changed the encoding too late to read
+    /// standard input (or a pipe) again.
+    pub(crate) note: Option<String>,
 }
 
 impl EncodingArgs {
-    /// A transcoder for one input, spans mapped back to the input's bytes; `transport_label` is
-    /// its HTTP charset, if it has one.
-    pub(crate) fn transcoder(&self, options: Options, transport_label: Option<&str>) -> Transcoder {
-        let mut transcoder = Transcoder::new(options).map_offsets(true);
+    /// A transcoder for one input, spans mapped back to the input's bytes when `map_offsets`;
+    /// `transport_label` is its HTTP charset, if it has one.
+    pub(crate) fn transcoder(
+        &self,
+        options: Options,
+        transport_label: Option<&str>,
+        map_offsets: bool,
+    ) -> Transcoder {
+        let mut transcoder = Transcoder::new(options).map_offsets(map_offsets);
         transcoder = match self.default_encoding {
             Fallback::Auto => transcoder.detect_utf8(true),
             Fallback::Label(encoding) => transcoder.default_encoding(encoding),
@@ -101,44 +139,66 @@ impl EncodingArgs {
         }
     }
 
-    /// Tokenize the whole document `html` into a page made by `start`, token by token with
-    /// `push`. When a `<meta>` changes the tentative encoding, the page is dropped and the
-    /// document read again, once, with the declared encoding as certain: what a browser shows.
-    pub(crate) fn read<P>(
+    /// Tokenize the document `body` into a page made by `start`. When a `<meta>` changes the
+    /// tentative encoding, the page is dropped and the document read again, once, with the
+    /// declared encoding as certain: what a browser shows (standard input past its first chunk
+    /// excepted: see [`stream::read`]).
+    pub(crate) fn read<P: Page>(
         &self,
         options: &Options,
-        html: &[u8],
+        body: &mut Body<'_>,
         transport_label: Option<&str>,
         start: impl Fn() -> P,
-        mut push: impl FnMut(&mut P, &Token<'_>),
-    ) -> Read<P> {
-        let mut transcoder = self.transcoder(options.clone(), transport_label);
-        let mut page = start();
-        let Some(change) = read_until_change(&mut transcoder, html, &mut page, &mut push) else {
-            return Read { page, transcoder };
+    ) -> Result<Reading<P>, Broken> {
+        let transcoder_for = |certain: Option<&'static Encoding>| {
+            let transcoder = self.transcoder(options.clone(), transport_label, P::MAPS_SPANS);
+            match certain {
+                Some(encoding) => transcoder.known_encoding(encoding),
+                None => transcoder,
+            }
         };
-        let mut transcoder = self
-            .transcoder(options.clone(), transport_label)
-            .known_encoding(change.to);
-        let mut page = start();
-        // The encoding is certain now: no `<meta>` can change it again.
-        read_until_change(&mut transcoder, html, &mut page, &mut push);
-        Read { page, transcoder }
+        match body {
+            Body::Whole(html) => Ok(read_whole(html, transcoder_for, start)),
+            Body::Stream(stream) => stream::read(stream, transcoder_for, start),
+        }
     }
 }
 
-/// Push the tokens of `html` into `page` until a `<meta>` changes the encoding (that change is
-/// returned) or the document ends.
-fn read_until_change<P>(
-    transcoder: &mut Transcoder,
+/// [`EncodingArgs::read`] for a document held whole.
+fn read_whole<P: Page>(
     html: &[u8],
+    transcoder_for: impl Fn(Option<&'static Encoding>) -> Transcoder,
+    start: impl Fn() -> P,
+) -> Reading<P> {
+    let mut transcoder = transcoder_for(None);
+    let mut page = start();
+    if let Some(change) = push_tokens(transcoder.tokenize(html), &mut page, true) {
+        transcoder = transcoder_for(Some(change.to));
+        page = start();
+        // The encoding is certain now: no `<meta>` can change it again.
+        push_tokens(transcoder.tokenize(html), &mut page, true);
+    }
+    let done = Done {
+        bytes: html.len() as u64,
+        note: None,
+    };
+    Reading {
+        page,
+        transcoder,
+        done,
+    }
+}
+
+/// Push `tokens` into `page`, up to a `<meta>` that changes the encoding when `stop_at_change`
+/// (that change is returned), else to the end.
+pub(crate) fn push_tokens<P: Page>(
+    mut tokens: DecodedTokens<'_>,
     page: &mut P,
-    push: &mut impl FnMut(&mut P, &Token<'_>),
+    stop_at_change: bool,
 ) -> Option<EncodingChange> {
-    let mut tokens = transcoder.tokenize(html);
     while let Some(token) = tokens.next() {
-        push(page, &token);
-        if let Some(change) = tokens.encoding_change() {
+        page.push(&token, &tokens);
+        if stop_at_change && let Some(change) = tokens.encoding_change() {
             return Some(change);
         }
     }

@@ -2,10 +2,11 @@
 //! archives, each turned into the HTML documents it holds.
 
 use std::fmt;
-use std::fs;
-use std::io::{self, Read};
+use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
 
+use super::stream::{LIMITS, Source, Stream};
 use super::warc;
 
 /// One input named on the command line or found in a directory.
@@ -37,9 +38,16 @@ pub(crate) struct Document<'a> {
     /// For a WARC record: its `WARC-Target-URI`.
     pub(crate) url: Option<&'a str>,
     /// The document's bytes as read, in whatever encoding.
-    pub(crate) html: &'a [u8],
+    pub(crate) body: Body<'a>,
     /// For a WARC record: the `charset` of its HTTP `Content-Type`, if any.
     pub(crate) charset: Option<&'a str>,
+}
+
+/// A document's bytes: held whole (a WARC record, a short file), or a plain file or standard
+/// input too long for that, read chunk by chunk.
+pub(crate) enum Body<'a> {
+    Whole(&'a [u8]),
+    Stream(&'a mut Stream),
 }
 
 /// Something that was not read, and why; the run goes on without it.
@@ -123,31 +131,46 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>, skips: &mut Vec<Skip>) {
     }
 }
 
-/// Hand every document of `input` to `each`; returns what had to be skipped.
+/// Hand every document of `input` to `each`; returns what had to be skipped (a plain document
+/// that fails while it is being read is skipped by the command that reads it).
 pub(crate) fn read(input: &Input, each: &mut dyn FnMut(Document<'_>)) -> Vec<Skip> {
     let name = input.name();
-    let bytes = match input {
-        Input::Stdin => read_stdin(),
-        Input::File(path) => fs::read(path),
+    let source = match input {
+        Input::Stdin => Ok((Source::Forward(Box::new(io::stdin().lock())), 0)),
+        Input::File(path) => open(path),
         Input::Warc(path) => return warc::read(path, &name, each),
     };
-    match bytes {
-        Ok(html) => {
-            each(Document {
-                input: &name,
-                offset: None,
-                url: None,
-                html: &html,
-                charset: None,
-            });
-            Vec::new()
-        }
-        Err(e) => vec![Skip::new(&name, None, e)],
-    }
+    let (source, size) = match source {
+        Ok(source) => source,
+        Err(e) => return vec![Skip::new(&name, None, e)],
+    };
+    let mut stream = match Stream::start(source, LIMITS, size) {
+        Ok(stream) => stream,
+        Err(broken) => return vec![broken.skip(&name)],
+    };
+    let body = match stream.whole() {
+        Some(html) => Body::Whole(html),
+        None => Body::Stream(&mut stream),
+    };
+    each(Document {
+        input: &name,
+        offset: None,
+        url: None,
+        body,
+        charset: None,
+    });
+    Vec::new()
 }
 
-fn read_stdin() -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    io::stdin().lock().read_to_end(&mut bytes)?;
-    Ok(bytes)
+/// A file to read, and its size as far as it is known. Only a regular file can be read again
+/// from the start; a named pipe, say, is read once, as standard input is.
+fn open(path: &Path) -> io::Result<(Source, u64)> {
+    let file = File::open(path)?;
+    let metadata = file.metadata()?;
+    let source = if metadata.is_file() {
+        Source::Seekable(Box::new(file))
+    } else {
+        Source::Forward(Box::new(file))
+    };
+    Ok((source, metadata.len()))
 }

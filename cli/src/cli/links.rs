@@ -3,10 +3,13 @@
 
 use clap::Args;
 use serde::Serialize;
-use tagstream::extract::{Link, LinkExtractor, Url};
-use tagstream::{Options, Span};
+use tagstream::encoding::DecodedTokens;
+use tagstream::extract::{Link, LinkExtractor, Url, tag_links};
+use tagstream::{Options, Span, Token};
 
-use super::inputs::Document;
+use super::encoding::{Done, Page};
+use super::inputs::{Body, Document};
+use super::stream::Broken;
 use super::{Command, InputArgs, Origin, json_line};
 
 /// Arguments of `tagstream links`.
@@ -33,6 +36,27 @@ struct LinkLine<'a> {
     /// Byte offsets in the document as read (before decoding).
     span: Option<[usize; 2]>,
     in_template: bool,
+}
+
+/// The links of one document, and, when it is streamed, their spans in the document's bytes.
+struct LinkPage {
+    extractor: LinkExtractor,
+    /// Streaming: the span of every link found, in order, mapped back to the input's bytes as
+    /// soon as it is found, as a stream forgets the map of what its tokenizer let go of (the
+    /// extractor finds the links [`tag_links`] gives, but hands them out only at the end: their
+    /// base URL may come later). `None` for a document held whole, whose map is kept to the end.
+    spans: Option<Vec<Option<Span>>>,
+}
+
+impl Page for LinkPage {
+    const MAPS_SPANS: bool = true;
+
+    fn push(&mut self, token: &Token<'_>, tokens: &DecodedTokens<'_>) {
+        if let (Some(spans), Token::StartTag(tag)) = (&mut self.spans, token) {
+            tag_links(tag, |link| spans.push(tokens.original_span(link.span)));
+        }
+        self.extractor.push(token);
+    }
 }
 
 /// The `links` command.
@@ -73,19 +97,31 @@ impl Command for Links<'_> {
         Options::new().scripting(self.args.inputs.scripting)
     }
 
-    fn document(&self, document: &Document<'_>, _: &mut (), out: &mut Vec<u8>) {
+    fn document(
+        &self,
+        document: &mut Document<'_>,
+        _: &mut (),
+        out: &mut Vec<u8>,
+    ) -> Result<Done, Broken> {
         let record_url = document.url.and_then(|url| Url::parse(url).ok());
         let page_url = record_url.or_else(|| self.args.base.clone());
-        let read = self.args.inputs.read(
-            &self.options(),
-            document,
-            || LinkExtractor::new(page_url.clone()),
-            LinkExtractor::push,
-        );
-        for link in read.page.finish() {
-            // The link's span counts bytes of the decoded text: back to the document's bytes.
-            let span = read.transcoder.original_span(link.span);
-            self.write(document, &link, span, out);
+        let streamed = matches!(document.body, Body::Stream(_));
+        let read = self
+            .args
+            .inputs
+            .read(&self.options(), document, || LinkPage {
+                extractor: LinkExtractor::new(page_url.clone()),
+                spans: streamed.then(Vec::new),
+            })?;
+        let LinkPage { extractor, spans } = read.page;
+        let links = extractor.finish();
+        let spans = spans.unwrap_or_else(|| {
+            let map = |link: &Link| read.transcoder.original_span(link.span);
+            links.iter().map(map).collect()
+        });
+        for (link, span) in links.iter().zip(spans) {
+            self.write(document, link, span, out);
         }
+        Ok(read.done)
     }
 }

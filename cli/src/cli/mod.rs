@@ -1,9 +1,9 @@
 //! The crawler commands, `links`, `text` and `stats`: each reads its inputs (files,
 //! directories, standard input, WARC archives; see [`inputs`]) in parallel with rayon, decodes and
 //! tokenizes every HTML document (see [`encoding`]: sniffed, UTF-8 detected, read again once
-//! when a `<meta>` changes the encoding), and writes its results in input order: JSON lines by
-//! default, plain text with `--plain`. A progress bar (on a terminal) and a summary go to
-//! stderr, as does a line for everything skipped.
+//! when a `<meta>` changes the encoding; a long plain document is streamed, see [`stream`]), and
+//! writes its results in input order: JSON lines by default, plain text with `--plain`. A
+//! progress bar (on a terminal) and a summary go to stderr, as does a line for everything skipped.
 //!
 //! Exit status: 0 when every input was read, 3 when something was skipped (an unreadable file, a
 //! broken gzip member, a malformed WARC record), 1 when the output could not be written, 2 for
@@ -13,6 +13,7 @@ pub(crate) mod encoding;
 pub(crate) mod inputs;
 pub(crate) mod links;
 pub(crate) mod stats;
+mod stream;
 pub(crate) mod text;
 mod warc;
 
@@ -25,10 +26,13 @@ per record, as Common Crawl writes them): only their `response` records with an 
 Content-Type are read. Lines from a WARC record also carry \"offset\" (of the record, or of its \
 gzip member) and \"page\" (its WARC-Target-URI).
 
-Output is in input order whatever --jobs. On standard error: a progress bar on a terminal, a line \
-for each thing skipped (an unreadable file, a malformed WARC record, a broken or truncated gzip \
-member; the run goes on after each), and a summary (inputs, documents, MB, MB/s, skipped) unless \
---quiet.
+Output is in input order whatever --jobs. A file or standard input longer than 4 MiB is read in \
+chunks, in bounded memory (WARC records are read one at a time). On standard error: a progress bar \
+on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
+fails while it is read, with the byte offset reached: nothing of that document is written; a \
+malformed WARC record, a broken or truncated gzip member; the run goes on after each), a note for \
+standard input (or a pipe) whose encoding a <meta> changes too late to read it again (see \
+--encoding), and a summary (inputs, documents, MB, MB/s, skipped) unless --quiet.
 
 Exit status: 0 when everything was read, 3 when something was skipped, 1 when the output could \
 not be written, 2 for bad arguments.";
@@ -45,10 +49,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use serde::Serialize;
-use tagstream::{Options, Token};
+use tagstream::Options;
 
-use encoding::EncodingArgs;
+use encoding::{Done, EncodingArgs, Page, Reading};
 use inputs::{Document, Input, Skip};
+use stream::Broken;
 
 /// Exit status when the run finished but skipped something.
 const EXIT_SKIPPED: u8 = 3;
@@ -85,15 +90,15 @@ pub(crate) struct InputArgs {
 impl InputArgs {
     /// Decode and tokenize `document` with `options` as the encoding options say, pushing its
     /// tokens into a page made by `start` (see [`EncodingArgs::read`]).
-    pub(crate) fn read<P>(
+    pub(crate) fn read<P: Page>(
         &self,
         options: &Options,
-        document: &Document<'_>,
+        document: &mut Document<'_>,
         start: impl Fn() -> P,
-        push: impl FnMut(&mut P, &Token<'_>),
-    ) -> encoding::Read<P> {
-        let (html, charset) = (document.html, document.charset);
-        self.encoding.read(options, html, charset, start, push)
+    ) -> Result<Reading<P>, Broken> {
+        let charset = document.charset;
+        self.encoding
+            .read(options, &mut document.body, charset, start)
     }
 }
 
@@ -105,8 +110,14 @@ pub(crate) trait Command: Sync {
     /// The tokenizer options it needs.
     fn options(&self) -> Options;
 
-    /// Read `document` (with [`InputArgs::read`]) and write its results to `out`.
-    fn document(&self, document: &Document<'_>, totals: &mut Self::Totals, out: &mut Vec<u8>);
+    /// Read `document` (with [`InputArgs::read`]) and write its results to `out`; returns how it
+    /// was read, or, when reading it failed, nothing written.
+    fn document(
+        &self,
+        document: &mut Document<'_>,
+        totals: &mut Self::Totals,
+        out: &mut Vec<u8>,
+    ) -> Result<Done, Broken>;
 
     /// Add one input's totals into the run's.
     fn merge(&self, _into: &mut Self::Totals, _from: Self::Totals) {}
@@ -150,6 +161,7 @@ struct Outcome<T> {
     documents: u64,
     bytes: u64,
     skips: Vec<Skip>,
+    notes: Vec<String>,
     totals: T,
 }
 
@@ -269,6 +281,10 @@ impl Run {
         self.documents += outcome.documents;
         self.bytes += outcome.bytes;
         outcome.skips.iter().for_each(|skip| self.report(skip));
+        for note in &outcome.notes {
+            self.progress
+                .suspend(|| eprintln!("tagstream: note: {note}"));
+        }
         self.progress.inc(1);
         self.progress
             .set_message(format!("{:.1} MB", mb(self.bytes)));
@@ -304,13 +320,22 @@ fn process<C: Command>(command: &C, input: &Input) -> Outcome<C::Totals> {
         documents: 0,
         bytes: 0,
         skips: Vec::new(),
+        notes: Vec::new(),
         totals: C::Totals::default(),
     };
-    let mut each = |document: Document<'_>| {
-        outcome.documents += 1;
-        outcome.bytes += document.html.len() as u64;
-        command.document(&document, &mut outcome.totals, &mut outcome.out);
+    let mut each = |mut document: Document<'_>| {
+        let totals = &mut outcome.totals;
+        match command.document(&mut document, totals, &mut outcome.out) {
+            Ok(done) => {
+                outcome.documents += 1;
+                outcome.bytes += done.bytes;
+                let note = done.note.map(|note| format!("{}: {note}", document.input));
+                outcome.notes.extend(note);
+            }
+            Err(broken) => outcome.skips.push(broken.skip(document.input)),
+        }
     };
-    outcome.skips = inputs::read(input, &mut each);
+    let skips = inputs::read(input, &mut each);
+    outcome.skips.extend(skips);
     outcome
 }

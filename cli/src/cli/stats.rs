@@ -7,9 +7,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde::Serialize;
-use tagstream::{ErrorCode, Options, Token};
+use tagstream::encoding::DecodedTokens;
+use tagstream::{ErrorCode, Options, TextKind, Token};
 
+use super::encoding::{Done, Page};
 use super::inputs::Document;
+use super::stream::Broken;
 use super::{Command, InputArgs, Origin, json_line, mb};
 
 /// Arguments of `tagstream stats`.
@@ -62,6 +65,39 @@ impl TokenCounts {
     }
 }
 
+/// The tokens of one document, counted as the whole document gives them: a text token that a
+/// stream's chunk seam cut in two counts once.
+#[derive(Default)]
+struct Counter {
+    counts: TokenCounts,
+    /// The end and kind of the last token handed out, when it was text.
+    last_text: Option<(usize, TextKind)>,
+    /// A seam came after that token.
+    after_seam: bool,
+}
+
+impl Page for Counter {
+    fn push(&mut self, token: &Token<'_>, _: &DecodedTokens<'_>) {
+        let this_text = match token {
+            Token::Text(text) => Some((text.span(), text.kind())),
+            _ => None,
+        };
+        let goes_on = self.after_seam
+            && this_text
+                .zip(self.last_text)
+                .is_some_and(|((span, kind), (end, last))| span.start == end && kind == last);
+        if !goes_on {
+            self.counts.count(token);
+        }
+        self.last_text = this_text.map(|(span, kind)| (span.end, kind));
+        self.after_seam = false;
+    }
+
+    fn seam(&mut self) {
+        self.after_seam = true;
+    }
+}
+
 /// Parse errors by code.
 type ErrorCounts = BTreeMap<&'static str, u64>;
 
@@ -80,7 +116,8 @@ pub(crate) struct Totals {
     /// Of `errors`, those past `Options::max_errors` in one token: counted by the tokenizer, not
     /// stored (their positions are unknown).
     errors_dropped: u64,
-    /// Time spent decoding and tokenizing, summed over the threads.
+    /// Time spent decoding and tokenizing (for a streamed document, reading its chunks too),
+    /// summed over the threads.
     tokenizing: Duration,
 }
 
@@ -143,14 +180,12 @@ impl<'a> Stats<'a> {
     }
 
     /// Read `document` and count.
-    fn measure(&self, document: &Document<'_>) -> Totals {
+    fn measure(&self, document: &mut Document<'_>) -> Result<(Totals, Done), Broken> {
         let started = Instant::now();
-        let read = self.args.inputs.read(
-            &self.options(),
-            document,
-            TokenCounts::default,
-            TokenCounts::count,
-        );
+        let read = self
+            .args
+            .inputs
+            .read(&self.options(), document, Counter::default)?;
         let tokenizing = started.elapsed();
         // Stored errors (at most `Options::max_errors`, memory stays flat) and those counted past
         // the cap: together every error, by code.
@@ -169,14 +204,15 @@ impl<'a> Stats<'a> {
             .filter(|&(_, n)| n > 0)
             .map(|(code, n)| (code.as_str(), n))
             .collect();
-        Totals {
+        let totals = Totals {
             documents: 1,
-            bytes: document.html.len() as u64,
-            tokens: read.page,
+            bytes: read.done.bytes,
+            tokens: read.page.counts,
             errors,
             errors_dropped: dropped.total(),
             tokenizing,
-        }
+        };
+        Ok((totals, read.done))
     }
 }
 
@@ -189,8 +225,13 @@ impl Command for Stats<'_> {
             .scripting(self.args.inputs.scripting)
     }
 
-    fn document(&self, document: &Document<'_>, totals: &mut Totals, out: &mut Vec<u8>) {
-        let page = self.measure(document);
+    fn document(
+        &self,
+        document: &mut Document<'_>,
+        totals: &mut Totals,
+        out: &mut Vec<u8>,
+    ) -> Result<Done, Broken> {
+        let (page, done) = self.measure(document)?;
         if self.args.inputs.plain {
             let at = document.offset.map(|o| format!("@{o}")).unwrap_or_default();
             let errors: u64 = page.errors.values().sum();
@@ -212,6 +253,7 @@ impl Command for Stats<'_> {
             json_line(out, &line);
         }
         totals.add(&page);
+        Ok(done)
     }
 
     fn merge(&self, into: &mut Totals, from: Totals) {

@@ -3,10 +3,13 @@
 
 use clap::Args;
 use serde::Serialize;
-use tagstream::Options;
+use tagstream::encoding::DecodedTokens;
 use tagstream::extract::{TextExtractor, TextOptions};
+use tagstream::{Options, Token};
 
+use super::encoding::{Done, Page};
 use super::inputs::Document;
+use super::stream::Broken;
 use super::{Command, InputArgs, Origin, json_line};
 
 /// Arguments of `tagstream text`.
@@ -55,19 +58,21 @@ impl Command for Text<'_> {
         self.text_options().tokenizer_options()
     }
 
-    fn document(&self, document: &Document<'_>, _: &mut (), out: &mut Vec<u8>) {
-        let read = self.args.inputs.read(
-            &self.options(),
-            document,
-            || TextExtractor::new(self.text_options()),
-            TextExtractor::push,
-        );
+    fn document(
+        &self,
+        document: &mut Document<'_>,
+        _: &mut (),
+        out: &mut Vec<u8>,
+    ) -> Result<Done, Broken> {
+        let read = self.args.inputs.read(&self.options(), document, || {
+            TextExtractor::new(self.text_options())
+        })?;
         let page = read.page.finish();
         if self.args.inputs.plain {
             // The text, then an empty line: documents stay apart even with --blocks.
             out.extend_from_slice(page.text.as_bytes());
             out.extend_from_slice(b"\n\n");
-            return;
+            return Ok(read.done);
         }
         let line = TextLine {
             origin: Origin::of(document),
@@ -76,5 +81,12 @@ impl Command for Text<'_> {
             text: &page.text,
         };
         json_line(out, &line);
+        Ok(read.done)
+    }
+}
+
+impl Page for TextExtractor {
+    fn push(&mut self, token: &Token<'_>, _: &DecodedTokens<'_>) {
+        TextExtractor::push(self, token);
     }
 }

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use flate2::bufread::GzDecoder;
 
-use super::inputs::{Document, Skip};
+use super::inputs::{Body, Document, Skip};
 
 /// The longest header line read; a longer one makes the record malformed.
 const MAX_LINE: u64 = 64 * 1024;
@@ -168,7 +168,7 @@ impl Archive<'_> {
             input: self.name,
             offset: Some(offset),
             url: record.uri.as_deref(),
-            html: response.body,
+            body: Body::Whole(response.body),
             charset: charset(response.content_type),
         });
     }
