@@ -6,10 +6,10 @@
 
 use clap::Args;
 use tagstream::encoding::{DecodedTokens, Encoding, EncodingChange, Transcoder};
-use tagstream::{Options, Token};
+use tagstream::{Options, Span, Token};
 
 use super::inputs::Body;
-use super::stream::{self, Broken};
+use super::stream::{self, Broken, Why};
 
 /// `--encoding` and `--default-encoding`.
 #[derive(Args, Clone, Copy, Debug)]
@@ -159,7 +159,24 @@ impl EncodingArgs {
         };
         match body {
             Body::Whole(html) => Ok(read_whole(html, transcoder_for, start)),
-            Body::Stream(stream) => stream::read(stream, transcoder_for, start),
+            Body::Stream(stream) => {
+                stream::read(stream, transcoder_for, start).and_then(read_to_end)
+            }
+        }
+    }
+}
+
+/// A streamed document the tokenizer read to its end, or where it stopped at its carry limit (a
+/// token longer than `Options::max_carry`; a document held whole carries nothing).
+fn read_to_end<P>(reading: Reading<P>) -> Result<Reading<P>, Broken> {
+    match reading.transcoder.tokenizer().limit_error() {
+        None => Ok(reading),
+        Some(limit) => {
+            let at = reading.transcoder.original_span(Span::empty(limit.offset));
+            Err(Broken {
+                offset: at.map(|span| span.start as u64),
+                why: Why::TokenTooLong(limit),
+            })
         }
     }
 }

@@ -29,8 +29,9 @@ gzip member) and \"page\" (its WARC-Target-URI).
 Output is in input order whatever --jobs. A file or standard input longer than 4 MiB is read in \
 chunks, in bounded memory (WARC records are read one at a time). On standard error: a progress bar \
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
-fails while it is read, with the byte offset reached: nothing of that document is written; a \
-malformed WARC record, a broken or truncated gzip member; the run goes on after each), a note for \
+fails while it is read, with the byte offset reached: nothing of that document is written; one \
+with a tag, comment or DOCTYPE longer than --max-token, at its start, likewise; a malformed WARC \
+record, a broken or truncated gzip member; the run goes on after each), a note for \
 standard input (or a pipe) whose encoding a <meta> changes too late to read it again (see \
 --encoding), and a summary (inputs, documents, MB, MB/s, skipped) unless --quiet.
 
@@ -83,6 +84,13 @@ pub(crate) struct InputArgs {
     #[arg(long)]
     scripting: bool,
 
+    /// The longest tag, comment or DOCTYPE a document streamed in chunks (longer than 4 MiB)
+    /// may hold, in MiB: such a token is held whole until it ends, so this bounds memory on
+    /// input that never ends one. The document stops there and is skipped (exit status 3).
+    /// Text is never held: it is handed out as it comes.
+    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    max_token: u32,
+
     #[command(flatten)]
     encoding: EncodingArgs,
 }
@@ -97,8 +105,9 @@ impl InputArgs {
         start: impl Fn() -> P,
     ) -> Result<Reading<P>, Broken> {
         let charset = document.charset;
+        let options = options.clone().max_carry((self.max_token as usize) << 20);
         self.encoding
-            .read(options, &mut document.body, charset, start)
+            .read(&options, &mut document.body, charset, start)
     }
 }
 

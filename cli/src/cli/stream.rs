@@ -7,6 +7,7 @@
 
 use std::io::{self, Read, Seek, SeekFrom};
 
+use tagstream::LimitError;
 use tagstream::encoding::{Encoding, EncodingChange, Transcoder};
 
 use super::encoding::{Done, Page, Reading, push_tokens};
@@ -47,18 +48,51 @@ pub(crate) trait ReadSeek: Read + Seek {}
 
 impl<T: Read + Seek> ReadSeek for T {}
 
-/// A read that failed after `offset` bytes of the document.
+/// A document that could not be read to its end: a read that failed after `offset` bytes, or a
+/// token longer than `--max-token` that starts at `offset`.
 #[derive(Debug)]
 pub(crate) struct Broken {
-    pub(crate) offset: u64,
-    pub(crate) error: io::Error,
+    pub(crate) offset: Option<u64>,
+    pub(crate) why: Why,
+}
+
+/// Why a document could not be read to its end.
+#[derive(Debug)]
+pub(crate) enum Why {
+    Read(io::Error),
+    /// The tokenizer stopped at its carry limit (`Options::max_carry`); the broken document's
+    /// offset is unknown when its bytes were decoded without an offset map, and the limit's
+    /// offset counts bytes of the decoded text.
+    TokenTooLong(LimitError),
 }
 
 impl Broken {
+    /// A read that failed after `offset` bytes.
+    fn read(offset: u64, error: io::Error) -> Broken {
+        Broken {
+            offset: Some(offset),
+            why: Why::Read(error),
+        }
+    }
+
     /// The document is skipped: what it gave so far is dropped.
     pub(crate) fn skip(self, input: &str) -> Skip {
-        let reason = format!("read error: {}", self.error);
-        Skip::new(input, Some(self.offset), reason)
+        let reason = match self.why {
+            Why::Read(error) => format!("read error: {error}"),
+            Why::TokenTooLong(limit) => {
+                let here = match self.offset {
+                    Some(_) => "here".to_owned(),
+                    None => format!("at byte {} of the text decoded to UTF-8", limit.offset),
+                };
+                format!(
+                    "a token longer than --max-token ({} MiB) starts {here}: not read past it \
+                     (it needs {} bytes held at once)",
+                    limit.max >> 20,
+                    limit.needed
+                )
+            }
+        };
+        Skip::new(input, self.offset, reason)
     }
 }
 
@@ -109,10 +143,9 @@ impl Stream {
         };
         let result = reader.take(limit as u64).read_to_end(&mut self.buf);
         self.read += self.buf.len() as u64;
-        result.map(drop).map_err(|error| Broken {
-            offset: self.read,
-            error,
-        })
+        result
+            .map(drop)
+            .map_err(|error| Broken::read(self.read, error))
     }
 
     /// Whether the document can start over from its first byte.
@@ -127,10 +160,7 @@ impl Stream {
             Source::Seekable(file) => file.seek(SeekFrom::Start(0)).map(drop),
             Source::Forward(_) => Err(io::Error::other("a pipe cannot be read again")),
         };
-        rewound.map_err(|error| Broken {
-            offset: self.read,
-            error,
-        })?;
+        rewound.map_err(|error| Broken::read(self.read, error))?;
         self.read = 0;
         self.at_first_chunk = true;
         self.fill(self.limits.whole + 1)

@@ -282,3 +282,56 @@ fn a_document_of_the_limit_is_whole_and_one_byte_more_streams() {
     assert_eq!(start(10).whole(), Some(&[b'x'; 10][..]));
     assert_eq!(start(11).whole(), None);
 }
+
+#[test]
+fn a_token_longer_than_max_token_skips_the_document_where_it_starts() {
+    // An unterminated comment of 2 MiB after the first chunk: carried whole until it ends, it
+    // passes `--max-token 1`.
+    let mut html = page().into_bytes();
+    let start = html.len();
+    html.extend_from_slice(b"<!--");
+    html.resize(start + (2 << 20), b'-');
+    for how in [file(64 << 10), stdin(WHOLE, 64 << 10)] {
+        let args: StatsArgs = parse(&["--max-token", "1"]);
+        let Err(broken) = run(&Stats::new(&args), source(&html, how), how) else {
+            panic!("{how:?}: the comment passes the limit");
+        };
+        assert_eq!(
+            broken.skip("doc").to_string(),
+            format!(
+                "doc at offset {start}: a token longer than --max-token (1 MiB) starts here: not \
+                 read past it (it needs {} bytes held at once)",
+                1 << 20 | 1
+            ),
+            "{how:?}"
+        );
+        // Under the default limit the same document reads to its end.
+        let args: StatsArgs = parse(&[]);
+        assert!(
+            run(&Stats::new(&args), source(&html, how), how).is_ok(),
+            "{how:?}"
+        );
+    }
+}
+
+#[test]
+fn a_token_too_long_in_decoded_text_is_placed_in_that_text() {
+    // ASCII only: `auto` reads it as windows-1252, decoded without an offset map for `stats`.
+    let mut html = b"<p>plain</p>".repeat(100);
+    let start = html.len();
+    html.extend_from_slice(b"<!--");
+    html.resize(start + (2 << 20), b'-');
+    let args: StatsArgs = parse(&["--max-token", "1"]);
+    let how = file(64 << 10);
+    let Err(broken) = run(&Stats::new(&args), source(&html, how), how) else {
+        panic!("the comment passes the limit");
+    };
+    assert_eq!(
+        broken.skip("doc").to_string(),
+        format!(
+            "doc: a token longer than --max-token (1 MiB) starts at byte {start} of the text \
+             decoded to UTF-8: not read past it (it needs {} bytes held at once)",
+            1 << 20 | 1
+        )
+    );
+}
