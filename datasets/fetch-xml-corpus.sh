@@ -79,6 +79,11 @@ for arg in "$@"; do
     esac
 done
 
+# --verify-only wins over --force: it never touches the network.
+if [ "$mode" = verify ]; then
+    force=0
+fi
+
 log() { echo "fetch-xml-corpus: $*" >&2; }
 
 have_sha256() {
