@@ -416,6 +416,25 @@ fn row(offset: u64, page: &str, url: &str, resolved: &str) -> (u64, String, Stri
     (offset, page.to_owned(), url.to_owned(), resolved.to_owned())
 }
 
+/// The two links of the archive's HTML records (`archive_records`), in records at `first` and
+/// `second`.
+fn archive_links(first: u64, second: u64) -> [(u64, String, String, String); 2] {
+    [
+        row(
+            first,
+            "https://a.example/x/page.html",
+            "../menu.html",
+            "https://a.example/menu.html",
+        ),
+        row(
+            second,
+            "https://c.example/",
+            "/i.png",
+            "https://c.example/i.png",
+        ),
+    ]
+}
+
 #[test]
 fn warc_archive_end_to_end() {
     let records = archive_records();
@@ -427,20 +446,7 @@ fn warc_archive_end_to_end() {
     assert_eq!(out.status.code(), Some(3), "a record was skipped");
     assert_eq!(
         link_rows(&String::from_utf8(out.stdout).unwrap()),
-        [
-            row(
-                at[2],
-                "https://a.example/x/page.html",
-                "../menu.html",
-                "https://a.example/menu.html"
-            ),
-            row(
-                at[5],
-                "https://c.example/",
-                "/i.png",
-                "https://c.example/i.png"
-            ),
-        ]
+        archive_links(at[2], at[5])
     );
     let stderr = String::from_utf8(out.stderr).unwrap();
     let skip = format!(
@@ -514,20 +520,7 @@ fn warc_gz_with_a_member_per_record_a_broken_and_a_truncated_member() {
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(
         link_rows(&String::from_utf8(out.stdout).unwrap()),
-        [
-            row(
-                at[2],
-                "https://a.example/x/page.html",
-                "../menu.html",
-                "https://a.example/menu.html"
-            ),
-            row(
-                at[6],
-                "https://c.example/",
-                "/i.png",
-                "https://c.example/i.png"
-            ),
-        ]
+        archive_links(at[2], at[6])
     );
     let stderr = String::from_utf8(out.stderr).unwrap();
     let skips: Vec<&str> = stderr
