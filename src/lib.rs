@@ -94,6 +94,7 @@ mod feedback;
 pub mod html5lib;
 mod input;
 mod machine;
+mod options;
 mod refs;
 mod scan;
 pub mod simulator;
@@ -105,12 +106,13 @@ mod word;
 pub use error::{
     DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode,
 };
+pub use options::Options;
 pub use simulator::Ambiguity;
 pub use span::{Span, TextKind};
 pub use token::{
     Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, StartTag, Text, Token,
 };
-pub use tokenizer::{Options, Tokenizer, Tokens};
+pub use tokenizer::{Tokenizer, Tokens};
 
 /// Hooks for the fuzz targets in `fuzz/` (feature `fuzzing`), not part of the API: the crate-private
 /// SIMD scanner checked against its scalar oracle on any bytes.

@@ -10,9 +10,10 @@ use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE, WIN
 use super::offsets::{Offsets, Runs};
 use super::prescan::{declared_by_meta, extract_from_content};
 use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8, sniff_with};
+use crate::options::Options;
 use crate::span::Span;
 use crate::token::{StartTag, Token};
-use crate::tokenizer::{Options, Tokenizer, Tokens};
+use crate::tokenizer::{Tokenizer, Tokens};
 
 /// A `<meta>` declared another encoding while the current one was tentative: the standard's
 /// "change the encoding", which makes a browser start over with `to` (with confidence certain).
