@@ -85,12 +85,14 @@
 //! columns, [`simulator`] for the tree-builder feedback that is on by default, and [`html5lib`]
 //! for the html5lib-tests token shapes.
 
+mod dialect;
 #[cfg(feature = "encoding")]
 pub mod encoding;
 mod error;
 #[cfg(feature = "extract")]
 pub mod extract;
 mod feedback;
+mod html;
 pub mod html5lib;
 mod input;
 mod machine;

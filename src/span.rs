@@ -204,3 +204,25 @@ impl AttrRecord {
         }
     }
 }
+
+/// What a fast lane found: a token lexed straight from the window, without the machine's records.
+/// The machine is left after it, in the data state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lexeme {
+    /// Data-state text.
+    Text(Span),
+    /// A start tag; its attributes are in the lexer's attribute table.
+    StartTag {
+        span: Span,
+        name: Span,
+        self_closing: bool,
+    },
+    /// An end tag (attributes on it are dropped, as the standard does).
+    EndTag { span: Span, name: Span },
+    /// A comment.
+    Comment { span: Span, data: Span },
+    /// RCDATA, RAWTEXT or script data text up to its appropriate end tag (the raw lane).
+    RawText(Span, TextKind),
+    /// Not for the lane: the state functions continue from the machine's position.
+    Elsewhere,
+}

@@ -20,14 +20,14 @@ use std::iter::FusedIterator;
 
 use bumpalo::Bump;
 
+use crate::dialect::{Dialect, Lexer};
 use crate::error::{DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::feedback::Feedback;
+use crate::html::Html;
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
-use crate::machine::{Config, Lexeme, Machine};
 use crate::options::{Limits, Options};
-use crate::scan::find1;
-use crate::simulator::{Ambiguity, Simulator};
-use crate::span::{AttrRecord, Kind, Record, Span, TextKind, Window};
+use crate::simulator::Ambiguity;
+use crate::span::{AttrRecord, Kind, Lexeme, Record, Span, TextKind, Window};
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
 };
@@ -168,18 +168,18 @@ impl Side {
     /// character the input checker has not decided yet (at equal offsets the input-stream error of
     /// the character comes first, whatever the chunking).
     #[inline(always)]
-    fn collect(&mut self, machine: &mut Machine, b: &Window) {
+    fn collect<L: Lexer>(&mut self, machine: &mut L, b: &Window) {
         // Most tokens have no error to report: that is found out without a call.
-        if self.errors_on && !(machine.errors.is_empty() && b.end() <= self.quiet_to) {
+        if self.errors_on && !(machine.errors().is_empty() && b.end() <= self.quiet_to) {
             self.collect_errors(machine, b);
         }
     }
 
     #[inline(never)]
-    fn collect_errors(&mut self, machine: &mut Machine, b: &Window) {
+    fn collect_errors<L: Lexer>(&mut self, machine: &mut L, b: &Window) {
         self.check_input(b);
         let decided = self.decided();
-        let mut rest = &machine.errors.list[..];
+        let mut rest = &machine.errors().list[..];
         if self.held.is_empty() && self.input_errors.is_empty() {
             // The common case: straight out, in order, up to the first error that must wait, in
             // one `extend` (no capacity check per error), as many as there is room for.
@@ -209,7 +209,7 @@ impl Side {
                 self.dropped.add(code, 1);
             }
         }
-        machine.errors.list.clear();
+        machine.errors_mut().list.clear();
         self.report_in_order(machine, decided, b);
         while self.checked < b.end() && self.input_errors.len() < self.input_cap() {
             // Reporting made room for more input-stream errors: read on.
@@ -270,11 +270,11 @@ impl Side {
     }
 
     /// Report the queued errors that can be, in stream order.
-    fn report_in_order(&mut self, machine: &Machine, decided: usize, b: &Window) {
+    fn report_in_order<L: Lexer>(&mut self, machine: &L, decided: usize, b: &Window) {
         let consumed = if machine.is_done() {
             usize::MAX
         } else {
-            machine.pos
+            machine.pos()
         };
         loop {
             let input = self.input_errors.front().map(|e| e.0);
@@ -323,9 +323,9 @@ impl Side {
     }
 
     /// The errors dropped so far, the machine's included.
-    fn dropped(&self, machine: &Machine) -> DroppedErrors {
+    fn dropped<L: Lexer>(&self, machine: &L) -> DroppedErrors {
         let mut dropped = self.dropped;
-        dropped.add_all(&machine.errors.dropped);
+        dropped.add_all(&machine.errors().dropped);
         dropped
     }
 
@@ -341,51 +341,10 @@ impl Side {
     }
 }
 
-/// A tokenizer for whole documents or chunked streams. It owns the arena that decoded strings and
-/// attribute lists live in, reset in bulk at every [`feed`](Tokenizer::feed) or
-/// [`tokenize`](Tokenizer::tokenize), so a tokenizer reused across documents stops allocating.
-///
-/// Memory: streaming, the chunk, the unfinished token carried to the next feed
-/// ([`Options::max_carry`]) and the arena ([`Options::max_arena`]). With parse errors on, add the
-/// errors not taken yet: at most [`Options::max_errors`] stored, and as many in each internal
-/// queue, 96 bytes per error of the cap in all (6 MiB by default, whatever the input); past the
-/// cap errors are only counted ([`Tokenizer::dropped_errors`]). Draining them as they come
-/// ([`Tokens::drain_errors`] between tokens, [`Tokenizer::drain_errors`] after a feed) keeps
-/// every one and frees their room.
-///
-/// Whole document:
-/// ```
-/// use tagstream::{Token, Tokenizer};
-/// let mut tokenizer = Tokenizer::default();
-/// let tags = tokenizer
-///     .tokenize(b"<a href=x>1</a><b>2</b>")
-///     .filter(|t| matches!(t, Token::StartTag(_)))
-///     .count();
-/// assert_eq!(tags, 2);
-/// ```
-///
-/// Streaming (tokens borrow the chunk, and the carried bytes, until the next feed):
-/// ```
-/// use tagstream::{Options, Token, Tokenizer};
-/// let mut tokenizer = Tokenizer::new(Options::default());
-/// let mut text = String::new();
-/// for chunk in [&b"<p>Hel"[..], b"lo &am", b"p; world</", b"p>"] {
-///     for token in tokenizer.feed(chunk) {
-///         if let Token::Text(t) = token {
-///             text.push_str(t.text());
-///         }
-///     }
-/// }
-/// for token in tokenizer.finish() {
-///     if let Token::Text(t) = token {
-///         text.push_str(t.text());
-///     }
-/// }
-/// assert_eq!(text, "Hello & world");
-/// ```
-pub struct Tokenizer {
+/// The streaming driver for one dialect: what [`Tokenizer`] is for HTML.
+pub(crate) struct Stream<D: Dialect> {
     options: Options,
-    machine: Machine,
+    machine: D::Lexer,
     arena: Bump,
     /// The buffer the current feed reads before the chunk: the previous carry, extended.
     frozen: Vec<u8>,
@@ -400,25 +359,14 @@ pub struct Tokenizer {
     finished: bool,
     /// The memory limit the stream stopped at, if any: it stays stopped until a new stream.
     limit_error: Option<LimitError>,
-    pub(crate) simulator: Simulator,
+    simulator: D::Stage,
 }
 
-impl Default for Tokenizer {
-    fn default() -> Tokenizer {
-        Tokenizer::new(Options::default())
-    }
-}
-
-impl Tokenizer {
-    /// A tokenizer at the start of a stream.
-    pub fn new(options: Options) -> Tokenizer {
-        let config = Config {
-            errors: options.errors,
-            legacy_pi: options.legacy_pi,
-            max_errors: options.max_errors,
-        };
-        let mut tokenizer = Tokenizer {
-            machine: Machine::new(config),
+impl<D: Dialect> Stream<D> {
+    /// [`Tokenizer::new`], for any dialect.
+    pub(crate) fn new(options: Options) -> Stream<D> {
+        let mut stream = Stream {
+            machine: D::lexer(&options),
             arena: Bump::new(),
             frozen: Vec::new(),
             carry: Vec::new(),
@@ -428,21 +376,16 @@ impl Tokenizer {
             bom: Bom::Decided,
             finished: false,
             limit_error: None,
-            simulator: Simulator::new(options.simulate, options.scripting),
+            simulator: D::stage(&options),
             options,
         };
-        tokenizer.reset();
-        tokenizer
+        stream.reset();
+        stream
     }
 
-    /// Start over with a new stream, keeping the allocations (arena, buffers).
-    pub fn reset(&mut self) {
-        self.machine.reset();
-        self.machine.set_text_state(self.options.initial_state);
-        if let Some(name) = &self.options.last_start_tag {
-            self.machine.set_last_start_tag(name.as_bytes());
-        }
-        self.machine.set_cdata_allowed(self.options.cdata_allowed);
+    /// [`Tokenizer::reset`], for any dialect.
+    pub(crate) fn reset(&mut self) {
+        self.machine.reset(&self.options);
         self.frozen.clear();
         self.carry.clear();
         self.carried = Carried::default();
@@ -463,59 +406,35 @@ impl Tokenizer {
         self.simulator.reset();
     }
 
-    /// Tokenize `input` as one complete document. The tokenizer starts over by itself (no
-    /// [`reset`](Tokenizer::reset) needed before, whatever it did last), and is at the end of
-    /// that document afterwards: a [`feed`](Tokenizer::feed) then starts a new one.
-    pub fn tokenize<'t>(&'t mut self, input: &'t [u8]) -> Tokens<'t> {
+    /// [`Tokenizer::tokenize`], for any dialect.
+    pub(crate) fn tokenize<'t>(&'t mut self, input: &'t [u8]) -> Pull<'t, D> {
         self.reset();
         self.start(input, true)
     }
 
-    /// Feed the next chunk of a stream; the iterator yields the tokens it completes.
-    ///
-    /// After [`finish`](Tokenizer::finish) (or [`tokenize`](Tokenizer::tokenize)) the stream is
-    /// over, and `feed` starts a new one, as if [`reset`](Tokenizer::reset) had been called: the
-    /// old stream's tokens that a paused `finish` had not handed out are dropped (call `finish`
-    /// again to get them first).
-    ///
-    /// ```
-    /// use tagstream::{Token, Tokenizer};
-    /// let mut tokenizer = Tokenizer::default();
-    /// let names = |tokens: tagstream::Tokens| {
-    ///     tokens.filter_map(|t| match t {
-    ///         Token::StartTag(tag) => Some(tag.name().to_owned()),
-    ///         _ => None,
-    ///     })
-    ///     .collect::<Vec<_>>()
-    /// };
-    /// assert_eq!(names(tokenizer.feed(b"<a><b")), ["a"]);
-    /// assert_eq!(names(tokenizer.finish()), Vec::<String>::new()); // `<b` at the end: dropped
-    /// assert_eq!(names(tokenizer.feed(b"<i>")), ["i"]); // a new document
-    /// ```
+    /// [`Tokenizer::feed`], for any dialect.
     #[inline]
-    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+    pub(crate) fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Pull<'t, D> {
         if self.finished {
             self.reset();
         }
         self.start(chunk, false)
     }
 
-    /// The stream is over: yields the tokens still pending. Calling it again resumes a paused
-    /// `finish` (an iterator dropped early) and yields nothing after that.
-    pub fn finish(&mut self) -> Tokens<'_> {
+    /// [`Tokenizer::finish`], for any dialect.
+    pub(crate) fn finish(&mut self) -> Pull<'_, D> {
         self.start(&[], true)
     }
 
-    /// Where the byte order mark that [`Options::strip_bom`] stripped was (bytes 0 to 3 of the
-    /// stream), if there was one: those bytes are in no token.
-    pub fn bom(&self) -> Option<Span> {
+    /// [`Tokenizer::bom`], for any dialect.
+    pub(crate) fn bom(&self) -> Option<Span> {
         self.side.bom()
     }
 
     /// Feed the last chunk and end the stream in one go ([`feed`](Tokenizer::feed) then
     /// [`finish`](Tokenizer::finish), as one iterator).
     #[cfg(feature = "encoding")]
-    pub(crate) fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+    pub(crate) fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> Pull<'t, D> {
         self.start(chunk, true)
     }
 
@@ -526,90 +445,38 @@ impl Tokenizer {
         self.carried.base
     }
 
-    /// The parse errors reported and not taken yet (when [`Options::errors`] is on), in stream
-    /// order: at most [`Options::max_errors`].
-    pub fn errors(&self) -> &[ParseError] {
+    /// [`Tokenizer::errors`], for any dialect.
+    pub(crate) fn errors(&self) -> &[ParseError] {
         &self.side.errors
     }
 
-    /// Take the parse errors reported so far, making room for as many.
-    pub fn take_errors(&mut self) -> Vec<ParseError> {
+    /// [`Tokenizer::take_errors`], for any dialect.
+    pub(crate) fn take_errors(&mut self) -> Vec<ParseError> {
         std::mem::take(&mut self.side.errors)
     }
 
-    /// Take the parse errors reported so far, in stream order, keeping the allocation: the
-    /// errors a feed brought, drained after it (see also [`Tokens::drain_errors`]). Dropping the
-    /// iterator removes the rest.
-    ///
-    /// ```
-    /// use tagstream::{ErrorCode, Options, Tokenizer};
-    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
-    /// let mut codes = Vec::new();
-    /// for chunk in [&b"<a b=1 b=2"[..], b"></c d>"] {
-    ///     tokenizer.feed(chunk).for_each(drop);
-    ///     codes.extend(tokenizer.drain_errors().map(|e| e.code));
-    /// }
-    /// tokenizer.finish().for_each(drop);
-    /// codes.extend(tokenizer.drain_errors().map(|e| e.code));
-    /// assert_eq!(codes, [ErrorCode::DuplicateAttribute, ErrorCode::EndTagWithAttributes]);
-    /// ```
-    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
+    /// [`Tokenizer::drain_errors`], for any dialect.
+    pub(crate) fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
         self.side.errors.drain(..)
     }
 
-    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
-    /// counted by code, not stored. Stored (taken or not) and dropped errors together are every
-    /// parse error of the stream so far.
-    pub fn dropped_errors(&self) -> DroppedErrors {
+    /// [`Tokenizer::dropped_errors`], for any dialect.
+    pub(crate) fn dropped_errors(&self) -> DroppedErrors {
         self.side.dropped(&self.machine)
     }
 
-    /// The memory limit ([`Options::max_carry`], [`Options::max_arena`]) the stream stopped at, if
-    /// it did: the tokens before [`LimitError::offset`] were handed out, none after, and the rest
-    /// of the stream (later feeds, [`finish`](Tokenizer::finish)) yields nothing. A new stream
-    /// ([`Tokenizer::reset`], or a feed after `finish`) starts without it.
-    pub fn limit_error(&self) -> Option<LimitError> {
+    /// [`Tokenizer::limit_error`], for any dialect.
+    pub(crate) fn limit_error(&self) -> Option<LimitError> {
         self.limit_error
     }
 
-    /// Whether every byte fed so far was valid UTF-8 (invalid sequences decode to U+FFFD), when
-    /// [`Options::validate_utf8`] or [`Options::errors`] is on; `None` otherwise. After a stop at a
-    /// memory limit ([`Tokenizer::limit_error`]), the bytes fed later are not looked at.
-    ///
-    /// ```
-    /// use tagstream::{Options, Tokenizer};
-    /// let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
-    /// tokenizer.tokenize(b"caf\xE9").for_each(drop);
-    /// assert_eq!(tokenizer.is_valid_utf8(), Some(false));
-    /// assert_eq!(Tokenizer::default().is_valid_utf8(), None);
-    /// ```
-    pub fn is_valid_utf8(&self) -> Option<bool> {
+    /// [`Tokenizer::is_valid_utf8`], for any dialect.
+    pub(crate) fn is_valid_utf8(&self) -> Option<bool> {
         self.side.validate_utf8.then(|| self.side.utf8.is_valid())
     }
 
-    /// How many tokens of the current document the tree-builder simulator was unsure about (see
-    /// [`Tokens::ambiguity`]).
-    pub fn ambiguous_count(&self) -> u64 {
-        self.simulator.ambiguous_count()
-    }
-
-    /// Switch to a text state before the next token (tree-builder feedback between feeds).
-    pub fn set_text_state(&mut self, state: TextKind) {
-        self.machine.switch_text_state(state);
-    }
-
-    /// Set the last start tag's name (see [`Options::last_start_tag`]).
-    pub fn set_last_start_tag(&mut self, name: &str) {
-        self.machine.set_last_start_tag(name.as_bytes());
-    }
-
-    /// Allow or forbid CDATA sections from now on.
-    pub fn set_cdata_allowed(&mut self, allowed: bool) {
-        self.machine.set_cdata_allowed(allowed);
-    }
-
     #[inline(always)]
-    fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> Tokens<'t> {
+    fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> Pull<'t, D> {
         self.arena.reset();
         // After `finish`, the stream is over: later calls only resume what a pause left behind.
         let chunk = if self.finished { &[][..] } else { chunk };
@@ -641,7 +508,7 @@ impl Tokenizer {
             base: chunk_base,
             arena: &self.arena,
         });
-        Tokens {
+        Pull {
             machine: &mut self.machine,
             side: &mut self.side,
             arena: &self.arena,
@@ -675,7 +542,7 @@ impl Tokenizer {
     }
 }
 
-impl Tokenizer {
+impl<D: Dialect> Stream<D> {
     /// At the start of the stream, before the machine reads anything: strip a leading byte order
     /// mark, hold the first bytes back while they may still be one, or hand those held back to
     /// the machine once they are not. Returns the part of `chunk` the machine reads now.
@@ -731,40 +598,12 @@ enum Bom {
 }
 
 /// How many bytes past a cut tag's `>` go into the fixed window it is lexed in
-/// ([`Tokens::extend_to_cut_tag_end`]): the lane tests 16 bytes at a time, and within 16 bytes of
+/// ([`Pull::extend_to_cut_tag_end`]): the lane tests 16 bytes at a time, and within 16 bytes of
 /// a window's end it reads byte by byte. With this much room, the tag is lexed as fast as in the
 /// chunk itself (a tag ending its window took twice the instructions).
 const CUT_TAG_SLACK: usize = 32;
 
-/// Where the token a seam cut off may end in the next chunk `chunk`, given its bytes `carried`
-/// (from its `<`): the index of the first `>`, or for a comment, of the first `>` after `--` or
-/// `--!` (looking back into `carried` across the seam). The lane lexes the token again in what is
-/// copied up to there; should a `>` inside a quoted value or a `<!--!>` mislead this, the lane
-/// finds the token unfinished and the fixed buffer's end is left as any window's.
-fn cut_token_end(carried: &[u8], chunk: &[u8]) -> Option<usize> {
-    let mut k = find1(b'>', chunk)?;
-    if !carried.starts_with(b"<!--") {
-        return Some(k);
-    }
-    // The byte `n` places before the `>`.
-    let back = |k: usize, n: usize| match k.checked_sub(n) {
-        Some(i) => chunk.get(i).copied(),
-        None => carried.len().checked_sub(n - k).map(|i| carried[i]),
-    };
-    loop {
-        let ends = match back(k, 1) {
-            Some(b'-') => back(k, 2) == Some(b'-'),
-            Some(b'!') => back(k, 2) == Some(b'-') && back(k, 3) == Some(b'-'),
-            _ => false,
-        };
-        if ends {
-            return Some(k);
-        }
-        k += 1 + find1(b'>', &chunk[k + 1..])?;
-    }
-}
-
-/// What [`Tokens::extend_to_cut_tag_end`] did with a cut tag or comment.
+/// What [`Pull::extend_to_cut_tag_end`] did with a cut tag or comment.
 enum CutTagEnd {
     /// The chunk holds its end: the fixed window holds the whole token.
     Extended,
@@ -862,7 +701,7 @@ struct Carried {
     /// The stream offset of the first one.
     base: usize,
     /// Some of them were kept unread, the iterator being dropped before it had read them
-    /// ([`Tokens::pause`]): when they are a tag or comment a seam cut off, its end may lie among
+    /// ([`Pull::pause`]): when they are a tag or comment a seam cut off, its end may lie among
     /// them, not only in the next chunk.
     unread: bool,
 }
@@ -877,18 +716,19 @@ impl Carried {
     }
 }
 
-/// The tokens of one document or one fed chunk; see [`Tokenizer`].
-pub struct Tokens<'t> {
-    machine: &'t mut Machine,
+/// The pull iterator over one document or one fed chunk, for one dialect: what [`Tokens`] is for
+/// HTML.
+pub(crate) struct Pull<'t, D: Dialect> {
+    machine: &'t mut D::Lexer,
     side: &'t mut Side,
     arena: &'t Bump,
     held: Held<'t>,
     carry: &'t mut Vec<u8>,
     carried: &'t mut Carried,
     phase: Phase,
-    /// Nothing to check before reading `window` (see [`Tokens::prepare`]): the phase is
+    /// Nothing to check before reading `window` (see [`Pull::prepare`]): the phase is
     /// [`Phase::Chunk`] or [`Phase::Frozen`], nothing waits to be forgotten, and there is no
-    /// arena limit. Cleared by every change of phase and by [`Tokens::forget_later`].
+    /// arena limit. Cleared by every change of phase and by [`Pull::forget_later`].
     plain: bool,
     /// The window the machine reads in [`Phase::Chunk`] or [`Phase::Frozen`], once `plain` is set.
     window: &'t Source<'t>,
@@ -903,123 +743,46 @@ pub struct Tokens<'t> {
     limits: Limits,
     /// Where the stream stopped at a memory limit (the tokenizer's).
     limit_error: &'t mut Option<LimitError>,
-    /// Positions to let go of at the next call (see [`Tokens::forget_later`]).
+    /// Positions to let go of at the next call (see [`Pull::forget_later`]).
     forget: Option<(&'t Source<'t>, usize)>,
-    /// The tree-builder simulator (src/simulator.rs).
-    pub(crate) sim: &'t mut Simulator,
+    /// The dialect's tree stage (see [`crate::feedback`]).
+    sim: &'t mut D::Stage,
 }
 
-impl<'t> Tokens<'t> {
-    /// Switch to a text state before the next token (tree-builder feedback).
-    pub fn set_text_state(&mut self, state: TextKind) {
-        let window = self.last_window.map(Source::window);
-        self.machine.switch_text_state_after(state, window.as_ref());
-    }
-
-    /// Why the tree-builder simulator was unsure about the token just handed out, if it was
-    /// (always `None` with [`Options::simulate`] off).
-    ///
-    /// ```
-    /// use tagstream::{Ambiguity, Tokenizer};
-    /// let mut tokenizer = Tokenizer::default();
-    /// let mut tokens = tokenizer.tokenize(b"<svg><path></div><script>");
-    /// let mut why = Vec::new();
-    /// while let Some(_) = tokens.next() {
-    ///     why.push(tokens.ambiguity());
-    /// }
-    /// // `</div>` closes the svg only if a div is open around it: the simulator guesses it does.
-    /// assert_eq!(why, [None, None, Some(Ambiguity::ForeignEndTag), None]);
-    /// ```
-    pub fn ambiguity(&self) -> Option<Ambiguity> {
-        self.sim.ambiguity()
-    }
-
-    /// How many tokens of this document the simulator was unsure about so far.
-    pub fn ambiguous_count(&self) -> u64 {
-        self.sim.ambiguous_count()
-    }
-
+impl<'t, D: Dialect> Pull<'t, D> {
     /// The feedback stage, and the lexer it may switch (see [`crate::feedback`]).
     #[inline(always)]
-    fn stage(&mut self) -> (&mut Simulator, &mut Machine) {
+    fn stage(&mut self) -> (&mut D::Stage, &mut D::Lexer) {
         (&mut *self.sim, &mut *self.machine)
     }
 
-    /// Set the last start tag's name (tree-builder feedback).
-    pub fn set_last_start_tag(&mut self, name: &str) {
-        self.machine.set_last_start_tag(name.as_bytes());
-    }
-
-    /// Allow or forbid CDATA sections from the next token on (tree-builder feedback).
-    pub fn set_cdata_allowed(&mut self, allowed: bool) {
-        self.machine.set_cdata_allowed(allowed);
-    }
-
-    /// The parse errors reported and not taken yet (when errors are on), in stream order.
-    pub fn errors(&self) -> &[ParseError] {
+    /// [`Tokens::errors`], for any dialect.
+    pub(crate) fn errors(&self) -> &[ParseError] {
         &self.side.errors
     }
 
-    /// Where the byte order mark that [`Options::strip_bom`] stripped was, if there was one (see
-    /// [`Tokenizer::bom`]); known once the first bytes are fed.
-    pub fn bom(&self) -> Option<Span> {
+    /// [`Tokens::bom`], for any dialect.
+    pub(crate) fn bom(&self) -> Option<Span> {
         self.side.bom()
     }
 
-    /// Take the parse errors reported so far, making room for as many.
-    pub fn take_errors(&mut self) -> Vec<ParseError> {
+    /// [`Tokens::take_errors`], for any dialect.
+    pub(crate) fn take_errors(&mut self) -> Vec<ParseError> {
         std::mem::take(&mut self.side.errors)
     }
 
-    /// Take the parse errors reported so far, in stream order, keeping the allocation: called
-    /// between tokens, the errors found while producing the last one (and the input-stream
-    /// errors of the characters it consumed). Dropping the iterator removes the rest.
-    ///
-    /// ```
-    /// use tagstream::{ErrorCode, Options, Token, Tokenizer};
-    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
-    /// let mut tokens = tokenizer.tokenize(b"<a b=1 b=2>x\0y</a c>");
-    /// let mut seen = Vec::new();
-    /// while let Some(token) = tokens.next() {
-    ///     let kind = match token {
-    ///         Token::StartTag(_) => "start",
-    ///         Token::Text(_) => "text",
-    ///         _ => "other",
-    ///     };
-    ///     seen.extend(tokens.drain_errors().map(|e| (kind, e.code)));
-    /// }
-    /// assert_eq!(
-    ///     seen,
-    ///     [
-    ///         ("start", ErrorCode::DuplicateAttribute),
-    ///         ("text", ErrorCode::UnexpectedNullCharacter),
-    ///         ("other", ErrorCode::EndTagWithAttributes),
-    ///     ]
-    /// );
-    /// ```
-    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
+    /// [`Tokens::drain_errors`], for any dialect.
+    pub(crate) fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
         self.side.errors.drain(..)
     }
 
-    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
-    /// counted by code (see [`Tokenizer::dropped_errors`]).
-    pub fn dropped_errors(&self) -> DroppedErrors {
+    /// [`Tokens::dropped_errors`], for any dialect.
+    pub(crate) fn dropped_errors(&self) -> DroppedErrors {
         self.side.dropped(self.machine)
     }
 
-    /// Line and column of a stream offset that the tokenizer still holds: from the start of the
-    /// unfinished bytes it carries up to the end of the buffer the last token came from (the chunk
-    /// itself before the first token; the end itself only at the end of input). `None` for other
-    /// offsets. While streaming this needs [`Options::track_positions`] (or errors on).
-    ///
-    /// ```
-    /// use tagstream::{Position, Tokenizer};
-    /// let mut tokenizer = Tokenizer::default();
-    /// let mut tokens = tokenizer.tokenize("a\n😀<b>".as_bytes());
-    /// let tag = tokens.nth(1).unwrap();
-    /// assert_eq!(tokens.position(tag.span().start), Some(Position { line: 2, col: 3 }));
-    /// ```
-    pub fn position(&mut self, offset: usize) -> Option<Position> {
+    /// [`Tokens::position`], for any dialect.
+    pub(crate) fn position(&mut self, offset: usize) -> Option<Position> {
         let Source { bytes, base, .. } = *self.last_window?;
         let end = base + bytes.len();
         let at_end_of_input = offset == end && self.held.eof && end == self.side.fed;
@@ -1071,10 +834,10 @@ impl<'t> Tokens<'t> {
     }
 
     /// The carried bytes are a tag or comment the last seam cut off, from its `<`
-    /// ([`Machine::wait_for_cut_tag`]): append the chunk up to where it ends ([`cut_token_end`]),
+    /// ([`Lexer::resume_cut_token`]): append the chunk up to where it ends ([`Lexer::cut_token_end`]),
     /// and [`CUT_TAG_SLACK`] bytes more, and read that as a fixed window, where the lane lexes the
     /// whole token in one go. Whatever it does not finish there (a `>` inside a quoted value ended
-    /// the copy early) is left for [`Tokens::leave_frozen`]. [`CutTagEnd::Beyond`]: the chunk
+    /// the copy early) is left for [`Pull::leave_frozen`]. [`CutTagEnd::Beyond`]: the chunk
     /// holds no end for it; [`CutTagEnd::Unknown`]: this is the last chunk, or the carry limit is
     /// near; in both cases nothing was appended.
     fn extend_to_cut_tag_end(&mut self) -> CutTagEnd {
@@ -1085,7 +848,7 @@ impl<'t> Tokens<'t> {
         let Frozen::Extending(v) = &mut self.held.frozen else {
             return CutTagEnd::Unknown;
         };
-        let Some(k) = cut_token_end(v, chunk) else {
+        let Some(k) = D::Lexer::cut_token_end(v, chunk) else {
             return CutTagEnd::Beyond;
         };
         if v.len() + k + 1 > self.limits.carry {
@@ -1118,7 +881,7 @@ impl<'t> Tokens<'t> {
             return false;
         }
         self.carry_all();
-        self.machine.wait_for_cut_tag_again();
+        self.machine.wait_for_cut_token_again();
         self.set_phase(Phase::Done);
         true
     }
@@ -1139,18 +902,18 @@ impl<'t> Tokens<'t> {
     /// machine has read past the seam (the usual case) and a lane reads on from there (the data
     /// lane, or the raw lane when the simulator switched to a text state at a `<script>`,
     /// `<style>`, `<title>`…), switch to the chunk at once instead of reading the buffer's rest
-    /// to [`Tokens::leave_frozen`]: that read the copied bytes after the tag twice, and took
+    /// to [`Pull::leave_frozen`]: that read the copied bytes after the tag twice, and took
     /// the cold way through the state functions at the copy's end.
     fn lex_cut_tag(&mut self) -> Option<Token<'t>> {
         // What `prepare` would do for the fixed buffer, done here, where it is known.
         let src = self.frozen_source();
         self.read_window(src);
-        let token = self.next();
+        let token = self.next_again();
         if let Some(src) = self.frozen_src
             && self.phase == Phase::Frozen
             && self.held.copied < self.held.chunk.len()
             && (self.machine.lane_open() || self.machine.raw_lane_open())
-            && self.machine.pos >= self.held.chunk_base
+            && self.machine.pos() >= self.held.chunk_base
         {
             self.read_on_after(src);
         }
@@ -1158,14 +921,14 @@ impl<'t> Tokens<'t> {
     }
 
     /// The end of a fixed window that holds only the start of the chunk
-    /// ([`Tokens::extend_to_cut_tag_end`]): read on from the chunk in place when nothing
+    /// ([`Pull::extend_to_cut_tag_end`]): read on from the chunk in place when nothing
     /// unfinished lies before it, or else from a copy of the unfinished bytes and the rest of the
     /// chunk, in the arena.
     #[cold]
     #[inline(never)]
     fn leave_frozen(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
         self.read_on_after(src);
-        self.next()
+        self.next_again()
     }
 
     /// The machine has read the fixed window `src`, which holds only the start of the chunk: read
@@ -1173,11 +936,11 @@ impl<'t> Tokens<'t> {
     /// the unfinished bytes and the rest of the chunk, in the arena.
     fn read_on_after(&mut self, src: &'t Source<'t>) {
         // Attributes the lane recorded unchecked name bytes of this window.
-        self.machine.settle_attributes(&src.window());
+        self.machine.settle_before_seam(&src.window());
         // A tag cut off by this window's end is whole in what follows.
-        self.machine.resume_cut_tag();
+        self.machine.resume_cut_token();
         let retention = self.machine.retention();
-        self.machine.resolve_last_start_tag_inline(&src.window());
+        self.machine.keep_at_seam_inline(&src.window());
         self.forget_later(src, retention);
         if retention >= self.held.chunk_base {
             self.read_chunk_in_place();
@@ -1214,7 +977,7 @@ impl<'t> Tokens<'t> {
             self.set_phase(Phase::Frozen);
         } else {
             let src = self.frozen_source();
-            self.machine.resolve_last_start_tag(&src.window());
+            self.machine.keep_at_seam(&src.window());
             // The token about to be handed out lies before `retention`: its positions are let go
             // of only when the next token is asked for.
             self.forget_later(src, retention);
@@ -1226,7 +989,7 @@ impl<'t> Tokens<'t> {
     /// share the frame of [`Iterator::next`]'s hot path.
     #[inline(never)]
     fn next_extending(&mut self) -> Option<Token<'t>> {
-        if self.machine.resume_cut_tag() {
+        if self.machine.resume_cut_token() {
             match self.extend_to_cut_tag_end() {
                 CutTagEnd::Extended => return self.lex_cut_tag(),
                 // Bytes a pause kept unread may hold the token's end, which `cut_token_end`
@@ -1242,7 +1005,7 @@ impl<'t> Tokens<'t> {
 
     /// The first token of a feed that starts with carried bytes other than a cut tag (or one whose
     /// end the chunk does not hold): the state functions extend the carried buffer until it is
-    /// done. Out of line, so that the cut tag's way through [`Tokens::next_extending`] is short.
+    /// done. Out of line, so that the cut tag's way through [`Pull::next_extending`] is short.
     #[cold]
     #[inline(never)]
     fn run_extending_token(&mut self) -> Option<Token<'t>> {
@@ -1272,7 +1035,7 @@ impl<'t> Tokens<'t> {
         };
         let record = self.machine.flush_text_at_seam(&b);
         let retention = self.machine.retention();
-        self.machine.resolve_last_start_tag(&b);
+        self.machine.keep_at_seam(&b);
         if record.is_none() {
             self.side.forget_before(&b, retention);
         }
@@ -1309,7 +1072,7 @@ impl<'t> Tokens<'t> {
         }
     }
 
-    /// Do what [`Tokens::forget_later`] put off.
+    /// Do what [`Pull::forget_later`] put off.
     #[cold]
     #[inline(never)]
     fn forget_now(&mut self) {
@@ -1319,20 +1082,20 @@ impl<'t> Tokens<'t> {
     }
 
     /// Keep the stream bytes from `from` on for the next feed, as read by the machine
-    /// ([`Tokens::pause`] marks them unread).
+    /// ([`Pull::pause`] marks them unread).
     fn keep(&mut self, from: usize) {
         self.held.keep(from, self.carry);
         *self.carried = Carried::read_from(from);
     }
 
-    /// Read on from the chunk in place, from the next call on: what [`Tokens::prepare`] would
+    /// Read on from the chunk in place, from the next call on: what [`Pull::prepare`] would
     /// do, done at once.
     fn read_chunk_in_place(&mut self) {
         self.set_phase(Phase::Chunk);
         self.read_window(self.chunk_src);
     }
 
-    /// Read `src` from the next call on, in the current phase, without [`Tokens::prepare`]
+    /// Read `src` from the next call on, in the current phase, without [`Pull::prepare`]
     /// unless something is still to be done before the read.
     fn read_window(&mut self, src: &'t Source<'t>) {
         self.window = src;
@@ -1340,7 +1103,7 @@ impl<'t> Tokens<'t> {
         self.plain = self.forget.is_none() && self.limits.arena == usize::MAX;
     }
 
-    /// Change phase; [`Tokens::prepare`] runs before the next read.
+    /// Change phase; [`Pull::prepare`] runs before the next read.
     fn set_phase(&mut self, phase: Phase) {
         self.phase = phase;
         self.plain = false;
@@ -1381,7 +1144,7 @@ impl<'t> Tokens<'t> {
     #[inline]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
         let src = self.window;
-        if !self.machine.config.errors {
+        if !self.machine.errors_on() {
             if self.machine.lane_open() {
                 match self.machine.lex_lane(&self.window_buf) {
                     Lexeme::Elsewhere => {}
@@ -1403,7 +1166,7 @@ impl<'t> Tokens<'t> {
         let b = self.buf(src);
         if self.machine.waits_for_next_chunk(&b) {
             // What `run` would have done before it found nothing to read.
-            self.machine.settle_attributes(&b);
+            self.machine.settle_before_seam(&b);
             return self.end_of_window(src);
         }
         let record = self.machine.run(&b);
@@ -1490,7 +1253,7 @@ impl<'t> Tokens<'t> {
         }
     }
 
-    /// The raw lane ([`Machine::lex_raw_lane`]): RCDATA, RAWTEXT or script data text up to its
+    /// The raw lane ([`Lexer::lex_raw_lane`]): RCDATA, RAWTEXT or script data text up to its
     /// end tag, or the end tag, as a token borrowing `src`. `None`: the state functions go on.
     #[inline(never)]
     fn raw_lane_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
@@ -1534,7 +1297,7 @@ impl<'t> Tokens<'t> {
         }
         let record = self.machine.flush_text_at_seam(b);
         let retention = self.machine.retention();
-        self.machine.resolve_last_start_tag_inline(b);
+        self.machine.keep_at_seam_inline(b);
         self.carry.clear();
         if !self.over_carry_limit(b.end() - retention, retention) {
             self.carry.extend_from_slice(b.rest(retention));
@@ -1553,7 +1316,7 @@ impl<'t> Tokens<'t> {
         }
     }
 
-    /// The text record [`Machine::flush_text_at_seam`] made, as a token borrowing `src`: built as
+    /// The text record [`Lexer::flush_text_at_seam`] made, as a token borrowing `src`: built as
     /// text directly, not through [`make_token`]'s `match` on the kind, a jump table that the
     /// seams took cold.
     fn flushed_text_token(&mut self, record: Record, src: &'t Source<'t>) -> Option<Token<'t>> {
@@ -1632,8 +1395,36 @@ impl<'t> Tokens<'t> {
     }
 }
 
+impl<'t> Pull<'t, Html> {
+    /// [`Tokens::set_text_state`], for any dialect.
+    pub(crate) fn set_text_state(&mut self, state: TextKind) {
+        let window = self.last_window.map(Source::window);
+        self.machine.switch_text_state_after(state, window.as_ref());
+    }
+
+    /// [`Tokens::ambiguity`], for any dialect.
+    pub(crate) fn ambiguity(&self) -> Option<Ambiguity> {
+        self.sim.ambiguity()
+    }
+
+    /// [`Tokens::ambiguous_count`], for any dialect.
+    pub(crate) fn ambiguous_count(&self) -> u64 {
+        self.sim.ambiguous_count()
+    }
+
+    /// [`Tokens::set_last_start_tag`], for any dialect.
+    pub(crate) fn set_last_start_tag(&mut self, name: &str) {
+        self.machine.set_last_start_tag(name.as_bytes());
+    }
+
+    /// [`Tokens::set_cdata_allowed`], for any dialect.
+    pub(crate) fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.machine.set_cdata_allowed(allowed);
+    }
+}
+
 #[inline]
-fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Token<'t> {
+fn make_token<'t, L: Lexer>(record: Record, src: &'t Source<'t>, machine: &L) -> Token<'t> {
     let Record {
         kind,
         span,
@@ -1663,7 +1454,7 @@ fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Tok
         Kind::Doctype => Token::Doctype(Doctype {
             src,
             span,
-            parts: src.arena.alloc(machine.doctype),
+            parts: src.arena.alloc(*machine.doctype()),
         }),
         Kind::Pi => Token::ProcessingInstruction(ProcessingInstruction {
             src,
@@ -1676,11 +1467,11 @@ fn make_token<'t>(record: Record, src: &'t Source<'t>, machine: &Machine) -> Tok
 
 /// The attributes of the start tag just lexed, copied into the arena.
 #[inline(always)]
-fn attributes<'t>(src: &'t Source<'t>, machine: &Machine) -> &'t [AttrRecord] {
+fn attributes<'t, L: Lexer>(src: &'t Source<'t>, machine: &L) -> &'t [AttrRecord] {
     let arena = src.arena;
     // Most tags have one or two attributes: copied as arrays of known size, they are a few
     // stores instead of a call to `memcpy`.
-    match machine.attrs.list[..] {
+    match machine.attrs().list[..] {
         [] => &[],
         [a] => arena.alloc([a]),
         [a, b] => arena.alloc([a, b]),
@@ -1688,10 +1479,14 @@ fn attributes<'t>(src: &'t Source<'t>, machine: &Machine) -> &'t [AttrRecord] {
     }
 }
 
-impl<'t> Iterator for Tokens<'t> {
-    type Item = Token<'t>;
-
-    fn next(&mut self) -> Option<Token<'t>> {
+impl<'t, D: Dialect> Pull<'t, D> {
+    /// The next token: the dialect's public iterator's `next`. Inlined there (and from there into
+    /// the caller's loop), with [`Pull::next_in_window`] left a function of its own that has the
+    /// lanes inlined: of the shapes tried, the fewest instructions (callgrind on the corpus, 7.65
+    /// instructions/byte; `next_in_window` inlined as well, 8.66; the public `next` kept out of
+    /// line, 7.85).
+    #[inline(always)]
+    pub(crate) fn next_token(&mut self) -> Option<Token<'t>> {
         if !self.plain
             && let Some(answer) = self.prepare()
         {
@@ -1699,11 +1494,16 @@ impl<'t> Iterator for Tokens<'t> {
         }
         self.next_in_window()
     }
+
+    /// [`Pull::next_token`] from one of the driver's own cold paths (after a cut tag, at the end
+    /// of a fixed window), out of line.
+    #[inline(never)]
+    fn next_again(&mut self) -> Option<Token<'t>> {
+        self.next_token()
+    }
 }
 
-impl FusedIterator for Tokens<'_> {}
-
-impl Drop for Tokens<'_> {
+impl<D: Dialect> Drop for Pull<'_, D> {
     /// Pause: keep every byte the machine has not finished with for the next feed. At the end of
     /// a feed read to the end (the common case) there is nothing to keep.
     fn drop(&mut self) {
@@ -1716,7 +1516,7 @@ impl Drop for Tokens<'_> {
     }
 }
 
-impl Tokens<'_> {
+impl<D: Dialect> Pull<'_, D> {
     /// Keep what the machine has not finished with, the iterator being dropped before the end of
     /// the feed.
     #[cold]
@@ -1734,8 +1534,8 @@ impl Tokens<'_> {
                     eof: false,
                 };
                 // Attributes the lane recorded unchecked name bytes of this window.
-                self.machine.settle_attributes(&b);
-                self.machine.resolve_last_start_tag(&b);
+                self.machine.settle_before_seam(&b);
+                self.machine.keep_at_seam(&b);
                 self.side.forget_before(&b, retention);
                 self.keep(retention);
             }
@@ -1744,3 +1544,367 @@ impl Tokens<'_> {
         self.carried.unread = true;
     }
 }
+
+// ---- the HTML tokenizer: the driver for the HTML dialect ---------------------------------------
+
+/// A tokenizer for whole documents or chunked streams. It owns the arena that decoded strings and
+/// attribute lists live in, reset in bulk at every [`feed`](Tokenizer::feed) or
+/// [`tokenize`](Tokenizer::tokenize), so a tokenizer reused across documents stops allocating.
+///
+/// Memory: streaming, the chunk, the unfinished token carried to the next feed
+/// ([`Options::max_carry`]) and the arena ([`Options::max_arena`]). With parse errors on, add the
+/// errors not taken yet: at most [`Options::max_errors`] stored, and as many in each internal
+/// queue, 96 bytes per error of the cap in all (6 MiB by default, whatever the input); past the
+/// cap errors are only counted ([`Tokenizer::dropped_errors`]). Draining them as they come
+/// ([`Tokens::drain_errors`] between tokens, [`Tokenizer::drain_errors`] after a feed) keeps
+/// every one and frees their room.
+///
+/// Whole document:
+/// ```
+/// use tagstream::{Token, Tokenizer};
+/// let mut tokenizer = Tokenizer::default();
+/// let tags = tokenizer
+///     .tokenize(b"<a href=x>1</a><b>2</b>")
+///     .filter(|t| matches!(t, Token::StartTag(_)))
+///     .count();
+/// assert_eq!(tags, 2);
+/// ```
+///
+/// Streaming (tokens borrow the chunk, and the carried bytes, until the next feed):
+/// ```
+/// use tagstream::{Options, Token, Tokenizer};
+/// let mut tokenizer = Tokenizer::new(Options::default());
+/// let mut text = String::new();
+/// for chunk in [&b"<p>Hel"[..], b"lo &am", b"p; world</", b"p>"] {
+///     for token in tokenizer.feed(chunk) {
+///         if let Token::Text(t) = token {
+///             text.push_str(t.text());
+///         }
+///     }
+/// }
+/// for token in tokenizer.finish() {
+///     if let Token::Text(t) = token {
+///         text.push_str(t.text());
+///     }
+/// }
+/// assert_eq!(text, "Hello & world");
+/// ```
+pub struct Tokenizer {
+    inner: Stream<Html>,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Tokenizer {
+        Tokenizer::new(Options::default())
+    }
+}
+
+impl Tokenizer {
+    /// A tokenizer at the start of a stream.
+    #[inline(always)]
+    pub fn new(options: Options) -> Tokenizer {
+        Tokenizer {
+            inner: Stream::new(options),
+        }
+    }
+
+    /// Start over with a new stream, keeping the allocations (arena, buffers).
+    #[inline(always)]
+    pub fn reset(&mut self) {
+        self.inner.reset()
+    }
+
+    /// Tokenize `input` as one complete document. The tokenizer starts over by itself (no
+    /// [`reset`](Tokenizer::reset) needed before, whatever it did last), and is at the end of
+    /// that document afterwards: a [`feed`](Tokenizer::feed) then starts a new one.
+    #[inline(always)]
+    pub fn tokenize<'t>(&'t mut self, input: &'t [u8]) -> Tokens<'t> {
+        Tokens {
+            inner: self.inner.tokenize(input),
+        }
+    }
+
+    /// Feed the next chunk of a stream; the iterator yields the tokens it completes.
+    ///
+    /// After [`finish`](Tokenizer::finish) (or [`tokenize`](Tokenizer::tokenize)) the stream is
+    /// over, and `feed` starts a new one, as if [`reset`](Tokenizer::reset) had been called: the
+    /// old stream's tokens that a paused `finish` had not handed out are dropped (call `finish`
+    /// again to get them first).
+    ///
+    /// ```
+    /// use tagstream::{Token, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let names = |tokens: tagstream::Tokens| {
+    ///     tokens.filter_map(|t| match t {
+    ///         Token::StartTag(tag) => Some(tag.name().to_owned()),
+    ///         _ => None,
+    ///     })
+    ///     .collect::<Vec<_>>()
+    /// };
+    /// assert_eq!(names(tokenizer.feed(b"<a><b")), ["a"]);
+    /// assert_eq!(names(tokenizer.finish()), Vec::<String>::new()); // `<b` at the end: dropped
+    /// assert_eq!(names(tokenizer.feed(b"<i>")), ["i"]); // a new document
+    /// ```
+    #[inline]
+    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+        Tokens {
+            inner: self.inner.feed(chunk),
+        }
+    }
+
+    /// The stream is over: yields the tokens still pending. Calling it again resumes a paused
+    /// `finish` (an iterator dropped early) and yields nothing after that.
+    #[inline(always)]
+    pub fn finish(&mut self) -> Tokens<'_> {
+        Tokens {
+            inner: self.inner.finish(),
+        }
+    }
+
+    /// Where the byte order mark that [`Options::strip_bom`] stripped was (bytes 0 to 3 of the
+    /// stream), if there was one: those bytes are in no token.
+    #[inline(always)]
+    pub fn bom(&self) -> Option<Span> {
+        self.inner.bom()
+    }
+
+    /// Feed the last chunk and end the stream in one go ([`feed`](Tokenizer::feed) then
+    /// [`finish`](Tokenizer::finish), as one iterator).
+    #[cfg(feature = "encoding")]
+    #[inline(always)]
+    pub(crate) fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+        Tokens {
+            inner: self.inner.feed_last(chunk),
+        }
+    }
+
+    /// The first stream offset the tokenizer still holds (what it carries into the next feed):
+    /// no token of a later feed starts before it.
+    #[cfg(feature = "encoding")]
+    #[inline(always)]
+    pub(crate) fn retained_from(&self) -> usize {
+        self.inner.retained_from()
+    }
+
+    /// The parse errors reported and not taken yet (when [`Options::errors`] is on), in stream
+    /// order: at most [`Options::max_errors`].
+    #[inline(always)]
+    pub fn errors(&self) -> &[ParseError] {
+        self.inner.errors()
+    }
+
+    /// Take the parse errors reported so far, making room for as many.
+    #[inline(always)]
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        self.inner.take_errors()
+    }
+
+    /// Take the parse errors reported so far, in stream order, keeping the allocation: the
+    /// errors a feed brought, drained after it (see also [`Tokens::drain_errors`]). Dropping the
+    /// iterator removes the rest.
+    ///
+    /// ```
+    /// use tagstream::{ErrorCode, Options, Tokenizer};
+    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
+    /// let mut codes = Vec::new();
+    /// for chunk in [&b"<a b=1 b=2"[..], b"></c d>"] {
+    ///     tokenizer.feed(chunk).for_each(drop);
+    ///     codes.extend(tokenizer.drain_errors().map(|e| e.code));
+    /// }
+    /// tokenizer.finish().for_each(drop);
+    /// codes.extend(tokenizer.drain_errors().map(|e| e.code));
+    /// assert_eq!(codes, [ErrorCode::DuplicateAttribute, ErrorCode::EndTagWithAttributes]);
+    /// ```
+    #[inline(always)]
+    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
+        self.inner.drain_errors()
+    }
+
+    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
+    /// counted by code, not stored. Stored (taken or not) and dropped errors together are every
+    /// parse error of the stream so far.
+    #[inline(always)]
+    pub fn dropped_errors(&self) -> DroppedErrors {
+        self.inner.dropped_errors()
+    }
+
+    /// The memory limit ([`Options::max_carry`], [`Options::max_arena`]) the stream stopped at, if
+    /// it did: the tokens before [`LimitError::offset`] were handed out, none after, and the rest
+    /// of the stream (later feeds, [`finish`](Tokenizer::finish)) yields nothing. A new stream
+    /// ([`Tokenizer::reset`], or a feed after `finish`) starts without it.
+    #[inline(always)]
+    pub fn limit_error(&self) -> Option<LimitError> {
+        self.inner.limit_error()
+    }
+
+    /// Whether every byte fed so far was valid UTF-8 (invalid sequences decode to U+FFFD), when
+    /// [`Options::validate_utf8`] or [`Options::errors`] is on; `None` otherwise. After a stop at a
+    /// memory limit ([`Tokenizer::limit_error`]), the bytes fed later are not looked at.
+    ///
+    /// ```
+    /// use tagstream::{Options, Tokenizer};
+    /// let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
+    /// tokenizer.tokenize(b"caf\xE9").for_each(drop);
+    /// assert_eq!(tokenizer.is_valid_utf8(), Some(false));
+    /// assert_eq!(Tokenizer::default().is_valid_utf8(), None);
+    /// ```
+    #[inline(always)]
+    pub fn is_valid_utf8(&self) -> Option<bool> {
+        self.inner.is_valid_utf8()
+    }
+
+    /// How many tokens of the current document the tree-builder simulator was unsure about (see
+    /// [`Tokens::ambiguity`]).
+    pub fn ambiguous_count(&self) -> u64 {
+        self.inner.simulator.ambiguous_count()
+    }
+
+    /// Switch to a text state before the next token (tree-builder feedback between feeds).
+    pub fn set_text_state(&mut self, state: TextKind) {
+        self.inner.machine.switch_text_state(state);
+    }
+
+    /// Set the last start tag's name (see [`Options::last_start_tag`]).
+    pub fn set_last_start_tag(&mut self, name: &str) {
+        self.inner.machine.set_last_start_tag(name.as_bytes());
+    }
+
+    /// Allow or forbid CDATA sections from now on.
+    pub fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.inner.machine.set_cdata_allowed(allowed);
+    }
+}
+
+/// The tokens of one document or one fed chunk; see [`Tokenizer`].
+pub struct Tokens<'t> {
+    inner: Pull<'t, Html>,
+}
+
+impl<'t> Tokens<'t> {
+    /// Switch to a text state before the next token (tree-builder feedback).
+    #[inline(always)]
+    pub fn set_text_state(&mut self, state: TextKind) {
+        self.inner.set_text_state(state)
+    }
+
+    /// Why the tree-builder simulator was unsure about the token just handed out, if it was
+    /// (always `None` with [`Options::simulate`] off).
+    ///
+    /// ```
+    /// use tagstream::{Ambiguity, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let mut tokens = tokenizer.tokenize(b"<svg><path></div><script>");
+    /// let mut why = Vec::new();
+    /// while let Some(_) = tokens.next() {
+    ///     why.push(tokens.ambiguity());
+    /// }
+    /// // `</div>` closes the svg only if a div is open around it: the simulator guesses it does.
+    /// assert_eq!(why, [None, None, Some(Ambiguity::ForeignEndTag), None]);
+    /// ```
+    #[inline(always)]
+    pub fn ambiguity(&self) -> Option<Ambiguity> {
+        self.inner.ambiguity()
+    }
+
+    /// How many tokens of this document the simulator was unsure about so far.
+    #[inline(always)]
+    pub fn ambiguous_count(&self) -> u64 {
+        self.inner.ambiguous_count()
+    }
+
+    /// Set the last start tag's name (tree-builder feedback).
+    #[inline(always)]
+    pub fn set_last_start_tag(&mut self, name: &str) {
+        self.inner.set_last_start_tag(name)
+    }
+
+    /// Allow or forbid CDATA sections from the next token on (tree-builder feedback).
+    #[inline(always)]
+    pub fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.inner.set_cdata_allowed(allowed)
+    }
+
+    /// The parse errors reported and not taken yet (when errors are on), in stream order.
+    #[inline(always)]
+    pub fn errors(&self) -> &[ParseError] {
+        self.inner.errors()
+    }
+
+    /// Where the byte order mark that [`Options::strip_bom`] stripped was, if there was one (see
+    /// [`Tokenizer::bom`]); known once the first bytes are fed.
+    #[inline(always)]
+    pub fn bom(&self) -> Option<Span> {
+        self.inner.bom()
+    }
+
+    /// Take the parse errors reported so far, making room for as many.
+    #[inline(always)]
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        self.inner.take_errors()
+    }
+
+    /// Take the parse errors reported so far, in stream order, keeping the allocation: called
+    /// between tokens, the errors found while producing the last one (and the input-stream
+    /// errors of the characters it consumed). Dropping the iterator removes the rest.
+    ///
+    /// ```
+    /// use tagstream::{ErrorCode, Options, Token, Tokenizer};
+    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
+    /// let mut tokens = tokenizer.tokenize(b"<a b=1 b=2>x\0y</a c>");
+    /// let mut seen = Vec::new();
+    /// while let Some(token) = tokens.next() {
+    ///     let kind = match token {
+    ///         Token::StartTag(_) => "start",
+    ///         Token::Text(_) => "text",
+    ///         _ => "other",
+    ///     };
+    ///     seen.extend(tokens.drain_errors().map(|e| (kind, e.code)));
+    /// }
+    /// assert_eq!(
+    ///     seen,
+    ///     [
+    ///         ("start", ErrorCode::DuplicateAttribute),
+    ///         ("text", ErrorCode::UnexpectedNullCharacter),
+    ///         ("other", ErrorCode::EndTagWithAttributes),
+    ///     ]
+    /// );
+    /// ```
+    #[inline(always)]
+    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
+        self.inner.drain_errors()
+    }
+
+    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
+    /// counted by code (see [`Tokenizer::dropped_errors`]).
+    #[inline(always)]
+    pub fn dropped_errors(&self) -> DroppedErrors {
+        self.inner.dropped_errors()
+    }
+
+    /// Line and column of a stream offset that the tokenizer still holds: from the start of the
+    /// unfinished bytes it carries up to the end of the buffer the last token came from (the chunk
+    /// itself before the first token; the end itself only at the end of input). `None` for other
+    /// offsets. While streaming this needs [`Options::track_positions`] (or errors on).
+    ///
+    /// ```
+    /// use tagstream::{Position, Tokenizer};
+    /// let mut tokenizer = Tokenizer::default();
+    /// let mut tokens = tokenizer.tokenize("a\n😀<b>".as_bytes());
+    /// let tag = tokens.nth(1).unwrap();
+    /// assert_eq!(tokens.position(tag.span().start), Some(Position { line: 2, col: 3 }));
+    /// ```
+    #[inline(always)]
+    pub fn position(&mut self, offset: usize) -> Option<Position> {
+        self.inner.position(offset)
+    }
+}
+
+impl<'t> Iterator for Tokens<'t> {
+    type Item = Token<'t>;
+
+    fn next(&mut self) -> Option<Token<'t>> {
+        self.inner.next_token()
+    }
+}
+
+impl FusedIterator for Tokens<'_> {}

@@ -25,28 +25,7 @@
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Machine, ShortName, State, is_whitespace, skip_whitespace};
 use crate::scan::{find_in_set, find_name_end, find1, find1_from};
-use crate::span::{AttrRecord, Span, TextKind, Window, run_of};
-
-/// What the lane found. The machine is left after it, in the data state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Lexeme {
-    /// Data-state text.
-    Text(Span),
-    /// A start tag; its attributes are in `Machine::attrs`.
-    StartTag {
-        span: Span,
-        name: Span,
-        self_closing: bool,
-    },
-    /// An end tag (attributes on it are dropped, as the standard does).
-    EndTag { span: Span, name: Span },
-    /// A comment.
-    Comment { span: Span, data: Span },
-    /// RCDATA, RAWTEXT or script data text up to its appropriate end tag (the raw lane).
-    RawText(Span, TextKind),
-    /// Not for the lane: the state functions continue from the machine's position.
-    Elsewhere,
-}
+use crate::span::{AttrRecord, Lexeme, Span, TextKind, Window, run_of};
 
 /// What follows a `<` in RCDATA, RAWTEXT or script data, as the raw lane sees it.
 enum RawLookahead {

@@ -26,7 +26,7 @@ use crate::error::{ErrorCode, FoundErrors};
 use crate::refs::charref;
 use crate::scan;
 use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
-pub(crate) use lane::Lexeme;
+
 pub(crate) use tag::Attrs;
 
 /// What a state function tells the driver loop.
