@@ -9,7 +9,7 @@
 
 use crate::error::FoundErrors;
 use crate::feedback::Feedback;
-use crate::machine::Attrs;
+use crate::html::machine::Attrs;
 use crate::options::Options;
 use crate::span::{DoctypeRecord, Lexeme, Record, Window};
 

@@ -93,14 +93,14 @@ mod error;
 pub mod extract;
 mod feedback;
 mod html;
-pub mod html5lib;
 mod input;
-mod machine;
+mod lex;
 mod options;
 mod refs;
 mod scan;
-pub mod simulator;
 mod span;
+#[cfg(test)]
+mod testutil;
 mod token;
 mod tokenizer;
 mod word;
@@ -108,13 +108,14 @@ mod word;
 pub use error::{
     DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode,
 };
+pub use html::simulator::Ambiguity;
+pub use html::tokenizer::{Tokenizer, Tokens};
+pub use html::{html5lib, simulator};
 pub use options::Options;
-pub use simulator::Ambiguity;
 pub use span::{Span, TextKind};
 pub use token::{
     Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, StartTag, Text, Token,
 };
-pub use tokenizer::{Tokenizer, Tokens};
 
 /// Hooks for the fuzz targets in `fuzz/` (feature `fuzzing`), not part of the API: the crate-private
 /// SIMD scanner checked against its scalar oracle on any bytes.

@@ -4,7 +4,8 @@
 
 use crate::span::TextKind;
 
-/// How a [`Tokenizer`](crate::Tokenizer) behaves.
+/// How a [`Tokenizer`](crate::Tokenizer) behaves. The options marked "HTML only" are the HTML
+/// dialect's; the others are read by every dialect.
 ///
 /// ```
 /// use tagstream::{Options, TextKind};
@@ -15,15 +16,22 @@ use crate::span::TextKind;
 pub struct Options {
     pub(crate) errors: bool,
     pub(crate) max_errors: usize,
-    pub(crate) legacy_pi: bool,
-    pub(crate) initial_state: TextKind,
-    pub(crate) last_start_tag: Option<String>,
-    pub(crate) cdata_allowed: bool,
     pub(crate) track_positions: bool,
     pub(crate) validate_utf8: bool,
     pub(crate) strip_bom: bool,
     pub(crate) limits: Limits,
-    // --- tree-builder simulator (src/simulator.rs) ---
+    /// What only the HTML dialect reads.
+    pub(crate) html: HtmlOptions,
+}
+
+/// The options only the HTML dialect reads (set through [`Options`]' builder methods).
+#[derive(Clone, Debug)]
+pub(crate) struct HtmlOptions {
+    pub(crate) legacy_pi: bool,
+    pub(crate) initial_state: TextKind,
+    pub(crate) last_start_tag: Option<String>,
+    pub(crate) cdata_allowed: bool,
+    // --- tree-builder simulator (src/html/simulator.rs) ---
     pub(crate) simulate: bool,
     pub(crate) scripting: bool,
 }
@@ -33,16 +41,18 @@ impl Default for Options {
         Options {
             errors: false,
             max_errors: Options::DEFAULT_MAX_ERRORS,
-            legacy_pi: false,
-            initial_state: TextKind::Data,
-            last_start_tag: None,
-            cdata_allowed: false,
             track_positions: false,
             validate_utf8: false,
             strip_bom: true,
             limits: Limits::NONE,
-            simulate: true,
-            scripting: false,
+            html: HtmlOptions {
+                legacy_pi: false,
+                initial_state: TextKind::Data,
+                last_start_tag: None,
+                cdata_allowed: false,
+                simulate: true,
+                scripting: false,
+            },
         }
     }
 }
@@ -96,30 +106,30 @@ impl Options {
         self
     }
 
-    /// Use the pre-2026 rule: `<?` starts a bogus comment with
+    /// HTML only. Use the pre-2026 rule: `<?` starts a bogus comment with
     /// `unexpected-question-mark-instead-of-tag-name` instead of a processing instruction.
     pub fn legacy_processing_instructions(mut self, on: bool) -> Options {
-        self.legacy_pi = on;
+        self.html.legacy_pi = on;
         self
     }
 
-    /// The text state to start in (html5lib-tests' `initialStates`). Default: data.
+    /// HTML only. The text state to start in (html5lib-tests' `initialStates`). Default: data.
     pub fn initial_state(mut self, state: TextKind) -> Options {
-        self.initial_state = state;
+        self.html.initial_state = state;
         self
     }
 
-    /// Treat `name` as the last start tag emitted (decides which end tag closes RCDATA, RAWTEXT and
+    /// HTML only. Treat `name` as the last start tag emitted (decides which end tag closes RCDATA, RAWTEXT and
     /// script data).
     pub fn last_start_tag(mut self, name: &str) -> Options {
-        self.last_start_tag = Some(name.to_owned());
+        self.html.last_start_tag = Some(name.to_owned());
         self
     }
 
-    /// Whether `<![CDATA[` opens a CDATA section at the start (the adjusted current node is foreign).
+    /// HTML only. Whether `<![CDATA[` opens a CDATA section at the start (the adjusted current node is foreign).
     /// With the simulator on, it changes this itself when SVG or MathML content opens or closes.
     pub fn cdata_allowed(mut self, on: bool) -> Options {
-        self.cdata_allowed = on;
+        self.html.cdata_allowed = on;
         self
     }
 
@@ -184,20 +194,20 @@ impl Options {
         self
     }
 
-    /// Run the tree-builder simulator (on by default): after each token it switches the text
+    /// HTML only. Run the tree-builder simulator (on by default): after each token it switches the text
     /// state, and allows or forbids CDATA sections, as the HTML Standard's tree builder would
     /// (see [`crate::simulator`]). Off, the tokenizer is the standard's tokenizer alone (what
     /// html5lib-tests' tokenizer suite specifies), and only [`Tokens::set_text_state`](crate::Tokens::set_text_state) and
     /// [`Tokens::set_cdata_allowed`](crate::Tokens::set_cdata_allowed) switch.
     pub fn simulate(mut self, on: bool) -> Options {
-        self.simulate = on;
+        self.html.simulate = on;
         self
     }
 
-    /// The tree builder's scripting flag, for the simulator (off by default, as for a parser
+    /// HTML only. The tree builder's scripting flag, for the simulator (off by default, as for a parser
     /// without a script engine, like `DOMParser`): on, `<noscript>` holds RAWTEXT; off, markup.
     pub fn scripting(mut self, on: bool) -> Options {
-        self.scripting = on;
+        self.html.scripting = on;
         self
     }
 }

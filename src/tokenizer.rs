@@ -1,4 +1,4 @@
-//! The pull API: a [`Tokenizer`] turns a whole document, or a stream fed in chunks, into a std
+//! The pull API: a [`Tokenizer`](crate::Tokenizer) turns a whole document, or a stream fed in chunks, into a std
 //! `Iterator` of [`Token`]s that borrow the input.
 //!
 //! Streaming works like this. The machine reads each chunk in place. At the end of a chunk, the text it
@@ -13,20 +13,17 @@
 //! tokens at seams; concatenated it is the same).
 //!
 //! Dropping the iterator early pauses: what was not consumed is kept in the carry, and the next
-//! [`Tokenizer::feed`] (an empty one is fine) resumes exactly there.
+//! [`Tokenizer::feed`](crate::Tokenizer::feed) (an empty one is fine) resumes exactly there.
 
 use std::collections::VecDeque;
-use std::iter::FusedIterator;
 
 use bumpalo::Bump;
 
 use crate::dialect::{Dialect, Lexer};
 use crate::error::{DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position};
 use crate::feedback::Feedback;
-use crate::html::Html;
 use crate::input::{InputChecker, LineCounter, Utf8Stream};
 use crate::options::{Limits, Options};
-use crate::simulator::Ambiguity;
 use crate::span::{AttrRecord, Kind, Lexeme, Record, Span, TextKind, Window};
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
@@ -341,7 +338,7 @@ impl Side {
     }
 }
 
-/// The streaming driver for one dialect: what [`Tokenizer`] is for HTML.
+/// The streaming driver for one dialect: what [`Tokenizer`](crate::Tokenizer) is for HTML.
 pub(crate) struct Stream<D: Dialect> {
     options: Options,
     machine: D::Lexer,
@@ -363,7 +360,7 @@ pub(crate) struct Stream<D: Dialect> {
 }
 
 impl<D: Dialect> Stream<D> {
-    /// [`Tokenizer::new`], for any dialect.
+    /// [`Tokenizer::new`](crate::Tokenizer::new), for any dialect.
     pub(crate) fn new(options: Options) -> Stream<D> {
         let mut stream = Stream {
             machine: D::lexer(&options),
@@ -383,7 +380,7 @@ impl<D: Dialect> Stream<D> {
         stream
     }
 
-    /// [`Tokenizer::reset`], for any dialect.
+    /// [`Tokenizer::reset`](crate::Tokenizer::reset), for any dialect.
     pub(crate) fn reset(&mut self) {
         self.machine.reset(&self.options);
         self.frozen.clear();
@@ -406,13 +403,13 @@ impl<D: Dialect> Stream<D> {
         self.simulator.reset();
     }
 
-    /// [`Tokenizer::tokenize`], for any dialect.
+    /// [`Tokenizer::tokenize`](crate::Tokenizer::tokenize), for any dialect.
     pub(crate) fn tokenize<'t>(&'t mut self, input: &'t [u8]) -> Pull<'t, D> {
         self.reset();
         self.start(input, true)
     }
 
-    /// [`Tokenizer::feed`], for any dialect.
+    /// [`Tokenizer::feed`](crate::Tokenizer::feed), for any dialect.
     #[inline]
     pub(crate) fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Pull<'t, D> {
         if self.finished {
@@ -421,18 +418,18 @@ impl<D: Dialect> Stream<D> {
         self.start(chunk, false)
     }
 
-    /// [`Tokenizer::finish`], for any dialect.
+    /// [`Tokenizer::finish`](crate::Tokenizer::finish), for any dialect.
     pub(crate) fn finish(&mut self) -> Pull<'_, D> {
         self.start(&[], true)
     }
 
-    /// [`Tokenizer::bom`], for any dialect.
+    /// [`Tokenizer::bom`](crate::Tokenizer::bom), for any dialect.
     pub(crate) fn bom(&self) -> Option<Span> {
         self.side.bom()
     }
 
-    /// Feed the last chunk and end the stream in one go ([`feed`](Tokenizer::feed) then
-    /// [`finish`](Tokenizer::finish), as one iterator).
+    /// Feed the last chunk and end the stream in one go ([`feed`](crate::Tokenizer::feed) then
+    /// [`finish`](crate::Tokenizer::finish), as one iterator).
     #[cfg(feature = "encoding")]
     pub(crate) fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> Pull<'t, D> {
         self.start(chunk, true)
@@ -445,32 +442,32 @@ impl<D: Dialect> Stream<D> {
         self.carried.base
     }
 
-    /// [`Tokenizer::errors`], for any dialect.
+    /// [`Tokenizer::errors`](crate::Tokenizer::errors), for any dialect.
     pub(crate) fn errors(&self) -> &[ParseError] {
         &self.side.errors
     }
 
-    /// [`Tokenizer::take_errors`], for any dialect.
+    /// [`Tokenizer::take_errors`](crate::Tokenizer::take_errors), for any dialect.
     pub(crate) fn take_errors(&mut self) -> Vec<ParseError> {
         std::mem::take(&mut self.side.errors)
     }
 
-    /// [`Tokenizer::drain_errors`], for any dialect.
+    /// [`Tokenizer::drain_errors`](crate::Tokenizer::drain_errors), for any dialect.
     pub(crate) fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
         self.side.errors.drain(..)
     }
 
-    /// [`Tokenizer::dropped_errors`], for any dialect.
+    /// [`Tokenizer::dropped_errors`](crate::Tokenizer::dropped_errors), for any dialect.
     pub(crate) fn dropped_errors(&self) -> DroppedErrors {
         self.side.dropped(&self.machine)
     }
 
-    /// [`Tokenizer::limit_error`], for any dialect.
+    /// [`Tokenizer::limit_error`](crate::Tokenizer::limit_error), for any dialect.
     pub(crate) fn limit_error(&self) -> Option<LimitError> {
         self.limit_error
     }
 
-    /// [`Tokenizer::is_valid_utf8`], for any dialect.
+    /// [`Tokenizer::is_valid_utf8`](crate::Tokenizer::is_valid_utf8), for any dialect.
     pub(crate) fn is_valid_utf8(&self) -> Option<bool> {
         self.side.validate_utf8.then(|| self.side.utf8.is_valid())
     }
@@ -587,7 +584,7 @@ impl<D: Dialect> Stream<D> {
 /// stream ([`Options::strip_bom`]).
 const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
-/// What a [`Tokenizer`] knows of a byte order mark at the start of its stream.
+/// What a [`Tokenizer`](crate::Tokenizer) knows of a byte order mark at the start of its stream.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Bom {
     /// The bytes fed so far, `held` of them, all held back from the machine, may still be the
@@ -716,7 +713,7 @@ impl Carried {
     }
 }
 
-/// The pull iterator over one document or one fed chunk, for one dialect: what [`Tokens`] is for
+/// The pull iterator over one document or one fed chunk, for one dialect: what [`Tokens`](crate::Tokens) is for
 /// HTML.
 pub(crate) struct Pull<'t, D: Dialect> {
     machine: &'t mut D::Lexer,
@@ -734,7 +731,7 @@ pub(crate) struct Pull<'t, D: Dialect> {
     window: &'t Source<'t>,
     /// `window` as the machine reads it (kept here so that the lanes read it in place).
     window_buf: Window<'t>,
-    /// The buffer the last token came from, for [`Tokens::position`].
+    /// The buffer the last token came from, for [`Tokens::position`](crate::Tokens::position).
     last_window: Option<&'t Source<'t>>,
     /// The chunk's description in the arena, shared by the tokens that borrow the chunk.
     chunk_src: &'t Source<'t>,
@@ -756,32 +753,32 @@ impl<'t, D: Dialect> Pull<'t, D> {
         (&mut *self.sim, &mut *self.machine)
     }
 
-    /// [`Tokens::errors`], for any dialect.
+    /// [`Tokens::errors`](crate::Tokens::errors), for any dialect.
     pub(crate) fn errors(&self) -> &[ParseError] {
         &self.side.errors
     }
 
-    /// [`Tokens::bom`], for any dialect.
+    /// [`Tokens::bom`](crate::Tokens::bom), for any dialect.
     pub(crate) fn bom(&self) -> Option<Span> {
         self.side.bom()
     }
 
-    /// [`Tokens::take_errors`], for any dialect.
+    /// [`Tokens::take_errors`](crate::Tokens::take_errors), for any dialect.
     pub(crate) fn take_errors(&mut self) -> Vec<ParseError> {
         std::mem::take(&mut self.side.errors)
     }
 
-    /// [`Tokens::drain_errors`], for any dialect.
+    /// [`Tokens::drain_errors`](crate::Tokens::drain_errors), for any dialect.
     pub(crate) fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
         self.side.errors.drain(..)
     }
 
-    /// [`Tokens::dropped_errors`], for any dialect.
+    /// [`Tokens::dropped_errors`](crate::Tokens::dropped_errors), for any dialect.
     pub(crate) fn dropped_errors(&self) -> DroppedErrors {
         self.side.dropped(self.machine)
     }
 
-    /// [`Tokens::position`], for any dialect.
+    /// [`Tokens::position`](crate::Tokens::position), for any dialect.
     pub(crate) fn position(&mut self, offset: usize) -> Option<Position> {
         let Source { bytes, base, .. } = *self.last_window?;
         let end = base + bytes.len();
@@ -1060,7 +1057,7 @@ impl<'t, D: Dialect> Pull<'t, D> {
     }
 
     /// Let go of the positions before `from` in `src` once the token being handed out is done with
-    /// (at the next call or when the iterator is dropped), so that [`Tokens::position`] still
+    /// (at the next call or when the iterator is dropped), so that [`Tokens::position`](crate::Tokens::position) still
     /// answers for it. Without [`Options::track_positions`] that is done at once.
     fn forget_later(&mut self, src: &'t Source<'t>, from: usize) {
         if self.side.track_positions {
@@ -1395,34 +1392,6 @@ impl<'t, D: Dialect> Pull<'t, D> {
     }
 }
 
-impl<'t> Pull<'t, Html> {
-    /// [`Tokens::set_text_state`], for any dialect.
-    pub(crate) fn set_text_state(&mut self, state: TextKind) {
-        let window = self.last_window.map(Source::window);
-        self.machine.switch_text_state_after(state, window.as_ref());
-    }
-
-    /// [`Tokens::ambiguity`], for any dialect.
-    pub(crate) fn ambiguity(&self) -> Option<Ambiguity> {
-        self.sim.ambiguity()
-    }
-
-    /// [`Tokens::ambiguous_count`], for any dialect.
-    pub(crate) fn ambiguous_count(&self) -> u64 {
-        self.sim.ambiguous_count()
-    }
-
-    /// [`Tokens::set_last_start_tag`], for any dialect.
-    pub(crate) fn set_last_start_tag(&mut self, name: &str) {
-        self.machine.set_last_start_tag(name.as_bytes());
-    }
-
-    /// [`Tokens::set_cdata_allowed`], for any dialect.
-    pub(crate) fn set_cdata_allowed(&mut self, allowed: bool) {
-        self.machine.set_cdata_allowed(allowed);
-    }
-}
-
 #[inline]
 fn make_token<'t, L: Lexer>(record: Record, src: &'t Source<'t>, machine: &L) -> Token<'t> {
     let Record {
@@ -1545,366 +1514,27 @@ impl<D: Dialect> Pull<'_, D> {
     }
 }
 
-// ---- the HTML tokenizer: the driver for the HTML dialect ---------------------------------------
+impl<D: Dialect> Stream<D> {
+    /// The lexer, for a dialect's switches between feeds.
+    pub(crate) fn lexer_mut(&mut self) -> &mut D::Lexer {
+        &mut self.machine
+    }
 
-/// A tokenizer for whole documents or chunked streams. It owns the arena that decoded strings and
-/// attribute lists live in, reset in bulk at every [`feed`](Tokenizer::feed) or
-/// [`tokenize`](Tokenizer::tokenize), so a tokenizer reused across documents stops allocating.
-///
-/// Memory: streaming, the chunk, the unfinished token carried to the next feed
-/// ([`Options::max_carry`]) and the arena ([`Options::max_arena`]). With parse errors on, add the
-/// errors not taken yet: at most [`Options::max_errors`] stored, and as many in each internal
-/// queue, 96 bytes per error of the cap in all (6 MiB by default, whatever the input); past the
-/// cap errors are only counted ([`Tokenizer::dropped_errors`]). Draining them as they come
-/// ([`Tokens::drain_errors`] between tokens, [`Tokenizer::drain_errors`] after a feed) keeps
-/// every one and frees their room.
-///
-/// Whole document:
-/// ```
-/// use tagstream::{Token, Tokenizer};
-/// let mut tokenizer = Tokenizer::default();
-/// let tags = tokenizer
-///     .tokenize(b"<a href=x>1</a><b>2</b>")
-///     .filter(|t| matches!(t, Token::StartTag(_)))
-///     .count();
-/// assert_eq!(tags, 2);
-/// ```
-///
-/// Streaming (tokens borrow the chunk, and the carried bytes, until the next feed):
-/// ```
-/// use tagstream::{Options, Token, Tokenizer};
-/// let mut tokenizer = Tokenizer::new(Options::default());
-/// let mut text = String::new();
-/// for chunk in [&b"<p>Hel"[..], b"lo &am", b"p; world</", b"p>"] {
-///     for token in tokenizer.feed(chunk) {
-///         if let Token::Text(t) = token {
-///             text.push_str(t.text());
-///         }
-///     }
-/// }
-/// for token in tokenizer.finish() {
-///     if let Token::Text(t) = token {
-///         text.push_str(t.text());
-///     }
-/// }
-/// assert_eq!(text, "Hello & world");
-/// ```
-pub struct Tokenizer {
-    inner: Stream<Html>,
-}
-
-impl Default for Tokenizer {
-    fn default() -> Tokenizer {
-        Tokenizer::new(Options::default())
+    /// The tree stage, for what a dialect's stage tells.
+    pub(crate) fn stage(&self) -> &D::Stage {
+        &self.simulator
     }
 }
 
-impl Tokenizer {
-    /// A tokenizer at the start of a stream.
-    #[inline(always)]
-    pub fn new(options: Options) -> Tokenizer {
-        Tokenizer {
-            inner: Stream::new(options),
-        }
+impl<'t, D: Dialect> Pull<'t, D> {
+    /// The lexer, for a dialect's switches between tokens, and the window the last token came
+    /// from (its bytes may still be needed).
+    pub(crate) fn lexer_after_token(&mut self) -> (&mut D::Lexer, Option<Window<'t>>) {
+        (&mut *self.machine, self.last_window.map(Source::window))
     }
 
-    /// Start over with a new stream, keeping the allocations (arena, buffers).
-    #[inline(always)]
-    pub fn reset(&mut self) {
-        self.inner.reset()
-    }
-
-    /// Tokenize `input` as one complete document. The tokenizer starts over by itself (no
-    /// [`reset`](Tokenizer::reset) needed before, whatever it did last), and is at the end of
-    /// that document afterwards: a [`feed`](Tokenizer::feed) then starts a new one.
-    #[inline(always)]
-    pub fn tokenize<'t>(&'t mut self, input: &'t [u8]) -> Tokens<'t> {
-        Tokens {
-            inner: self.inner.tokenize(input),
-        }
-    }
-
-    /// Feed the next chunk of a stream; the iterator yields the tokens it completes.
-    ///
-    /// After [`finish`](Tokenizer::finish) (or [`tokenize`](Tokenizer::tokenize)) the stream is
-    /// over, and `feed` starts a new one, as if [`reset`](Tokenizer::reset) had been called: the
-    /// old stream's tokens that a paused `finish` had not handed out are dropped (call `finish`
-    /// again to get them first).
-    ///
-    /// ```
-    /// use tagstream::{Token, Tokenizer};
-    /// let mut tokenizer = Tokenizer::default();
-    /// let names = |tokens: tagstream::Tokens| {
-    ///     tokens.filter_map(|t| match t {
-    ///         Token::StartTag(tag) => Some(tag.name().to_owned()),
-    ///         _ => None,
-    ///     })
-    ///     .collect::<Vec<_>>()
-    /// };
-    /// assert_eq!(names(tokenizer.feed(b"<a><b")), ["a"]);
-    /// assert_eq!(names(tokenizer.finish()), Vec::<String>::new()); // `<b` at the end: dropped
-    /// assert_eq!(names(tokenizer.feed(b"<i>")), ["i"]); // a new document
-    /// ```
-    #[inline]
-    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
-        Tokens {
-            inner: self.inner.feed(chunk),
-        }
-    }
-
-    /// The stream is over: yields the tokens still pending. Calling it again resumes a paused
-    /// `finish` (an iterator dropped early) and yields nothing after that.
-    #[inline(always)]
-    pub fn finish(&mut self) -> Tokens<'_> {
-        Tokens {
-            inner: self.inner.finish(),
-        }
-    }
-
-    /// Where the byte order mark that [`Options::strip_bom`] stripped was (bytes 0 to 3 of the
-    /// stream), if there was one: those bytes are in no token.
-    #[inline(always)]
-    pub fn bom(&self) -> Option<Span> {
-        self.inner.bom()
-    }
-
-    /// Feed the last chunk and end the stream in one go ([`feed`](Tokenizer::feed) then
-    /// [`finish`](Tokenizer::finish), as one iterator).
-    #[cfg(feature = "encoding")]
-    #[inline(always)]
-    pub(crate) fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
-        Tokens {
-            inner: self.inner.feed_last(chunk),
-        }
-    }
-
-    /// The first stream offset the tokenizer still holds (what it carries into the next feed):
-    /// no token of a later feed starts before it.
-    #[cfg(feature = "encoding")]
-    #[inline(always)]
-    pub(crate) fn retained_from(&self) -> usize {
-        self.inner.retained_from()
-    }
-
-    /// The parse errors reported and not taken yet (when [`Options::errors`] is on), in stream
-    /// order: at most [`Options::max_errors`].
-    #[inline(always)]
-    pub fn errors(&self) -> &[ParseError] {
-        self.inner.errors()
-    }
-
-    /// Take the parse errors reported so far, making room for as many.
-    #[inline(always)]
-    pub fn take_errors(&mut self) -> Vec<ParseError> {
-        self.inner.take_errors()
-    }
-
-    /// Take the parse errors reported so far, in stream order, keeping the allocation: the
-    /// errors a feed brought, drained after it (see also [`Tokens::drain_errors`]). Dropping the
-    /// iterator removes the rest.
-    ///
-    /// ```
-    /// use tagstream::{ErrorCode, Options, Tokenizer};
-    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
-    /// let mut codes = Vec::new();
-    /// for chunk in [&b"<a b=1 b=2"[..], b"></c d>"] {
-    ///     tokenizer.feed(chunk).for_each(drop);
-    ///     codes.extend(tokenizer.drain_errors().map(|e| e.code));
-    /// }
-    /// tokenizer.finish().for_each(drop);
-    /// codes.extend(tokenizer.drain_errors().map(|e| e.code));
-    /// assert_eq!(codes, [ErrorCode::DuplicateAttribute, ErrorCode::EndTagWithAttributes]);
-    /// ```
-    #[inline(always)]
-    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
-        self.inner.drain_errors()
-    }
-
-    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
-    /// counted by code, not stored. Stored (taken or not) and dropped errors together are every
-    /// parse error of the stream so far.
-    #[inline(always)]
-    pub fn dropped_errors(&self) -> DroppedErrors {
-        self.inner.dropped_errors()
-    }
-
-    /// The memory limit ([`Options::max_carry`], [`Options::max_arena`]) the stream stopped at, if
-    /// it did: the tokens before [`LimitError::offset`] were handed out, none after, and the rest
-    /// of the stream (later feeds, [`finish`](Tokenizer::finish)) yields nothing. A new stream
-    /// ([`Tokenizer::reset`], or a feed after `finish`) starts without it.
-    #[inline(always)]
-    pub fn limit_error(&self) -> Option<LimitError> {
-        self.inner.limit_error()
-    }
-
-    /// Whether every byte fed so far was valid UTF-8 (invalid sequences decode to U+FFFD), when
-    /// [`Options::validate_utf8`] or [`Options::errors`] is on; `None` otherwise. After a stop at a
-    /// memory limit ([`Tokenizer::limit_error`]), the bytes fed later are not looked at.
-    ///
-    /// ```
-    /// use tagstream::{Options, Tokenizer};
-    /// let mut tokenizer = Tokenizer::new(Options::new().validate_utf8(true));
-    /// tokenizer.tokenize(b"caf\xE9").for_each(drop);
-    /// assert_eq!(tokenizer.is_valid_utf8(), Some(false));
-    /// assert_eq!(Tokenizer::default().is_valid_utf8(), None);
-    /// ```
-    #[inline(always)]
-    pub fn is_valid_utf8(&self) -> Option<bool> {
-        self.inner.is_valid_utf8()
-    }
-
-    /// How many tokens of the current document the tree-builder simulator was unsure about (see
-    /// [`Tokens::ambiguity`]).
-    pub fn ambiguous_count(&self) -> u64 {
-        self.inner.simulator.ambiguous_count()
-    }
-
-    /// Switch to a text state before the next token (tree-builder feedback between feeds).
-    pub fn set_text_state(&mut self, state: TextKind) {
-        self.inner.machine.switch_text_state(state);
-    }
-
-    /// Set the last start tag's name (see [`Options::last_start_tag`]).
-    pub fn set_last_start_tag(&mut self, name: &str) {
-        self.inner.machine.set_last_start_tag(name.as_bytes());
-    }
-
-    /// Allow or forbid CDATA sections from now on.
-    pub fn set_cdata_allowed(&mut self, allowed: bool) {
-        self.inner.machine.set_cdata_allowed(allowed);
+    /// The tree stage, for what a dialect's stage tells.
+    pub(crate) fn stage_ref(&self) -> &D::Stage {
+        self.sim
     }
 }
-
-/// The tokens of one document or one fed chunk; see [`Tokenizer`].
-pub struct Tokens<'t> {
-    inner: Pull<'t, Html>,
-}
-
-impl<'t> Tokens<'t> {
-    /// Switch to a text state before the next token (tree-builder feedback).
-    #[inline(always)]
-    pub fn set_text_state(&mut self, state: TextKind) {
-        self.inner.set_text_state(state)
-    }
-
-    /// Why the tree-builder simulator was unsure about the token just handed out, if it was
-    /// (always `None` with [`Options::simulate`] off).
-    ///
-    /// ```
-    /// use tagstream::{Ambiguity, Tokenizer};
-    /// let mut tokenizer = Tokenizer::default();
-    /// let mut tokens = tokenizer.tokenize(b"<svg><path></div><script>");
-    /// let mut why = Vec::new();
-    /// while let Some(_) = tokens.next() {
-    ///     why.push(tokens.ambiguity());
-    /// }
-    /// // `</div>` closes the svg only if a div is open around it: the simulator guesses it does.
-    /// assert_eq!(why, [None, None, Some(Ambiguity::ForeignEndTag), None]);
-    /// ```
-    #[inline(always)]
-    pub fn ambiguity(&self) -> Option<Ambiguity> {
-        self.inner.ambiguity()
-    }
-
-    /// How many tokens of this document the simulator was unsure about so far.
-    #[inline(always)]
-    pub fn ambiguous_count(&self) -> u64 {
-        self.inner.ambiguous_count()
-    }
-
-    /// Set the last start tag's name (tree-builder feedback).
-    #[inline(always)]
-    pub fn set_last_start_tag(&mut self, name: &str) {
-        self.inner.set_last_start_tag(name)
-    }
-
-    /// Allow or forbid CDATA sections from the next token on (tree-builder feedback).
-    #[inline(always)]
-    pub fn set_cdata_allowed(&mut self, allowed: bool) {
-        self.inner.set_cdata_allowed(allowed)
-    }
-
-    /// The parse errors reported and not taken yet (when errors are on), in stream order.
-    #[inline(always)]
-    pub fn errors(&self) -> &[ParseError] {
-        self.inner.errors()
-    }
-
-    /// Where the byte order mark that [`Options::strip_bom`] stripped was, if there was one (see
-    /// [`Tokenizer::bom`]); known once the first bytes are fed.
-    #[inline(always)]
-    pub fn bom(&self) -> Option<Span> {
-        self.inner.bom()
-    }
-
-    /// Take the parse errors reported so far, making room for as many.
-    #[inline(always)]
-    pub fn take_errors(&mut self) -> Vec<ParseError> {
-        self.inner.take_errors()
-    }
-
-    /// Take the parse errors reported so far, in stream order, keeping the allocation: called
-    /// between tokens, the errors found while producing the last one (and the input-stream
-    /// errors of the characters it consumed). Dropping the iterator removes the rest.
-    ///
-    /// ```
-    /// use tagstream::{ErrorCode, Options, Token, Tokenizer};
-    /// let mut tokenizer = Tokenizer::new(Options::new().errors(true));
-    /// let mut tokens = tokenizer.tokenize(b"<a b=1 b=2>x\0y</a c>");
-    /// let mut seen = Vec::new();
-    /// while let Some(token) = tokens.next() {
-    ///     let kind = match token {
-    ///         Token::StartTag(_) => "start",
-    ///         Token::Text(_) => "text",
-    ///         _ => "other",
-    ///     };
-    ///     seen.extend(tokens.drain_errors().map(|e| (kind, e.code)));
-    /// }
-    /// assert_eq!(
-    ///     seen,
-    ///     [
-    ///         ("start", ErrorCode::DuplicateAttribute),
-    ///         ("text", ErrorCode::UnexpectedNullCharacter),
-    ///         ("other", ErrorCode::EndTagWithAttributes),
-    ///     ]
-    /// );
-    /// ```
-    #[inline(always)]
-    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
-        self.inner.drain_errors()
-    }
-
-    /// The parse errors found past [`Options::max_errors`] since the start of the stream,
-    /// counted by code (see [`Tokenizer::dropped_errors`]).
-    #[inline(always)]
-    pub fn dropped_errors(&self) -> DroppedErrors {
-        self.inner.dropped_errors()
-    }
-
-    /// Line and column of a stream offset that the tokenizer still holds: from the start of the
-    /// unfinished bytes it carries up to the end of the buffer the last token came from (the chunk
-    /// itself before the first token; the end itself only at the end of input). `None` for other
-    /// offsets. While streaming this needs [`Options::track_positions`] (or errors on).
-    ///
-    /// ```
-    /// use tagstream::{Position, Tokenizer};
-    /// let mut tokenizer = Tokenizer::default();
-    /// let mut tokens = tokenizer.tokenize("a\n😀<b>".as_bytes());
-    /// let tag = tokens.nth(1).unwrap();
-    /// assert_eq!(tokens.position(tag.span().start), Some(Position { line: 2, col: 3 }));
-    /// ```
-    #[inline(always)]
-    pub fn position(&mut self, offset: usize) -> Option<Position> {
-        self.inner.position(offset)
-    }
-}
-
-impl<'t> Iterator for Tokens<'t> {
-    type Item = Token<'t>;
-
-    fn next(&mut self) -> Option<Token<'t>> {
-        self.inner.next_token()
-    }
-}
-
-impl FusedIterator for Tokens<'_> {}

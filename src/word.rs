@@ -1,6 +1,6 @@
 //! Short byte strings read as little-endian `u64` words, for the code that compares or hashes
-//! names eight bytes at a time: attribute names (`src/machine/tag.rs`) and the tag names the
-//! simulator knows (`src/simulator.rs`). Bytes past the string are zero in the word. The pieces
+//! names eight bytes at a time: attribute names (`src/html/machine/tag.rs`) and the tag names the
+//! simulator knows (`src/html/simulator.rs`). Bytes past the string are zero in the word. The pieces
 //! both of their hashes are made of are here too: the case fold, the mixer and its constants,
 //! and random keys.
 

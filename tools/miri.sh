@@ -27,9 +27,9 @@ cd "$(dirname "$0")/.."
 # html5lib-tests' or the WHATWG's JSON of all entities first (minutes under Miri). Each is named by
 # its full path: a test that moves must move here too, or Miri runs it.
 skips=()
-for test in machine::tag::tests::a_name_hashes_alike_read_whole_or_by_parts \
-    machine::tag::tests::names_that_are_not_plain_are_compared_decoded_as_the_table_grows \
-    machine::tag::tests::repeats_are_found_in_small_and_large_tags \
+for test in html::machine::tag::tests::a_name_hashes_alike_read_whole_or_by_parts \
+    html::machine::tag::tests::names_that_are_not_plain_are_compared_decoded_as_the_table_grows \
+    html::machine::tag::tests::repeats_are_found_in_small_and_large_tags \
     refs::charref::tests::html5lib_character_reference_tests_in_the_data_state \
     refs::entities::tests::every_entity_is_found \
     refs::entities::tests::agrees_with_a_naive_search_on_every_prefix_and_one_more_byte \

@@ -144,7 +144,7 @@ impl Config {
         if let Some(tag) = self.last_start_tag {
             options = options.last_start_tag(tag);
         }
-        // The built-in tree-builder simulator (src/simulator.rs): flag bits 16 and 64.
+        // The built-in tree-builder simulator (src/html/simulator.rs): flag bits 16 and 64.
         options.simulate(self.simulate).scripting(self.scripting)
     }
 

@@ -13,7 +13,7 @@ use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8, snif
 use crate::options::Options;
 use crate::span::Span;
 use crate::token::{StartTag, Token};
-use crate::tokenizer::{Tokenizer, Tokens};
+use crate::{Tokenizer, Tokens};
 
 /// A `<meta>` declared another encoding while the current one was tentative: the standard's
 /// "change the encoding", which makes a browser start over with `to` (with confidence certain).

@@ -216,7 +216,7 @@ impl InputChecker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::testutil::{
+    use crate::testutil::{
         TRICKY, cases, code_points, random_bytes, reference_units, samples, splits, xorshift,
     };
     use ErrorCode::{ControlCharacterInInputStream as Ctrl, NoncharacterInInputStream as NonChar};

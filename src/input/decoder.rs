@@ -208,7 +208,7 @@ pub(crate) fn incomplete_tail_len(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::testutil::code_points;
+    use crate::testutil::code_points;
 
     /// Decodes `bytes` with [`Utf8Decoder`] into a string (errors as U+FFFD).
     fn decode(bytes: &[u8]) -> String {

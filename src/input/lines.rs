@@ -577,7 +577,7 @@ fn unit_start(buf: &[u8], idx: usize) -> (usize, Utf8Decoder, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::testutil::{
+    use crate::testutil::{
         TRICKY, cases, random_bytes, reference_units, samples, splits, xorshift,
     };
 

@@ -23,8 +23,6 @@
 mod checks;
 mod decoder;
 mod lines;
-#[cfg(test)]
-pub(crate) mod testutil;
 mod utf8;
 
 pub(crate) use checks::InputChecker;

@@ -144,7 +144,7 @@ fn push_slow(bytes: &[u8], out: &mut BumpString<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::testutil::{cases, samples, splits, xorshift};
+    use crate::testutil::{cases, samples, splits, xorshift};
     use bumpalo::Bump;
 
     /// `bytes` decoded by [`push_lossy`] on its own.

@@ -356,7 +356,7 @@ mod scalar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::testutil::cases;
+    use crate::testutil::cases;
 
     /// Where a haystack starts in its buffer: every place natively, each alignment in a block (and
     /// the next block's first) under Miri.

@@ -1,7 +1,7 @@
 //! Where the integration tests find the conformance data: the copy vendored in `tests/data/` (see
 //! its README), or the folder an environment variable names instead (`HTML5LIB_TESTS_DIR`,
 //! `WPT_PARSING_DIR`, `XML5LIB_TESTS_DIR`). Missing data fails the test, it is never skipped: the
-//! vendored copy is part of the checkout. The unit tests in `src/machine/` follow the same rule in
+//! vendored copy is part of the checkout. The unit tests in `src/html/machine/` follow the same rule in
 //! `src/refs/testdata.rs`.
 //!
 //! Each test binary compiles this module separately and uses part of it.

@@ -1,6 +1,6 @@
-//! Test helpers shared by the input modules' unit tests (and [`cases`] by the scanner's): sample inputs covering every kind of UTF-8
-//! sequence and error, every way to split an input into chunks, a tiny deterministic PRNG, and an
-//! independent reference decoding built on std's `utf8_chunks`.
+//! Test helpers shared by the unit tests of the input modules and the scanner: sample inputs
+//! covering every kind of UTF-8 sequence and error, every way to split an input into chunks, a tiny
+//! deterministic PRNG, and an independent reference decoding built on std's `utf8_chunks`.
 //!
 //! Under Miri, which runs the tests about a thousand times slower, the exhaustive helpers give a
 //! smaller but still covering set ([`splits`], [`code_points`]) and randomized tests run fewer

@@ -23,22 +23,12 @@ mod tag;
 mod text;
 
 use crate::error::{ErrorCode, FoundErrors};
+pub(crate) use crate::lex::{Flow, lookahead};
 use crate::refs::charref;
 use crate::scan;
 use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
 
 pub(crate) use tag::Attrs;
-
-/// What a state function tells the driver loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flow {
-    /// Keep going: the state or position changed.
-    Continue,
-    /// A record is ready in `Machine::out`.
-    Emit,
-    /// The window ended before the state could decide; feed more bytes.
-    NeedMore,
-}
 
 /// Every tokenizer state of the HTML Standard (§13.2.5.1–80, plus the 2026 processing-instruction
 /// states), named as there. `Eof` is where the machine rests once it has emitted the end of input.
@@ -892,25 +882,4 @@ pub(crate) fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// Whether the window at `pos` starts with `word` (ASCII case-insensitively when `fold`): `Some(true)`
-/// or `Some(false)` once decided, `None` when the window ends first and more input may come.
-pub(crate) fn lookahead(b: &Window, pos: usize, word: &[u8], fold: bool) -> Option<bool> {
-    let rest = b.rest(pos);
-    let n = rest.len().min(word.len());
-    let same = if fold {
-        rest[..n].eq_ignore_ascii_case(&word[..n])
-    } else {
-        rest[..n] == word[..n]
-    };
-    if !same {
-        Some(false)
-    } else if n == word.len() {
-        Some(true)
-    } else if b.eof {
-        Some(false)
-    } else {
-        None
-    }
 }

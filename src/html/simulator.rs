@@ -31,8 +31,8 @@
 //! SVG/MathML and templates, and in the head of the document (until the body has started and
 //! the frameset-ok flag is cleared).
 
+use super::machine::{Machine, is_whitespace};
 use crate::feedback::Feedback;
-use crate::machine::{Machine, is_whitespace};
 use crate::refs::charref::{CharRef, Replacement, character_reference};
 use crate::scan::leading_space_or_nul;
 use crate::span::Kind as RecordKind;

@@ -1,13 +1,13 @@
 //! The HTML dialect on the shared driver: WHATWG HTML §13.2.5's state machine
-//! ([`crate::machine`]) as its [`Lexer`], the tree-builder simulator ([`crate::simulator`]) as its
+//! ([`super::machine`]) as its [`Lexer`], the tree-builder simulator ([`super::simulator`]) as its
 //! feedback stage, and HTML's seam rule.
 
+use super::machine::{Attrs, Config, Machine};
+use super::simulator::Simulator;
 use crate::dialect::{Dialect, Lexer};
 use crate::error::FoundErrors;
-use crate::machine::{Attrs, Config, Machine};
 use crate::options::Options;
 use crate::scan::find1;
-use crate::simulator::Simulator;
 use crate::span::{DoctypeRecord, Lexeme, Record, Window};
 
 /// The HTML dialect.
@@ -20,24 +20,24 @@ impl Dialect for Html {
     fn lexer(options: &Options) -> Machine {
         Machine::new(Config {
             errors: options.errors,
-            legacy_pi: options.legacy_pi,
+            legacy_pi: options.html.legacy_pi,
             max_errors: options.max_errors,
         })
     }
 
     fn stage(options: &Options) -> Simulator {
-        Simulator::new(options.simulate, options.scripting)
+        Simulator::new(options.html.simulate, options.html.scripting)
     }
 }
 
 impl Lexer for Machine {
     fn reset(&mut self, options: &Options) {
         Machine::reset(self);
-        self.set_text_state(options.initial_state);
-        if let Some(name) = &options.last_start_tag {
+        self.set_text_state(options.html.initial_state);
+        if let Some(name) = &options.html.last_start_tag {
             self.set_last_start_tag(name.as_bytes());
         }
-        self.set_cdata_allowed(options.cdata_allowed);
+        self.set_cdata_allowed(options.html.cdata_allowed);
     }
 
     #[inline(always)]
