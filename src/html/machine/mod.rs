@@ -29,6 +29,7 @@ use crate::scan;
 use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
 
 pub(crate) use tag::Attrs;
+pub(crate) use text::safe_cut;
 
 /// Every tokenizer state of the HTML Standard (§13.2.5.1–80, plus the 2026 processing-instruction
 /// states), named as there. `Eof` is where the machine rests once it has emitted the end of input.
