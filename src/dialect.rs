@@ -9,9 +9,8 @@
 
 use crate::error::FoundErrors;
 use crate::feedback::Feedback;
-use crate::html::machine::Attrs;
 use crate::options::Options;
-use crate::span::{DoctypeRecord, Lexeme, Record, Window};
+use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Window};
 
 /// A markup dialect: its lexer and its tree stage.
 pub(crate) trait Dialect {
@@ -64,7 +63,7 @@ pub(crate) trait Lexer {
     fn retention(&self) -> usize;
 
     /// The attributes of the start tag just recorded.
-    fn attrs(&self) -> &Attrs;
+    fn attrs(&self) -> &[AttrRecord];
 
     /// The parts of the DOCTYPE just recorded.
     fn doctype(&self) -> &DoctypeRecord;

@@ -1443,7 +1443,7 @@ fn attributes<'t, L: Lexer>(src: &'t Source<'t>, machine: &L) -> &'t [AttrRecord
     let arena = src.arena;
     // Most tags have one or two attributes: copied as arrays of known size, they are a few
     // stores instead of a call to `memcpy`.
-    match machine.attrs().list[..] {
+    match *machine.attrs() {
         [] => &[],
         [a] => arena.alloc([a]),
         [a, b] => arena.alloc([a, b]),

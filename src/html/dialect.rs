@@ -2,13 +2,13 @@
 //! ([`super::machine`]) as its [`Lexer`], the tree-builder simulator ([`super::simulator`]) as its
 //! feedback stage, and HTML's seam rule.
 
-use super::machine::{Attrs, Config, Machine};
+use super::machine::{Config, Machine};
 use super::simulator::Simulator;
 use crate::dialect::{Dialect, Lexer};
 use crate::error::FoundErrors;
 use crate::options::Options;
 use crate::scan::find1;
-use crate::span::{DoctypeRecord, Lexeme, Record, Window};
+use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Window};
 
 /// The HTML dialect.
 pub(crate) struct Html;
@@ -82,8 +82,8 @@ impl Lexer for Machine {
     }
 
     #[inline(always)]
-    fn attrs(&self) -> &Attrs {
-        &self.attrs
+    fn attrs(&self) -> &[AttrRecord] {
+        &self.attrs.list
     }
 
     #[inline(always)]

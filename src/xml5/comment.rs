@@ -7,7 +7,7 @@
 
 use super::machine::{Flow, Machine, State};
 use crate::error::ErrorCode;
-use crate::machine::lookahead;
+use crate::lex::lookahead;
 use crate::scan::{find1, find2};
 use crate::span::{DoctypeRecord, Record, Span, TextKind, Window};
 

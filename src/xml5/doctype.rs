@@ -7,7 +7,7 @@
 
 use super::machine::{Flow, Machine, State, is_doctype_space};
 use crate::error::ErrorCode;
-use crate::machine::lookahead;
+use crate::lex::lookahead;
 use crate::scan::{ByteSet, find_in_set, find1, find2};
 use crate::span::{Record, Span, Window};
 

@@ -1,6 +1,6 @@
 //! The XML5 tokenizer state machine (spec/002 §1.3), resumable at every byte.
 //!
-//! As HTML's machine ([`crate::machine`]), it reads a [`Window`] of the stream and records what it
+//! As HTML's machine (`crate::html::machine`), it reads a [`Window`] of the stream and records what it
 //! finds as [`Record`]s (spans, never copied text); all of its state lives in [`Machine`], so the
 //! next call goes on exactly where the last one stopped, whatever the chunking. It returns after
 //! every record, when the window ends before a state can decide, or at the end of input.
@@ -16,9 +16,9 @@
 //! errors where the draft does.
 
 use crate::error::{ErrorCode, FoundErrors};
-use crate::machine::{Attrs, safe_cut};
+use crate::lex::safe_cut;
 use crate::refs::charref;
-use crate::span::{DoctypeRecord, Record, Span, TextKind, Window};
+use crate::span::{AttrRecord, DoctypeRecord, Record, Span, TextKind, Window};
 
 use super::tag::NameTable;
 
@@ -128,7 +128,7 @@ pub(crate) struct Machine {
     pub(super) mark: usize,
     pub(super) tok: Tok,
     /// The attributes of the tag in progress (or just emitted).
-    pub(crate) attrs: Attrs,
+    pub(crate) attrs: Vec<AttrRecord>,
     /// Finds repeated attribute names.
     pub(super) names: NameTable,
     /// The attribute in progress, by index in `attrs.list`; `None` when it repeats a kept one
@@ -155,7 +155,7 @@ impl Machine {
             text_kind: TextKind::Data,
             mark: 0,
             tok: Tok::default(),
-            attrs: Attrs::default(),
+            attrs: Vec::new(),
             names: NameTable::default(),
             current_attr: None,
             doctype: DoctypeRecord::default(),
@@ -174,7 +174,6 @@ impl Machine {
         self.mark = 0;
         self.errors.clear();
         self.attrs.clear();
-        self.attrs.list.clear();
         self.names.clear();
         self.current_attr = None;
     }

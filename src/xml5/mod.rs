@@ -69,9 +69,8 @@ use std::iter::FusedIterator;
 use crate::dialect::{Dialect, Lexer};
 use crate::error::{DroppedErrors, FoundErrors, LimitError, ParseError, Position};
 use crate::feedback::Feedback;
-use crate::machine::Attrs;
 use crate::options::Options;
-use crate::span::{DoctypeRecord, Kind, Lexeme, Record, Span, Window};
+use crate::span::{AttrRecord, DoctypeRecord, Kind, Lexeme, Record, Span, Window};
 use crate::token::{EndTag, StartTag, Text, Token};
 use crate::tokenizer::{Pull, Stream};
 
@@ -178,7 +177,7 @@ impl Lexer for Machine {
     }
 
     #[inline(always)]
-    fn attrs(&self) -> &Attrs {
+    fn attrs(&self) -> &[AttrRecord] {
         &self.attrs
     }
 
@@ -296,6 +295,20 @@ impl Tokenizer {
     /// Where the byte order mark that [`Options::strip_bom`] stripped was, if there was one.
     pub fn bom(&self) -> Option<Span> {
         self.inner.bom()
+    }
+
+    /// Feed the last chunk and end the stream in one go (for the transcoder).
+    #[cfg(feature = "encoding")]
+    pub(crate) fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> Tokens<'t> {
+        Tokens {
+            inner: self.inner.feed_last(chunk),
+        }
+    }
+
+    /// The first stream offset the tokenizer still holds (for the transcoder's offset map).
+    #[cfg(feature = "encoding")]
+    pub(crate) fn retained_from(&self) -> usize {
+        self.inner.retained_from()
     }
 
     /// The parse errors reported and not taken yet, in stream order.

@@ -81,7 +81,7 @@ impl Machine {
     /// A start tag begins at `tok.start`, its name at the current position.
     pub(super) fn begin_start_tag(&mut self) {
         self.tok.name_start = self.pos;
-        self.attrs.list.clear();
+        self.attrs.clear();
         self.names.clear();
         self.current_attr = None;
     }
@@ -300,18 +300,18 @@ impl Machine {
             start: self.tok.data_start,
             end: self.pos,
         };
-        if self.names.repeats(&self.attrs.list, name, b) {
+        if self.names.repeats(&self.attrs, name, b) {
             self.error_here(ErrorCode::DuplicateAttribute);
             self.current_attr = None;
         } else {
-            self.current_attr = Some(self.attrs.list.len());
-            self.attrs.list.push(AttrRecord::without_value(name));
+            self.current_attr = Some(self.attrs.len());
+            self.attrs.push(AttrRecord::without_value(name));
         }
     }
 
     /// The value of the attribute in progress (if it is kept).
     fn set_value(&mut self, end: usize, quote: u8) {
-        if let Some(attr) = self.current_attr.and_then(|i| self.attrs.list.get_mut(i)) {
+        if let Some(attr) = self.current_attr.and_then(|i| self.attrs.get_mut(i)) {
             attr.value = Span {
                 start: self.tok.data_start,
                 end,

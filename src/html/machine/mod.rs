@@ -29,7 +29,6 @@ use crate::scan;
 use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
 
 pub(crate) use tag::Attrs;
-pub(crate) use text::safe_cut;
 
 /// Every tokenizer state of the HTML Standard (§13.2.5.1–80, plus the 2026 processing-instruction
 /// states), named as there. `Eof` is where the machine rests once it has emitted the end of input.
@@ -704,7 +703,7 @@ impl Machine {
             return None;
         }
         let text = &b.bytes[self.text_start - b.base..limit - b.base];
-        let cut = self.text_start + text::safe_cut(text, self.text_kind);
+        let cut = self.text_start + crate::lex::safe_cut(text, self.text_kind);
         let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
         self.open_numeric_reference = numeric.then_some((cut, limit));
         // Built where it is returned, not through the machine's output slot.

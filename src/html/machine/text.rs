@@ -3,11 +3,10 @@
 //!
 //! Text is never copied: the machine only moves `pos` over it and remembers where the pending text
 //! started. A text record ends where a real token starts, at the end of input, or at a chunk seam
-//! (see [`safe_cut`]).
+//! (see [`crate::lex::safe_cut`]).
 
 use super::{Flow, Machine, State, is_whitespace};
 use crate::error::ErrorCode;
-use crate::refs::entities;
 use crate::scan::{find1, find2, find3};
 use crate::span::{TextKind, Window};
 
@@ -570,100 +569,5 @@ impl Machine {
                 Flow::Continue
             }
         }
-    }
-}
-
-/// How much of pending `text` may be emitted at a chunk seam without changing its decoding: all of it
-/// except a trailing CR (a CRLF pair may be split), an incomplete UTF-8 sequence, or (in data and
-/// RCDATA) a character reference that the next bytes could still change.
-pub(crate) fn safe_cut(text: &[u8], kind: TextKind) -> usize {
-    let n = text.len();
-    let Some(&last) = text.last() else {
-        return 0;
-    };
-    if last == b'\r' {
-        return n - 1;
-    }
-    // Text that ends in an ASCII byte ends between characters.
-    if last >= 0x80
-        && let Some(start) = incomplete_utf8_tail(text)
-    {
-        return start;
-    }
-    if matches!(kind, TextKind::Data | TextKind::Rcdata)
-        && let Some(amp) = open_reference_start(text)
-    {
-        return amp;
-    }
-    n
-}
-
-/// Start of a UTF-8 sequence that `text` ends in the middle of.
-fn incomplete_utf8_tail(text: &[u8]) -> Option<usize> {
-    let n = text.len();
-    let lead = (n.saturating_sub(4)..n)
-        .rev()
-        .find(|&i| text[i] & 0xC0 != 0x80)?;
-    let need = match text[lead] {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => 1,
-    };
-    (n - lead < need).then_some(lead)
-}
-
-/// Start (the `&`) of a character reference at the end of `text` whose meaning depends on bytes not
-/// seen yet: `&`, `&#`, `&#x`, digits that may continue, or a name that may grow into a longer one.
-fn open_reference_start(text: &[u8]) -> Option<usize> {
-    // Text mostly ends in a space, a newline or punctuation, which no open reference ends in.
-    let last = *text.last()?;
-    if !(last.is_ascii_alphanumeric() || last == b'&' || last == b'#') {
-        return None;
-    }
-    let n = text.len();
-    let p = text
-        .iter()
-        .rposition(|c| !c.is_ascii_alphanumeric())
-        .map_or(0, |i| i + 1);
-    let run = n - p;
-    let word = &text[p..];
-    if p >= 2 && text[p - 1] == b'#' && text[p - 2] == b'&' {
-        let digits = match word.first() {
-            Some(b'x' | b'X') => word[1..].iter().all(u8::is_ascii_hexdigit),
-            _ => word.iter().all(u8::is_ascii_digit),
-        };
-        return digits.then_some(p - 2);
-    }
-    if p >= 1 && text[p - 1] == b'#' && run == 0 {
-        return (p >= 2 && text[p - 2] == b'&').then(|| p - 2);
-    }
-    if p >= 1 && text[p - 1] == b'&' {
-        let open = run == 0 || entities::match_named(word, false) == entities::NamedMatch::NeedMore;
-        return open.then_some(p - 1);
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seams_never_split_what_decodes_together() {
-        assert_eq!(safe_cut(b"abc\r", TextKind::Data), 3);
-        assert_eq!(safe_cut(b"ab\xE2\x82", TextKind::Rawtext), 2);
-        assert_eq!(safe_cut(b"ab\xE2\x82\xAC", TextKind::Rawtext), 5);
-        assert_eq!(safe_cut(b"x &am", TextKind::Data), 2);
-        assert_eq!(safe_cut(b"x &amp;", TextKind::Data), 7);
-        assert_eq!(safe_cut(b"x &#", TextKind::Rcdata), 2);
-        assert_eq!(safe_cut(b"x &#x1F", TextKind::Data), 2);
-        assert_eq!(safe_cut(b"x &#12z", TextKind::Data), 7);
-        assert_eq!(safe_cut(b"x &", TextKind::Data), 2);
-        assert_eq!(safe_cut(b"x &am", TextKind::ScriptData), 5);
-        assert_eq!(safe_cut(b"x &zzzz", TextKind::Data), 7);
-        assert_eq!(safe_cut(b"x &amp ", TextKind::Data), 7);
-        assert_eq!(safe_cut(b"x &#12.", TextKind::Data), 7);
-        assert_eq!(safe_cut(b"", TextKind::Data), 0);
     }
 }
