@@ -48,12 +48,14 @@
 
 mod offsets;
 mod prescan;
+mod tokenize;
 mod transcoder;
 
 use std::borrow::Cow;
 
 pub use encoding_rs::Encoding;
 pub use prescan::prescan;
+pub use tokenize::Tokenize;
 pub use transcoder::{DecodedTokens, EncodingChange, Transcoder};
 
 /// How many bytes the prescan reads, as the standard encourages, and how many a streaming
@@ -144,6 +146,78 @@ fn sniff_with(
     match prescan(&bytes[..bytes.len().min(PRESCAN_LEN)]) {
         Some(encoding) => decided(encoding, Confidence::Tentative, SniffSource::Meta, 0),
         None => decided(default, Confidence::Tentative, SniffSource::Default, 0),
+    }
+}
+
+/// Which encoding an XML document is in (XML 1.0 §4.3.3 and Appendix F; RFC 7303 §3 for the
+/// transport label): a BOM, else the transport layer's label, else the XML declaration's
+/// `encoding` (also a UTF-16 `<?xml` without a BOM), else UTF-8. Always
+/// [`Confidence::Certain`]: nothing later in an XML document can change it. A declaration read
+/// in an ASCII-compatible encoding that names UTF-16 is read as UTF-8, as HTML's prescan does.
+///
+/// ```
+/// use tagstream::encoding::{sniff_xml, SniffSource};
+///
+/// let declared = sniff_xml(b"<?xml version='1.0' encoding='Shift_JIS'?><a/>", None);
+/// assert_eq!((declared.encoding.name(), declared.source), ("Shift_JIS", SniffSource::Meta));
+///
+/// let bom = sniff_xml(b"\xFF\xFE<\0a\0/\0>\0", None);
+/// assert_eq!((bom.encoding.name(), bom.bom_len), ("UTF-16LE", 2));
+///
+/// let labelled = sniff_xml(b"<?xml version='1.0' encoding='koi8-r'?>", Some("windows-1251"));
+/// assert_eq!(labelled.encoding.name(), "windows-1251");
+///
+/// assert_eq!(sniff_xml(b"<svg/>", None).encoding.name(), "UTF-8");
+/// ```
+pub fn sniff_xml(bytes: &[u8], transport_label: Option<&str>) -> Sniffed {
+    let transport = transport_label.and_then(|label| Encoding::for_label(label.as_bytes()));
+    sniff_xml_with(bytes, transport, encoding_rs::UTF_8)
+}
+
+/// [`sniff_xml`] with the transport label resolved, and `default` in place of UTF-8.
+fn sniff_xml_with(
+    bytes: &[u8],
+    transport: Option<&'static Encoding>,
+    default: &'static Encoding,
+) -> Sniffed {
+    let certain = |encoding, source, bom_len| Sniffed {
+        encoding,
+        confidence: Confidence::Certain,
+        source,
+        bom_len,
+    };
+    if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
+        return certain(encoding, SniffSource::Bom, bom_len);
+    }
+    if let Some(encoding) = transport {
+        return certain(encoding, SniffSource::Transport, 0);
+    }
+    let prefix = &bytes[..bytes.len().min(PRESCAN_LEN)];
+    match prescan::utf16_xml_declaration(prefix).or_else(|| prescan::xml_encoding(prefix)) {
+        Some(encoding) => certain(encoding, SniffSource::Meta, 0),
+        None => certain(default, SniffSource::Default, 0),
+    }
+}
+
+/// Whether the first bytes of an XML document already decide [`sniff_xml`]: they can no longer
+/// become a BOM or an XML declaration, or hold a whole declaration.
+fn xml_sniff_decided(start: &[u8]) -> bool {
+    const OPENINGS: [&[u8]; 6] = [
+        b"\xEF\xBB\xBF",
+        b"\xFE\xFF",
+        b"\xFF\xFE",
+        b"<?xml",
+        b"<\0?\0x\0",
+        b"\0<\0?\0x",
+    ];
+    let open = |opening: &[u8]| {
+        let n = opening.len().min(start.len());
+        start[..n] == opening[..n]
+    };
+    match OPENINGS.iter().position(|o| open(o)) {
+        None => true,
+        Some(3) => start.len() > 5 && start.contains(&b'>'),
+        Some(i) => start.len() >= OPENINGS[i].len(),
     }
 }
 

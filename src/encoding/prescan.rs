@@ -33,7 +33,7 @@ pub fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
 }
 
 /// "Prescan for UTF-16 XML declarations": `<?x` in UTF-16LE or UTF-16BE at the very start.
-fn utf16_xml_declaration(bytes: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn utf16_xml_declaration(bytes: &[u8]) -> Option<&'static Encoding> {
     match bytes {
         [0x3C, 0x00, 0x3F, 0x00, 0x78, 0x00, ..] => Some(UTF_16LE),
         [0x00, 0x3C, 0x00, 0x3F, 0x00, 0x78, ..] => Some(UTF_16BE),
@@ -277,7 +277,7 @@ pub(crate) fn extract_from_content(content: &[u8]) -> Option<&'static Encoding> 
 
 /// "Get an XML encoding": the `encoding` of an `<?xml …?>` declaration at the very start, when
 /// no meta declared one.
-fn xml_encoding(bytes: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn xml_encoding(bytes: &[u8]) -> Option<&'static Encoding> {
     let declaration = bytes.strip_prefix(b"<?xml")?;
     let declaration = &declaration[..declaration.iter().position(|&b| b == b'>')?];
     let after = find(declaration, b"encoding")? + b"encoding".len();

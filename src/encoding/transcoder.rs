@@ -5,15 +5,16 @@
 
 use std::ops::{Deref, DerefMut};
 
-use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::offsets::{Offsets, Runs};
 use super::prescan::{declared_by_meta, extract_from_content};
-use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8, sniff_with};
+use super::tokenize::Tokenize;
+use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8};
+use crate::Tokenizer;
 use crate::options::Options;
 use crate::span::Span;
 use crate::token::{StartTag, Token};
-use crate::{Tokenizer, Tokens};
 
 /// A `<meta>` declared another encoding while the current one was tentative: the standard's
 /// "change the encoding", which makes a browser start over with `to` (with confidence certain).
@@ -146,8 +147,8 @@ impl Output {
 /// ```
 ///
 /// [`map_offsets`]: Transcoder::map_offsets
-pub struct Transcoder {
-    tokenizer: Tokenizer,
+pub struct Transcoder<T: Tokenize = Tokenizer> {
+    tokenizer: T,
     transport: Option<&'static Encoding>,
     default: &'static Encoding,
     /// Try [`detect_utf8`](super::detect_utf8) before falling back to `default`.
@@ -171,14 +172,47 @@ pub struct Transcoder {
 }
 
 impl Transcoder {
-    /// Sniffs with no transport label, no UTF-8 detection and windows-1252 as the default; see the
-    /// builder methods.
+    /// For HTML: sniffs with no transport label, no UTF-8 detection and windows-1252 as the
+    /// default; see the builder methods.
     pub fn new(options: Options) -> Transcoder {
+        Transcoder::for_tokenizer(options)
+    }
+}
+
+impl Transcoder<crate::xml5::Tokenizer> {
+    /// For XML5 ([`crate::xml5::Tokenizer`]): a BOM, the transport label, else the XML
+    /// declaration's `encoding` decide ([`sniff_xml`](super::sniff_xml)), else UTF-8; all
+    /// certain, so no encoding change ever comes.
+    ///
+    /// ```
+    /// use tagstream::encoding::{SniffSource, Transcoder};
+    /// use tagstream::{Options, Token};
+    ///
+    /// let doc = b"<?xml version='1.0' encoding='windows-1252'?><p>caf\xE9</p>";
+    /// let mut transcoder = Transcoder::xml5(Options::default());
+    /// let text: String = transcoder
+    ///     .tokenize(doc)
+    ///     .filter_map(|token| match token {
+    ///         Token::Text(t) => Some(t.text().to_owned()),
+    ///         _ => None,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(text, "café");
+    /// assert_eq!(transcoder.sniffed().unwrap().source, SniffSource::Meta);
+    /// ```
+    pub fn xml5(options: Options) -> Transcoder<crate::xml5::Tokenizer> {
+        Transcoder::for_tokenizer(options)
+    }
+}
+
+impl<T: Tokenize> Transcoder<T> {
+    /// For the dialect of `T`, with its default encoding (windows-1252 for HTML, UTF-8 for XML).
+    pub fn for_tokenizer(options: Options) -> Transcoder<T> {
         Transcoder {
             // The BOM is the sniffer's: what the tokenizer reads is decoded text.
-            tokenizer: Tokenizer::new(options.strip_bom(false)),
+            tokenizer: T::with_options(options.strip_bom(false)),
             transport: None,
-            default: WINDOWS_1252,
+            default: T::DEFAULT_ENCODING,
             detect_utf8: false,
             map_offsets: false,
             head: Vec::new(),
@@ -199,9 +233,9 @@ impl Transcoder {
 
     /// The transport layer's charset label (say, from `Content-Type`): when the Encoding Standard
     /// knows it, it decides with confidence certain (after a BOM); otherwise it is ignored.
-    pub fn transport_label(self, label: &str) -> Transcoder {
+    pub fn transport_label(self, label: &str) -> Self {
         let encoding = Encoding::for_label(label.as_bytes());
-        Transcoder {
+        Self {
             transport: encoding.or(self.transport),
             ..self
         }
@@ -209,16 +243,16 @@ impl Transcoder {
 
     /// An encoding known for certain, as from the transport layer (a BOM still wins): for example
     /// the [`EncodingChange::to`] of a first pass.
-    pub fn known_encoding(self, encoding: &'static Encoding) -> Transcoder {
-        Transcoder {
+    pub fn known_encoding(self, encoding: &'static Encoding) -> Self {
+        Self {
             transport: Some(encoding),
             ..self
         }
     }
 
     /// The encoding when neither BOM, transport nor prescan decides (default: windows-1252).
-    pub fn default_encoding(self, encoding: &'static Encoding) -> Transcoder {
-        Transcoder {
+    pub fn default_encoding(self, encoding: &'static Encoding) -> Self {
+        Self {
             default: encoding,
             ..self
         }
@@ -248,8 +282,8 @@ impl Transcoder {
     /// assert_eq!(text, "naïve café");
     /// assert_eq!(transcoder.sniffed().unwrap().source, SniffSource::Detected);
     /// ```
-    pub fn detect_utf8(self, on: bool) -> Transcoder {
-        Transcoder {
+    pub fn detect_utf8(self, on: bool) -> Self {
+        Self {
             detect_utf8: on,
             ..self
         }
@@ -257,8 +291,8 @@ impl Transcoder {
 
     /// Record how decoded offsets map back to the original bytes (off by default: it costs a
     /// decoder call per non-ASCII byte). UTF-8 input maps for free either way.
-    pub fn map_offsets(self, on: bool) -> Transcoder {
-        Transcoder {
+    pub fn map_offsets(self, on: bool) -> Self {
+        Self {
             map_offsets: on,
             ..self
         }
@@ -297,7 +331,7 @@ impl Transcoder {
     /// let link = transcoder.original_span(spans[4]).unwrap();
     /// assert_eq!(&html[link.start..link.end], b"<a href=x>");
     /// ```
-    pub fn tokenize<'t>(&'t mut self, document: &'t [u8]) -> DecodedTokens<'t> {
+    pub fn tokenize<'t>(&'t mut self, document: &'t [u8]) -> DecodedTokens<'t, T> {
         self.reset();
         self.feed_last(document)
     }
@@ -305,18 +339,18 @@ impl Transcoder {
     /// Feed the last chunk and end the document in one go ([`feed`](Transcoder::feed) then
     /// [`finish`](Transcoder::finish) as one iterator), so that an encoding still open is decided
     /// knowing that the document ends with `chunk`.
-    pub fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> DecodedTokens<'t> {
+    pub fn feed_last<'t>(&'t mut self, chunk: &'t [u8]) -> DecodedTokens<'t, T> {
         self.start(chunk, true)
     }
 
     /// Feed the next chunk of the document; the iterator yields the tokens it completes.
-    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> DecodedTokens<'t> {
+    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> DecodedTokens<'t, T> {
         self.start(chunk, false)
     }
 
     /// The document is over: decides the encoding if that is still open, and yields the tokens
     /// still pending.
-    pub fn finish(&mut self) -> DecodedTokens<'_> {
+    pub fn finish(&mut self) -> DecodedTokens<'_, T> {
         self.start(&[], true)
     }
 
@@ -335,7 +369,7 @@ impl Transcoder {
     }
 
     /// The tokenizer (for its errors and state between feeds).
-    pub fn tokenizer(&self) -> &Tokenizer {
+    pub fn tokenizer(&self) -> &T {
         &self.tokenizer
     }
 
@@ -344,7 +378,7 @@ impl Transcoder {
         original_span(&self.offsets, span)
     }
 
-    fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> DecodedTokens<'t> {
+    fn start<'t>(&'t mut self, chunk: &'t [u8], eof: bool) -> DecodedTokens<'t, T> {
         if let Offsets::Runs(runs) = &mut self.offsets {
             runs.forget_before(self.tokenizer.retained_from());
         }
@@ -408,8 +442,10 @@ impl Transcoder {
         if self.head.len() + chunk.len() >= PRESCAN_LEN {
             return true;
         }
-        let start = self.first_bytes(chunk, 3);
-        Encoding::for_bom(&start).is_some() || (self.transport.is_some() && !may_start_bom(&start))
+        let start = self.first_bytes(chunk, PRESCAN_LEN);
+        Encoding::for_bom(&start).is_some()
+            || (self.transport.is_some() && !may_start_bom(&start[..start.len().min(3)]))
+            || T::decided_early(&start)
     }
 
     /// The first `n` bytes of the held-back bytes followed by `chunk`.
@@ -424,7 +460,7 @@ impl Transcoder {
         } else {
             std::borrow::Cow::Owned(self.first_bytes(chunk, PRESCAN_LEN))
         };
-        let mut sniffed = sniff_with(&prefix, self.transport, self.default);
+        let mut sniffed = T::sniff(&prefix, self.transport, self.default);
         if self.detect_utf8
             && sniffed.source == SniffSource::Default
             && self.looks_like_utf8(chunk, eof)
@@ -578,17 +614,17 @@ fn original_span(offsets: &Offsets, span: Span) -> Option<Span> {
     })
 }
 
-/// The tokens of one fed chunk: a [`Tokens`] (reachable through `Deref`, for errors, positions
+/// The tokens of one fed chunk: the tokenizer's [`Tokens`](crate::Tokens) (reachable through `Deref`, for errors, positions
 /// and tree-builder feedback) that also watches `<meta>` start tags and maps spans back to the
 /// original bytes.
-pub struct DecodedTokens<'t> {
-    tokens: Tokens<'t>,
+pub struct DecodedTokens<'t, T: Tokenize + 't = Tokenizer> {
+    tokens: T::Tokens<'t>,
     watch: &'t mut Watch,
     offsets: &'t Offsets,
     change: Option<EncodingChange>,
 }
 
-impl DecodedTokens<'_> {
+impl<T: Tokenize> DecodedTokens<'_, T> {
     /// The encoding change the token just handed out caused, if it did (a `<meta>` declaring
     /// another encoding while the current one was tentative).
     pub fn encoding_change(&self) -> Option<EncodingChange> {
@@ -603,7 +639,7 @@ impl DecodedTokens<'_> {
     }
 }
 
-impl<'t> Iterator for DecodedTokens<'t> {
+impl<'t, T: Tokenize> Iterator for DecodedTokens<'t, T> {
     type Item = Token<'t>;
 
     #[inline]
@@ -621,16 +657,16 @@ impl<'t> Iterator for DecodedTokens<'t> {
     }
 }
 
-impl<'t> Deref for DecodedTokens<'t> {
-    type Target = Tokens<'t>;
+impl<'t, T: Tokenize> Deref for DecodedTokens<'t, T> {
+    type Target = T::Tokens<'t>;
 
-    fn deref(&self) -> &Tokens<'t> {
+    fn deref(&self) -> &T::Tokens<'t> {
         &self.tokens
     }
 }
 
-impl<'t> DerefMut for DecodedTokens<'t> {
-    fn deref_mut(&mut self) -> &mut Tokens<'t> {
+impl<'t, T: Tokenize> DerefMut for DecodedTokens<'t, T> {
+    fn deref_mut(&mut self) -> &mut T::Tokens<'t> {
         &mut self.tokens
     }
 }
