@@ -85,3 +85,38 @@ for target in targets:
                 f.write(seed)
 print(f"seed.sh: {len(seeds)} seeds in {out}/{{{','.join(targets)}}}")
 PY
+
+# The xml5 target: every xml5lib-tests input (tokenizer tests and tree-construction #data), with
+# errors on and off, and the committed XML samples.
+xml5="${XML5LIB_TESTS_DIR:-tests/data/xml5lib-tests}"
+python3 - "$xml5" fuzz/corpus/xml5 datasets/samples <<'PY'
+import glob, hashlib, json, os, sys
+
+tests, folder, samples = sys.argv[1:]
+ERRORS = 1
+seeds = set()
+
+def add(data):
+    for flags in (0, ERRORS):
+        seeds.add(bytes([flags, 0, 0, 0, 0, 0]) + data)
+
+for path in sorted(glob.glob(os.path.join(tests, "tokenizer", "*.test"))):
+    with open(path, encoding="utf-8") as f:
+        for test in json.load(f)["tests"]:
+            add(test["input"].encode("utf-8", "surrogatepass"))
+for path in sorted(glob.glob(os.path.join(tests, "tree-construction", "*.dat"))):
+    with open(path, "rb") as f:
+        for part in f.read().split(b"#data\n")[1:]:
+            add(part.split(b"\n#document")[0])
+for path in sorted(glob.glob(os.path.join(samples, "*.xml")) + glob.glob(os.path.join(samples, "*.svg"))):
+    with open(path, "rb") as f:
+        add(f.read())
+
+os.makedirs(folder, exist_ok=True)
+for seed in seeds:
+    name = os.path.join(folder, hashlib.sha1(seed).hexdigest())
+    if not os.path.exists(name):
+        with open(name, "wb") as f:
+            f.write(seed)
+print(f"seed.sh: {len(seeds)} seeds in {folder}")
+PY

@@ -5,6 +5,7 @@
 //! - [`drive`]: running tagstream whole or chunked, with feedback and pauses, into an [`Outcome`].
 //! - [`limits`]: the memory limits' contract, a run with limits against one without.
 //! - [`reference`]: html5ever's tokenizer in the same token shapes.
+//! - [`xml5`]: the XML5 tokenizer's target (no panic, per-token checks, chunk invariance).
 //!
 //! Only tagstream's public API is used, and for the `scan` target its `fuzzing` feature's hook into
 //! the crate-private scanner.
@@ -14,6 +15,7 @@ pub mod check;
 pub mod drive;
 pub mod limits;
 pub mod reference;
+pub mod xml5;
 
 use tagstream::html5lib::Html5libToken;
 use tagstream::{Limit, Position};
