@@ -81,6 +81,11 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// The byte at stream offset `at`, if the buffer holds it.
+    fn byte(&self, at: usize) -> Option<u8> {
+        self.bytes.get(at - self.base).copied()
+    }
+
     #[inline(always)]
     fn decode(&self, span: Span, rules: Rules) -> &'a str {
         let (start, end) = (span.start - self.base, span.end - self.base);
@@ -405,9 +410,12 @@ impl<'a> Attribute<'a> {
         self.rec.value
     }
 
-    /// Span of the whole attribute: name through value, including a closing quote.
+    /// Span of the whole attribute: name through value, including a closing quote (a quoted
+    /// value that the end of input cuts off, which XML5 keeps, has none).
     pub fn span(&self) -> Span {
-        let end = self.rec.value.end + usize::from(self.rec.quote != 0);
+        let closed =
+            self.rec.quote != 0 && self.src.byte(self.rec.value.end) == Some(self.rec.quote);
+        let end = self.rec.value.end + usize::from(closed);
         Span {
             start: self.rec.name.start,
             end: end.max(self.rec.name.end),
