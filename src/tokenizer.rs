@@ -500,12 +500,9 @@ impl<D: Dialect> Stream<D> {
         } else {
             Phase::Extending
         };
-        let chunk_src: &'t Source<'t> = self.arena.alloc(Source {
-            bytes: chunk,
-            base: chunk_base,
-            arena: &self.arena,
-            xml: D::XML,
-        });
+        let chunk_src: &'t Source<'t> =
+            self.arena
+                .alloc(Source::new(chunk, chunk_base, &self.arena, D::XML));
         Pull {
             machine: &mut self.machine,
             side: &mut self.side,
@@ -954,12 +951,11 @@ impl<'t, D: Dialect> Pull<'t, D> {
             self.held.frozen = Frozen::Fixed(bytes);
             self.held.frozen_base = retention;
             self.held.copied = self.held.chunk.len();
-            self.frozen_src = Some(self.arena.alloc(Source {
-                bytes,
-                base: retention,
-                arena: self.arena,
-                xml: D::XML,
-            }));
+            self.frozen_src =
+                Some(
+                    self.arena
+                        .alloc(Source::new(bytes, retention, self.arena, D::XML)),
+                );
             // The machine reads the new copy from the next call on.
             self.set_phase(Phase::Frozen);
         }
@@ -1181,12 +1177,12 @@ impl<'t, D: Dialect> Pull<'t, D> {
         if let Some(src) = self.frozen_src {
             return src;
         }
-        let src: &'t Source<'t> = self.arena.alloc(Source {
-            bytes: self.held.freeze(),
-            base: self.held.frozen_base,
-            arena: self.arena,
-            xml: D::XML,
-        });
+        let src: &'t Source<'t> = self.arena.alloc(Source::new(
+            self.held.freeze(),
+            self.held.frozen_base,
+            self.arena,
+            D::XML,
+        ));
         self.frozen_src = Some(src);
         src
     }
