@@ -20,6 +20,10 @@ pub(crate) trait Dialect {
     /// What watches the tokens between the lexer and the caller (see [`Feedback`]).
     type Stage: Feedback<Lexer = Self::Lexer>;
 
+    /// Whether tokens decode by XML5's rules (see [`crate::token::Source::xml`]): names keep
+    /// their case, NUL in text becomes U+FFFD. A constant, so HTML's paths pay nothing for it.
+    const XML: bool;
+
     /// A lexer configured by `options`, before its first stream.
     fn lexer(options: &Options) -> Self::Lexer;
 

@@ -1,5 +1,6 @@
 //! Parse errors: every tokenizer-stage parse-error code of the WHATWG HTML Standard (§13.2.2), plus
-//! the four processing-instruction codes added in 2026, each reported with where it happened.
+//! the four processing-instruction codes added in 2026 and the XML5 tokenizer's own, each reported
+//! with where it happened.
 //!
 //! Error detection is opt-in ([`crate::Options::errors`]); with it off the tokenizer never builds one.
 
@@ -7,7 +8,8 @@ use std::fmt;
 
 macro_rules! error_codes {
     ($($variant:ident => $name:literal,)*) => {
-        /// A tokenizer parse-error code, named as in the HTML Standard's table of parse errors.
+        /// A tokenizer parse-error code, named as in the HTML Standard's table of parse errors,
+        /// then the codes only XML5 has (see [`crate::xml5`] for which codes it reports).
         ///
         /// ```
         /// use tagstream::ErrorCode;
@@ -21,7 +23,7 @@ macro_rules! error_codes {
         }
 
         impl ErrorCode {
-            /// Every code, in the standard's alphabetical order.
+            /// Every code: HTML's in the standard's alphabetical order, then XML5's.
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
 
             /// The kebab-case name the standard gives this error.
@@ -97,6 +99,9 @@ error_codes! {
     UnexpectedQuestionMarkInsteadOfTagName => "unexpected-question-mark-instead-of-tag-name",
     UnexpectedSolidusInTag => "unexpected-solidus-in-tag",
     UnknownNamedCharacterReference => "unknown-named-character-reference",
+    // XML5 only (the XML5 tokenizer reuses the codes above where it behaves as HTML does).
+    ColonBeforeAttribute => "colon-before-attribute",
+    UnexpectedCharacterAfterDoctypeInternalSubset => "unexpected-character-after-doctype-internal-subset",
 }
 
 impl fmt::Display for ErrorCode {
@@ -345,7 +350,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(ErrorCode::ALL.len(), 52);
+        assert_eq!(ErrorCode::ALL.len(), 54);
         for &code in ErrorCode::ALL {
             assert_eq!(code.as_str().parse::<ErrorCode>(), Ok(code));
         }

@@ -16,6 +16,7 @@ pub(crate) struct Html;
 impl Dialect for Html {
     type Lexer = Machine;
     type Stage = Simulator;
+    const XML: bool = false;
 
     fn lexer(options: &Options) -> Machine {
         Machine::new(Config {

@@ -104,6 +104,7 @@ mod span;
 mod token;
 mod tokenizer;
 mod word;
+pub mod xml5;
 
 pub use error::{
     DroppedErrors, ErrorCode, Limit, LimitError, ParseError, Position, UnknownErrorCode,

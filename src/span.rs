@@ -181,6 +181,8 @@ pub(crate) struct DoctypeRecord {
     pub(crate) public_id: Option<Span>,
     pub(crate) system_id: Option<Span>,
     pub(crate) force_quirks: bool,
+    /// XML5's internal subset, brackets included (`[<!ENTITY …>]`); HTML has none.
+    pub(crate) internal_subset: Option<Span>,
 }
 
 /// An attribute as recorded by the machine: spans only.

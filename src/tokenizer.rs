@@ -507,6 +507,7 @@ impl<D: Dialect> Stream<D> {
             bytes: chunk,
             base: chunk_base,
             arena: &self.arena,
+            xml: D::XML,
         });
         Pull {
             machine: &mut self.machine,
@@ -960,6 +961,7 @@ impl<'t, D: Dialect> Pull<'t, D> {
                 bytes,
                 base: retention,
                 arena: self.arena,
+                xml: D::XML,
             }));
             // The machine reads the new copy from the next call on.
             self.set_phase(Phase::Frozen);
@@ -1186,6 +1188,7 @@ impl<'t, D: Dialect> Pull<'t, D> {
             bytes: self.held.freeze(),
             base: self.held.frozen_base,
             arena: self.arena,
+            xml: D::XML,
         });
         self.frozen_src = Some(src);
         src

@@ -28,6 +28,7 @@ use crate::scan;
 use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
 
 pub(crate) use tag::Attrs;
+pub(crate) use text::safe_cut;
 
 /// What a state function tells the driver loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

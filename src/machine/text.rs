@@ -576,7 +576,7 @@ impl Machine {
 /// How much of pending `text` may be emitted at a chunk seam without changing its decoding: all of it
 /// except a trailing CR (a CRLF pair may be split), an incomplete UTF-8 sequence, or (in data and
 /// RCDATA) a character reference that the next bytes could still change.
-pub(super) fn safe_cut(text: &[u8], kind: TextKind) -> usize {
+pub(crate) fn safe_cut(text: &[u8], kind: TextKind) -> usize {
     let n = text.len();
     let Some(&last) = text.last() else {
         return 0;

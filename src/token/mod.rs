@@ -46,6 +46,9 @@ pub(crate) struct Source<'a> {
     pub(crate) bytes: &'a [u8],
     pub(crate) base: usize,
     pub(crate) arena: &'a Bump,
+    /// The bytes are XML5 ([`crate::xml5`]): tag and attribute names keep their case, and NUL in
+    /// text becomes U+FFFD. (HTML lowercases names and keeps NUL in data and CDATA text.)
+    pub(crate) xml: bool,
 }
 
 impl<'a> Source<'a> {
@@ -59,6 +62,22 @@ impl<'a> Source<'a> {
             bytes: self.bytes,
             base: self.base,
             eof: false,
+        }
+    }
+
+    /// How tag and attribute names decode: lowercased in HTML, as written (NUL replaced) in XML5.
+    #[inline(always)]
+    fn name_rules(&self) -> Rules {
+        if self.xml { PLAIN } else { NAME }
+    }
+
+    /// How text of `kind` decodes.
+    #[inline(always)]
+    fn text_rules(&self, kind: TextKind) -> Rules {
+        let rules = kind.rules();
+        Rules {
+            keep_nul: rules.keep_nul && !self.xml,
+            ..rules
         }
     }
 
@@ -212,6 +231,25 @@ impl<'a> Doctype<'a> {
         self.parts.system_id
     }
 
+    /// XML5's internal subset as written, brackets included (`[<!ENTITY e "x">]`), for a tree
+    /// stage to parse; `None` when there is none (always in HTML).
+    ///
+    /// ```
+    /// use tagstream::{Token, xml5};
+    /// let mut tokenizer = xml5::Tokenizer::default();
+    /// let doc = b"<!DOCTYPE r [<!ENTITY e 'x'>]><r/>";
+    /// let Some(Token::Doctype(d)) = tokenizer.tokenize(doc).next() else { panic!() };
+    /// assert_eq!(d.raw_internal_subset(), Some(&b"[<!ENTITY e 'x'>]"[..]));
+    /// ```
+    pub fn raw_internal_subset(&self) -> Option<&'a [u8]> {
+        self.parts.internal_subset.map(|s| self.src.raw(s))
+    }
+
+    /// Span of the internal subset, brackets included.
+    pub fn internal_subset_span(&self) -> Option<Span> {
+        self.parts.internal_subset
+    }
+
     /// The bytes the token covers.
     pub fn span(&self) -> Span {
         self.span
@@ -246,9 +284,9 @@ pub struct StartTag<'a> {
 }
 
 impl<'a> StartTag<'a> {
-    /// The tag name, ASCII-lowercased.
+    /// The tag name, ASCII-lowercased (in XML5, as written).
     pub fn name(&self) -> &'a str {
-        self.src.decode(self.name, NAME)
+        self.src.decode(self.name, self.src.name_rules())
     }
 
     /// The tag name as written.
@@ -332,9 +370,9 @@ pub struct Attribute<'a> {
 }
 
 impl<'a> Attribute<'a> {
-    /// The name, ASCII-lowercased.
+    /// The name, ASCII-lowercased (in XML5, as written).
     pub fn name(&self) -> &'a str {
-        self.src.decode(self.rec.name, NAME)
+        self.src.decode(self.rec.name, self.src.name_rules())
     }
 
     /// The name as written.
@@ -398,9 +436,9 @@ pub struct EndTag<'a> {
 }
 
 impl<'a> EndTag<'a> {
-    /// The tag name, ASCII-lowercased.
+    /// The tag name, ASCII-lowercased (in XML5, as written).
     pub fn name(&self) -> &'a str {
-        self.src.decode(self.name, NAME)
+        self.src.decode(self.name, self.src.name_rules())
     }
 
     /// The tag name as written.
@@ -490,7 +528,7 @@ impl<'a> Text<'a> {
     /// The text as the standard's character tokens carry it (references resolved in data and RCDATA,
     /// NUL handled per state, newlines normalized).
     pub fn text(&self) -> &'a str {
-        self.src.decode(self.span, self.kind.rules())
+        self.src.decode(self.span, self.src.text_rules(self.kind))
     }
 
     /// The text as written.
