@@ -1,0 +1,369 @@
+//! The XML5 tokenizer beyond what xml5lib-tests covers: spans of every token kind, case-preserved
+//! names, the short end tag, CDATA as text of its own kind, the DOCTYPE's internal subset, NUL,
+//! parse-error codes with their lines and columns, duplicate attributes in large tags, and the same
+//! tokens whatever the chunking.
+
+use tagstream::{ErrorCode, Options, Position, Span, TextKind, Token, Tokenizer, xml5};
+
+/// The span of the first occurrence of `needle` in `input`.
+fn find(input: &[u8], needle: &str) -> Span {
+    let needle = needle.as_bytes();
+    let start = (0..=input.len() - needle.len())
+        .find(|&i| &input[i..i + needle.len()] == needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in the input"));
+    Span {
+        start,
+        end: start + needle.len(),
+    }
+}
+
+const DOCUMENT: &str = concat!(
+    "<?xml version='1.0'?>",
+    "<!DOCTYPE Svg SYSTEM 'svg.dtd' [<!ENTITY e ']>'><!-- ] -->]>",
+    r#"<Svg viewBox="0 0 1 1" xml:lang='en'>"#,
+    "a &amp; b",
+    "<![CDATA[<raw> &amp;]]>",
+    "<!-- note -->",
+    "<G/>",
+    "</Svg>",
+    "</>"
+);
+
+#[test]
+fn spans_of_every_token_kind() {
+    let input = DOCUMENT.as_bytes();
+    let mut tokenizer = xml5::Tokenizer::default();
+    let tokens: Vec<Token<'_>> = tokenizer.tokenize(input).collect();
+    assert_eq!(tokens.len(), 9, "{tokens:?}");
+
+    let Token::ProcessingInstruction(pi) = tokens[0] else {
+        panic!("{:?}", tokens[0])
+    };
+    assert_eq!(pi.span(), find(input, "<?xml version='1.0'?>"));
+    assert_eq!((pi.target(), pi.data()), ("xml", "version='1.0'"));
+    assert_eq!(pi.target_span(), find(input, "xml"));
+    assert_eq!(pi.data_span(), find(input, "version='1.0'"));
+
+    let Token::Doctype(d) = tokens[1] else {
+        panic!("{:?}", tokens[1])
+    };
+    let subset = "[<!ENTITY e ']>'><!-- ] -->]";
+    assert_eq!(
+        d.span(),
+        find(
+            input,
+            "<!DOCTYPE Svg SYSTEM 'svg.dtd' [<!ENTITY e ']>'><!-- ] -->]>"
+        )
+    );
+    assert_eq!((d.name(), d.raw_name()), (Some("svg"), Some(&b"Svg"[..])));
+    assert_eq!((d.public_id(), d.system_id()), (None, Some("svg.dtd")));
+    assert_eq!(d.system_id_span(), Some(find(input, "svg.dtd")));
+    assert_eq!(d.raw_internal_subset(), Some(subset.as_bytes()));
+    assert_eq!(d.internal_subset_span(), Some(find(input, subset)));
+
+    let Token::StartTag(tag) = tokens[2] else {
+        panic!("{:?}", tokens[2])
+    };
+    assert_eq!(
+        tag.span(),
+        find(input, r#"<Svg viewBox="0 0 1 1" xml:lang='en'>"#)
+    );
+    let name = find(input, "<Svg viewBox").start + 1;
+    assert_eq!(
+        tag.name_span(),
+        Span {
+            start: name,
+            end: name + 3
+        }
+    );
+    let attrs: Vec<_> = tag
+        .attributes()
+        .map(|a| (a.name(), a.value(), a.quote()))
+        .collect();
+    assert_eq!(
+        attrs,
+        [
+            ("viewBox", "0 0 1 1", Some('"')),
+            ("xml:lang", "en", Some('\''))
+        ]
+    );
+    let view_box = tag.attribute("viewBox").unwrap();
+    assert_eq!(view_box.name_span(), find(input, "viewBox"));
+    assert_eq!(view_box.value_span(), find(input, "0 0 1 1"));
+    assert_eq!(view_box.span(), find(input, r#"viewBox="0 0 1 1""#));
+
+    let Token::Text(text) = tokens[3] else {
+        panic!("{:?}", tokens[3])
+    };
+    assert_eq!(
+        (text.text(), text.raw(), text.kind()),
+        ("a & b", &b"a &amp; b"[..], TextKind::Data)
+    );
+    assert_eq!(text.span(), find(input, "a &amp; b"));
+
+    let Token::Text(cdata) = tokens[4] else {
+        panic!("{:?}", tokens[4])
+    };
+    assert_eq!(
+        (cdata.text(), cdata.kind()),
+        ("<raw> &amp;", TextKind::Cdata)
+    );
+    assert_eq!(cdata.span(), find(input, "<raw> &amp;"));
+
+    let Token::Comment(c) = tokens[5] else {
+        panic!("{:?}", tokens[5])
+    };
+    assert_eq!(
+        (c.data(), c.span()),
+        (" note ", find(input, "<!-- note -->"))
+    );
+    assert_eq!(c.data_span(), find(input, " note "));
+
+    let Token::StartTag(empty) = tokens[6] else {
+        panic!("{:?}", tokens[6])
+    };
+    assert!(empty.self_closing());
+    assert_eq!((empty.name(), empty.span()), ("G", find(input, "<G/>")));
+
+    let Token::EndTag(end) = tokens[7] else {
+        panic!("{:?}", tokens[7])
+    };
+    assert_eq!((end.name(), end.span()), ("Svg", find(input, "</Svg>")));
+
+    let Token::EndTag(short) = tokens[8] else {
+        panic!("{:?}", tokens[8])
+    };
+    assert_eq!((short.name(), short.raw()), ("", &b"</>"[..]));
+    assert_eq!(short.span(), find(input, "</>"));
+    assert_eq!(short.name_span(), Span::empty(input.len() - 1));
+}
+
+#[test]
+fn names_keep_their_case_where_html_lowercases_them() {
+    let input = b"<Feed xmlns:Atom='x'><Atom:Entry Lang='EN'/></Feed>";
+    let mut xml = xml5::Tokenizer::default();
+    let names: Vec<String> = xml
+        .tokenize(input)
+        .map(|t| match t {
+            Token::StartTag(tag) => {
+                let attrs: Vec<_> = tag.attributes().map(|a| a.name().to_owned()).collect();
+                format!("{} {}", tag.name(), attrs.join(","))
+            }
+            Token::EndTag(tag) => format!("/{}", tag.name()),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["Feed xmlns:Atom", "Atom:Entry Lang", "/Feed"]);
+    let mut html = Tokenizer::default();
+    let Some(Token::StartTag(tag)) = html.tokenize(input).next() else {
+        panic!()
+    };
+    assert_eq!(tag.name(), "feed");
+}
+
+#[test]
+fn attributes_repeat_only_with_the_same_case() {
+    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+    let Some(Token::StartTag(tag)) = tokenizer.tokenize(b"<a x='1' X='2' x='3'>").next() else {
+        panic!()
+    };
+    let attrs: Vec<_> = tag.attributes().map(|a| (a.name(), a.value())).collect();
+    assert_eq!(attrs, [("x", "1"), ("X", "2")]);
+    let codes: Vec<_> = tokenizer
+        .errors()
+        .iter()
+        .map(|e| (e.code, e.offset))
+        .collect();
+    assert_eq!(codes, [(ErrorCode::DuplicateAttribute, 16)]);
+}
+
+#[test]
+fn nul_becomes_the_replacement_character() {
+    let input = b"a\0b<![CDATA[c\0d]]><n\0 v='\0'/>";
+    let mut tokenizer = xml5::Tokenizer::default();
+    let parts: Vec<String> = tokenizer
+        .tokenize(input)
+        .map(|t| match t {
+            Token::Text(text) => text.text().to_owned(),
+            Token::StartTag(tag) => format!(
+                "{}={}",
+                tag.name(),
+                tag.attributes().next().unwrap().value()
+            ),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(parts, ["a\u{FFFD}b", "c\u{FFFD}d", "n\u{FFFD}=\u{FFFD}"]);
+}
+
+/// Every error of `input` as (code, line, column).
+fn errors(input: &[u8]) -> Vec<(ErrorCode, u64, u64)> {
+    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+    tokenizer.tokenize(input).for_each(drop);
+    tokenizer
+        .errors()
+        .iter()
+        .map(|e| (e.code, e.position.line, e.position.col))
+        .collect()
+}
+
+#[test]
+fn parse_errors_have_codes_lines_and_columns() {
+    use ErrorCode::*;
+    assert_eq!(errors(b"<a>\n</a x>"), [(EndTagWithAttributes, 2, 5)]);
+    assert_eq!(errors(b"<a :b='1'>"), [(ColonBeforeAttribute, 1, 4)]);
+    assert_eq!(errors(b"x\n< y"), [(InvalidFirstCharacterOfTagName, 2, 2)]);
+    assert_eq!(errors(b"</a/>"), [(EndTagWithTrailingSolidus, 1, 4)]);
+    assert_eq!(errors(b"<a/ b>"), [(UnexpectedSolidusInTag, 1, 4)]);
+    assert_eq!(
+        errors(b"<? x?>"),
+        [(InvalidFirstCharacterOfProcessingInstructionTarget, 1, 3)]
+    );
+    assert_eq!(errors(b"<?pi\ndata"), [(EofInProcessingInstruction, 2, 5)]);
+    assert_eq!(errors(b"<![CDATA[x"), [(EofInCdata, 1, 11)]);
+    assert_eq!(errors(b"<!x>"), [(IncorrectlyOpenedComment, 1, 3)]);
+    assert_eq!(errors(b"<!-->"), [(AbruptClosingOfEmptyComment, 1, 5)]);
+    assert_eq!(errors(b"<!-- <!-- -->"), [(NestedComment, 1, 10)]);
+    assert_eq!(errors(b"<!-- x --!>"), [(IncorrectlyClosedComment, 1, 11)]);
+    assert_eq!(errors(b"<!-- x"), [(EofInComment, 1, 7)]);
+    assert_eq!(errors(b"<a b='1' b='2'>"), [(DuplicateAttribute, 1, 11)]);
+    assert_eq!(errors(b"<a"), [(EofInTag, 1, 3)]);
+    assert_eq!(
+        errors(b"<!DOCTYPE a [] x>"),
+        [(UnexpectedCharacterAfterDoctypeInternalSubset, 1, 16)]
+    );
+    assert_eq!(errors(b"<!DOCTYPE a [x"), [(EofInDoctype, 1, 15)]);
+    assert_eq!(errors(b"&#0;"), [(NullCharacterReference, 1, 5)]);
+    assert_eq!(
+        errors(b"<a b='&amp'>"),
+        [(MissingSemicolonAfterCharacterReference, 1, 11)]
+    );
+    assert_eq!(errors(b"a\x01"), [(ControlCharacterInInputStream, 1, 2)]);
+}
+
+#[test]
+fn errors_are_off_by_default() {
+    let mut tokenizer = xml5::Tokenizer::default();
+    assert_eq!(
+        tokenizer
+            .tokenize(b"<a b='1' b='2'></a x><![CDATA[")
+            .count(),
+        2
+    );
+    assert!(tokenizer.errors().is_empty());
+}
+
+#[test]
+fn positions_of_tokens() {
+    let input = "<r>\n  <é/>\n</r>".as_bytes();
+    let mut tokenizer = xml5::Tokenizer::default();
+    let mut tokens = tokenizer.tokenize(input);
+    let mut at = Vec::new();
+    while let Some(token) = tokens.next() {
+        if !matches!(token, Token::Text(_)) {
+            at.push(tokens.position(token.span().start).unwrap());
+        }
+    }
+    let expected = [(1, 1), (2, 3), (3, 1)].map(|(line, col)| Position { line, col });
+    assert_eq!(at, expected);
+}
+
+#[test]
+fn large_tags_find_repeats_in_linear_time() {
+    let n = 100_000;
+    let distinct: String = (0..n).map(|i| format!(" a{i}='{i}'")).collect();
+    let same = " a='x'".repeat(n);
+    for (attrs, kept) in [(distinct, n), (same, 1)] {
+        let input = format!("<t{attrs}/>");
+        let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+        let Some(Token::StartTag(tag)) = tokenizer.tokenize(input.as_bytes()).next() else {
+            panic!()
+        };
+        assert_eq!(tag.attributes().len(), kept);
+        let reported = tokenizer.errors().len() as u64 + tokenizer.dropped_errors().total();
+        assert_eq!(reported, (n - kept) as u64);
+    }
+}
+
+/// The tokens of `chunks` fed in turn, as text (adjacent text merged), with the errors.
+fn tokens(chunks: &[&[u8]]) -> (Vec<String>, Vec<(ErrorCode, usize)>) {
+    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |token: Token<'_>| {
+        let s = match token {
+            Token::Text(t) => {
+                let s = format!("text {:?} {}", t.kind(), t.text());
+                if let Some(last) = out
+                    .last_mut()
+                    .filter(|l| l.starts_with(&s[..s.len() - t.text().len()]))
+                {
+                    last.push_str(t.text());
+                    return;
+                }
+                s
+            }
+            Token::StartTag(t) => {
+                let a: Vec<_> = t
+                    .attributes()
+                    .map(|a| format!("{}={}@{:?}", a.name(), a.value(), a.span()))
+                    .collect();
+                format!(
+                    "start {} {:?} {} {}",
+                    t.name(),
+                    t.span(),
+                    t.self_closing(),
+                    a.join(" ")
+                )
+            }
+            Token::EndTag(t) => format!("end {} {:?}", t.name(), t.span()),
+            Token::Comment(c) => format!("comment {} {:?}", c.data(), c.span()),
+            Token::ProcessingInstruction(p) => {
+                format!("pi {} {} {:?}", p.target(), p.data(), p.span())
+            }
+            Token::Doctype(d) => format!(
+                "doctype {:?} {:?} {:?} {:?} {:?}",
+                d.name(),
+                d.public_id(),
+                d.system_id(),
+                d.raw_internal_subset(),
+                d.span()
+            ),
+        };
+        out.push(s);
+    };
+    for chunk in chunks {
+        tokenizer.feed(chunk).for_each(&mut push);
+    }
+    tokenizer.finish().for_each(&mut push);
+    let errors = tokenizer
+        .errors()
+        .iter()
+        .map(|e| (e.code, e.offset))
+        .collect();
+    (out, errors)
+}
+
+#[test]
+fn the_tokens_do_not_depend_on_the_chunking() {
+    let documents: [&[u8]; 6] = [
+        DOCUMENT.as_bytes(),
+        b"<a x='&#x41;&amp' y=&lt;z>t&#65;&notit; \r\n&\xC3\xA9</a><b/></>",
+        b"<!DOCTYPE r PUBLIC 'p' \"s\" [<!-- ']' --><!ATTLIST r a CDATA '&lt;'>]><r/>",
+        b"<!-- a <!-- b -- c --!> <![CDATA[ x ]]] ]]> <?t d ?? e?>< </ <:a",
+        b"<x a=1 a=2 :b c/ d><?pi unfinished",
+        "<ü ä='ö'>ß<![CDATA[€]]>".as_bytes(),
+    ];
+    for input in documents {
+        let whole = tokens(&[input]);
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        assert_eq!(tokens(&bytes), whole, "one byte at a time: {input:?}");
+        for size in 2..8 {
+            let chunks: Vec<&[u8]> = input.chunks(size).collect();
+            assert_eq!(tokens(&chunks), whole, "chunks of {size}: {input:?}");
+        }
+        for at in 1..input.len() {
+            let (a, b) = input.split_at(at);
+            assert_eq!(tokens(&[a, b]), whole, "split at {at}: {input:?}");
+        }
+    }
+}
