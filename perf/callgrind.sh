@@ -145,7 +145,7 @@ else
     [ -n "$limit" ] && [ "$files" -lt "$available" ] && limit_note=" (--corpus-limit $limit)"
     {
         header "corpus loading"
-        echo "# corpus: $(field dir "$tmp/none.log"), $files of $available files, $(field bytes "$tmp/none.log") bytes$limit_note"
+        echo "# corpus: $(sed -n 's/^dir: //p' "$tmp/none.log"), $files of $available files, $(field bytes "$tmp/none.log") bytes$limit_note"
         echo "# baseline: none = $base Ir (start-up and corpus loading)"
         echo "# subject instructions/byte instructions bytes checksum"
         cat "$tmp/result.txt"
