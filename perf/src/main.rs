@@ -43,8 +43,10 @@ OPTIONS:
                           $TAGSTREAM_XMLCONF)
     --xml-panics          not the race: every file of the W3C suite through every XML subject
                           (--subjects), each under catch_unwind; prints the panics, exits 1 on any
-    --chunk-size N        chunk size for tagstream-chunks and lol_html-bare-chunks (default 4096)
-    --ipb FILE            instructions/byte file to merge (default: newest results/callgrind-*.txt)
+    --chunk-size N        chunk size for tagstream-chunks, lol_html-bare-chunks and
+                          tagstream-xml5-chunks (default 4096)
+    --ipb FILE            instructions/byte file to merge (default: newest results/callgrind-*.txt;
+                          with --xml, results/xml-callgrind-*.txt)
     --no-ipb              do not merge instructions/byte
     --results DIR         where to write the report (default perf/results)
     --no-write            print only; write no report
