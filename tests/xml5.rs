@@ -367,3 +367,30 @@ fn the_tokens_do_not_depend_on_the_chunking() {
         }
     }
 }
+
+#[test]
+fn a_numeric_reference_cut_by_many_seams_decodes_whole() {
+    let mut input = b"a&#".to_vec();
+    input.extend(std::iter::repeat_n(b'0', 1 << 20));
+    input.extend(b"65;b");
+    for errors in [false, true] {
+        let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors));
+        let mut text = String::new();
+        for chunk in input.chunks(4096) {
+            for token in tokenizer.feed(chunk) {
+                let Token::Text(t) = token else {
+                    panic!("{token:?}")
+                };
+                text.push_str(t.text());
+            }
+        }
+        for token in tokenizer.finish() {
+            let Token::Text(t) = token else {
+                panic!("{token:?}")
+            };
+            text.push_str(t.text());
+        }
+        assert_eq!(text, "aAb");
+        assert!(tokenizer.errors().is_empty());
+    }
+}
