@@ -73,7 +73,7 @@ impl NameTable {
 }
 
 /// A byte that ends a tag name: whitespace, `/` or `>`.
-fn ends_tag_name(c: u8) -> bool {
+pub(super) fn ends_tag_name(c: u8) -> bool {
     is_space(c) || c == b'/' || c == b'>'
 }
 
@@ -81,7 +81,11 @@ fn ends_tag_name(c: u8) -> bool {
 /// whitespace and at most `a`, `b`, `c`: found 16 bytes at a time by the scanner, which stops
 /// at a superset (every control and non-ASCII byte), each checked here.
 #[inline]
-fn find_name_end(rest: &[u8], [a, b, c]: [u8; 3], ends: impl Fn(u8) -> bool) -> Option<usize> {
+pub(super) fn find_name_end(
+    rest: &[u8],
+    [a, b, c]: [u8; 3],
+    ends: impl Fn(u8) -> bool,
+) -> Option<usize> {
     let mut at = 0;
     loop {
         let i = at + scan::find_name_end(a, b, c, &rest[at..])?;
@@ -96,6 +100,11 @@ impl Machine {
     /// A start tag begins at `tok.start`, its name at the current position.
     pub(super) fn begin_start_tag(&mut self) {
         self.tok.name_start = self.pos;
+        self.clear_attributes();
+    }
+
+    /// Forget the last tag's attributes.
+    pub(super) fn clear_attributes(&mut self) {
         self.attrs.list.clear();
         self.names.clear();
         self.current_attr = None;
@@ -316,7 +325,7 @@ impl Machine {
 
     /// The attribute name from `tok.data_start` to the current position is complete: keep it,
     /// unless it repeats a kept one.
-    fn finish_attribute_name(&mut self, b: &Window) {
+    pub(super) fn finish_attribute_name(&mut self, b: &Window) {
         let name = Span {
             start: self.tok.data_start,
             end: self.pos,
@@ -331,7 +340,7 @@ impl Machine {
     }
 
     /// The value of the attribute in progress (if it is kept).
-    fn set_value(&mut self, end: usize, quote: u8) {
+    pub(super) fn set_value(&mut self, end: usize, quote: u8) {
         if let Some(attr) = self.current_attr.and_then(|i| self.attrs.list.get_mut(i)) {
             attr.value = Span {
                 start: self.tok.data_start,
