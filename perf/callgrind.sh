@@ -7,21 +7,26 @@
 # the race (`cargo run --release`) merges into its table.
 #
 # Usage: ./callgrind.sh [--corpus-limit N] [--subjects a,b,c] [--corpus DIR] [--cases a,b,c]
-#                       [--out FILE]
+#                       [--xml] [--out FILE]
 #   --corpus-limit N   only the first N pages, sorted by name (the whole corpus by default;
 #                      html5ever alone then takes a few minutes under valgrind)
-#   --subjects a,b,c   subjects to count (default: all, see `--list`; with --cases: tagstream)
+#   --subjects a,b,c   subjects to count (default: all, see `--list`; with --cases: tagstream;
+#                      with --xml: all of `--xml --list`)
 #   --corpus DIR       folder of *.html pages (default ../datasets/corpus)
 #   --cases a,b,c      hostile cases at full size instead of the corpus (`--list-cases`; `all`),
 #                      each with its own baseline; rows are named CASE/SUBJECT
+#   --xml              the XML race's subjects over its set (the XML corpus and the W3C suite's
+#                      *.xml files that quick-xml reads whole; loading and sorting them out is
+#                      the baseline)
 #   --out FILE         where to write (default results/callgrind-<date>.txt; with --cases
-#                      results/hostile-callgrind-<date>.txt, which the race does not read)
+#                      results/hostile-callgrind-<date>.txt, which the race does not read; with
+#                      --xml results/xml-callgrind-<date>.txt, which the XML race reads)
 set -euo pipefail
 cd "$(dirname "$0")"
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
 
-limit="" subjects="" corpus="" cases="" out=""
+limit="" subjects="" corpus="" cases="" out="" xml=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --corpus-limit) limit="${2:?--corpus-limit needs a value}"; shift 2 ;;
@@ -34,6 +39,7 @@ while [ $# -gt 0 ]; do
         --cases=*) cases="${1#*=}"; shift ;;
         --out) out="${2:?--out needs a value}"; shift 2 ;;
         --out=*) out="${1#*=}"; shift ;;
+        --xml) xml=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "callgrind.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
@@ -50,15 +56,24 @@ bin="$PWD/target/release/tagstream-perf"
 args=()
 [ -n "$limit" ] && args+=(--corpus-limit "$limit")
 [ -n "$corpus" ] && args+=(--corpus "$corpus")
+if [ -n "$xml" ]; then
+    if [ -n "$cases" ]; then
+        echo "callgrind.sh: --xml goes without --cases" >&2
+        exit 2
+    fi
+    args+=(--xml)
+fi
 if [ -n "$cases" ]; then
     [ "$cases" = all ] && cases="$("$bin" --list-cases | paste -sd, -)"
     subjects="${subjects:-tagstream}"
 fi
-[ -n "$subjects" ] || subjects="$("$bin" --list | paste -sd, -)"
+[ -n "$subjects" ] || subjects="$("$bin" ${xml:+--xml} --list | paste -sd, -)"
 
 date="$(date -u +%F)"
 if [ -n "$cases" ]; then
     out="${out:-results/hostile-callgrind-$date.txt}"
+elif [ -n "$xml" ]; then
+    out="${out:-results/xml-callgrind-$date.txt}"
 else
     out="${out:-results/callgrind-$date.txt}"
 fi
@@ -130,7 +145,7 @@ else
     [ -n "$limit" ] && [ "$files" -lt "$available" ] && limit_note=" (--corpus-limit $limit)"
     {
         header "corpus loading"
-        echo "# corpus: $(field dir "$tmp/none.log"), $files of $available files, $(field bytes "$tmp/none.log") bytes$limit_note"
+        echo "# corpus: $(sed -n 's/^dir: //p' "$tmp/none.log"), $files of $available files, $(field bytes "$tmp/none.log") bytes$limit_note"
         echo "# baseline: none = $base Ir (start-up and corpus loading)"
         echo "# subject instructions/byte instructions bytes checksum"
         cat "$tmp/result.txt"

@@ -68,6 +68,24 @@
 //! assert!(tokenizer.limit_error().is_none());
 //! ```
 //!
+//! ## XML5
+//!
+//! [`xml5::Tokenizer`] reads XML the way the XML5 draft does (any input, errors reported, never a
+//! stop), with the same streaming, limits, positions and [`Token`]s; names keep their case.
+//!
+//! ```
+//! use tagstream::{Token, xml5};
+//! let mut tokenizer = xml5::Tokenizer::default();
+//! let names: Vec<String> = tokenizer
+//!     .tokenize(b"<svg viewBox='0 0 1 1'><linearGradient/></svg>")
+//!     .filter_map(|t| match t {
+//!         Token::StartTag(tag) => Some(tag.name().to_owned()),
+//!         _ => None,
+//!     })
+//!     .collect();
+//! assert_eq!(names, ["svg", "linearGradient"]);
+//! ```
+//!
 //! ## Features
 //!
 //! | feature | default | adds | gives |

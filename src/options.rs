@@ -4,8 +4,9 @@
 
 use crate::span::TextKind;
 
-/// How a [`Tokenizer`](crate::Tokenizer) behaves. The options marked "HTML only" are the HTML
-/// dialect's; the others are read by every dialect.
+/// How a [`Tokenizer`](crate::Tokenizer) (or an [`xml5::Tokenizer`](crate::xml5::Tokenizer))
+/// behaves. XML5 reads the general fields (errors, `max_errors`, positions, UTF-8 validation, the
+/// byte order mark, the memory limits) and ignores the options marked "HTML only".
 ///
 /// ```
 /// use tagstream::{Options, TextKind};

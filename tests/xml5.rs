@@ -285,9 +285,10 @@ fn large_tags_find_repeats_in_linear_time() {
     }
 }
 
-/// The tokens of `chunks` fed in turn, as text (adjacent text merged), with the errors.
-fn tokens(chunks: &[&[u8]]) -> (Vec<String>, Vec<(ErrorCode, usize)>) {
-    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+/// The tokens of `chunks` fed in turn, as text (adjacent text merged), with the errors
+/// (errors on) or without (errors off: the direct lane lexes text and plain tags).
+fn tokens(chunks: &[&[u8]], errors: bool) -> (Vec<String>, Vec<(ErrorCode, usize)>) {
+    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors));
     let mut out: Vec<String> = Vec::new();
     let mut push = |token: Token<'_>| {
         let s = match token {
@@ -354,16 +355,50 @@ fn the_tokens_do_not_depend_on_the_chunking() {
         "<ü ä='ö'>ß<![CDATA[€]]>".as_bytes(),
     ];
     for input in documents {
-        let whole = tokens(&[input]);
-        let bytes: Vec<&[u8]> = input.chunks(1).collect();
-        assert_eq!(tokens(&bytes), whole, "one byte at a time: {input:?}");
-        for size in 2..8 {
-            let chunks: Vec<&[u8]> = input.chunks(size).collect();
-            assert_eq!(tokens(&chunks), whole, "chunks of {size}: {input:?}");
-        }
+        let whole = tokens(&[input], true);
+        let mut chunkings: Vec<(String, Vec<&[u8]>)> = (1..8)
+            .map(|size| (format!("chunks of {size}"), input.chunks(size).collect()))
+            .collect();
         for at in 1..input.len() {
             let (a, b) = input.split_at(at);
-            assert_eq!(tokens(&[a, b]), whole, "split at {at}: {input:?}");
+            chunkings.push((format!("split at {at}"), vec![a, b]));
         }
+        chunkings.push(("whole".into(), vec![input]));
+        for (how, chunks) in chunkings {
+            assert_eq!(tokens(&chunks, true), whole, "{how}: {input:?}");
+            let (lane, errors) = tokens(&chunks, false);
+            assert_eq!(
+                (&lane, errors.len()),
+                (&whole.0, 0),
+                "{how}, errors off: {input:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_numeric_reference_cut_by_many_seams_decodes_whole() {
+    let mut input = b"a&#".to_vec();
+    input.extend(std::iter::repeat_n(b'0', 1 << 20));
+    input.extend(b"65;b");
+    for errors in [false, true] {
+        let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors));
+        let mut text = String::new();
+        for chunk in input.chunks(4096) {
+            for token in tokenizer.feed(chunk) {
+                let Token::Text(t) = token else {
+                    panic!("{token:?}")
+                };
+                text.push_str(t.text());
+            }
+        }
+        for token in tokenizer.finish() {
+            let Token::Text(t) = token else {
+                panic!("{token:?}")
+            };
+            text.push_str(t.text());
+        }
+        assert_eq!(text, "aAb");
+        assert!(tokenizer.errors().is_empty());
     }
 }

@@ -3,7 +3,9 @@
 //! order among them (see `tests/data/xml5lib-tests` and the format notes beside the shared copy).
 //!
 //! Each case runs three ways: the whole input at once, fed one byte at a time, and split in two
-//! at every offset. The suite places errors inline, where xml5ever emits them; character tokens
+//! at every offset. With errors off (where the direct lane lexes text and plain tags) the tokens
+//! are checked again, whole, one byte at a time and split at every offset, and no error may be
+//! reported. The suite places errors inline, where xml5ever emits them; character tokens
 //! are merged, so a case is compared as its tokens without the errors (characters merged) and as
 //! the sequence of errors and non-character tokens (an error is reported with the token it was
 //! found for, before it). Attributes are compared by name, in any order.
@@ -134,7 +136,7 @@ fn check(case: &Case) -> Result<(), Failed> {
     let expected = shape(&case.output);
     let input = case.input.as_bytes();
     let mut failures = Vec::new();
-    let mut compare = |how: String, got: Vec<Value>| {
+    let compare = |failures: &mut Vec<String>, how: &str, got: Vec<Value>| {
         let got = shape(&got);
         if got != expected {
             failures.push(format!(
@@ -142,12 +144,32 @@ fn check(case: &Case) -> Result<(), Failed> {
             ));
         }
     };
-    compare("whole".into(), run(&[input]));
     let bytes: Vec<&[u8]> = input.chunks(1).collect();
-    compare("one byte at a time".into(), run(&bytes));
+    let mut chunkings = vec![
+        ("whole".to_string(), vec![input]),
+        ("one byte at a time".into(), bytes),
+    ];
     for at in 1..input.len() {
         let (a, b) = input.split_at(at);
-        compare(format!("split at {at}"), run(&[a, b]));
+        chunkings.push((format!("split at {at}"), vec![a, b]));
+    }
+    let without_errors = Shape {
+        errors: expected
+            .errors
+            .iter()
+            .filter(|e| *e != "ParseError")
+            .cloned()
+            .collect(),
+        tokens: expected.tokens.clone(),
+    };
+    for (how, chunks) in &chunkings {
+        compare(&mut failures, how, run(chunks, true));
+        let got = shape(&run(chunks, false));
+        if got != without_errors {
+            failures.push(format!(
+                "{how}, errors off:\n  expected {without_errors:?}\n  got      {got:?}"
+            ));
+        }
     }
     if failures.is_empty() {
         Ok(())
@@ -156,9 +178,9 @@ fn check(case: &Case) -> Result<(), Failed> {
     }
 }
 
-/// The output in the suite's shape, `chunks` fed in turn, errors on.
-fn run(chunks: &[&[u8]]) -> Vec<Value> {
-    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+/// The output in the suite's shape, `chunks` fed in turn, with `errors` on or off.
+fn run(chunks: &[&[u8]], errors: bool) -> Vec<Value> {
+    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors));
     let mut out = Vec::new();
     for chunk in chunks {
         collect(tokenizer.feed(chunk), &mut out);

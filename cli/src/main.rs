@@ -11,12 +11,16 @@
 //! through [`tagstream::html5lib::run`], so conformance tools see exactly the library's tokenizer
 //! (alone, unless `--simulate`).
 //!
+//! `tagstream tokens --dialect xml5` does the same for XML with [`tagstream::xml5::Tokenizer`]:
+//! the same JSON lines, and with `--xml5lib` the xml5lib-tests shapes (see [`xml5`]).
+//!
 //! `tagstream links`, `text` and `stats` (the crawler commands: many inputs, WARC archives, in
 //! parallel) live in `src/cli/`.
 //!
 //! Errors (unreadable input, bad arguments) go to stderr with a non-zero exit status.
 
 mod cli;
+mod xml5;
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -24,7 +28,9 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli::encoding::EncodingArgs;
 use serde_json::{Value, json};
 use tagstream::encoding::{DecodedTokens, EncodingChange};
@@ -63,16 +69,17 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print the tokens of an HTML document as JSON, one per line.
+    /// Print the tokens of an HTML (or, with --dialect xml5, XML) document as JSON, one per line.
     ///
     /// Each line is an object with a "type" (start_tag, end_tag, text, comment, doctype,
     /// processing_instruction, or error with --errors) and a "span": the token's absolute byte
     /// offsets [start, end) in the input. Names, values and text are decoded as the HTML Standard
-    /// says; attributes also carry their raw source. The input is read in chunks, so it never has to
-    /// fit in memory.
+    /// (or the XML5 draft) says; attributes also carry their raw source. The input is read in
+    /// chunks, so it never has to fit in memory.
     #[command(
         after_long_help = "Exit status: 0 on success, 1 when the input could not be read \
-        or the output could not be written, 2 for bad arguments (an unknown --encoding label too)."
+        or the output could not be written, 2 for bad arguments (an unknown --encoding label or \
+        --dialect too, or an option of one dialect given with the other)."
     )]
     Tokens(TokensArgs),
 
@@ -115,9 +122,19 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct TokensArgs {
-    /// The HTML file to read, or `-` for standard input.
+    /// The HTML (or XML) file to read, or `-` for standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     input: PathBuf,
+
+    /// The markup language: `html`, tokenized as the WHATWG HTML Standard says, or `xml5`, as
+    /// the XML5 draft says.
+    ///
+    /// With xml5, names keep their case; `<a/>` is a start tag with "self_closing": true; the
+    /// short end tag `</>` is an end tag whose name is ""; a CDATA section is text of kind
+    /// "cdata"; `<?target data?>` is a processing instruction (the XML declaration too). The
+    /// input is read as UTF-8. The options marked "HTML only" below are refused with xml5.
+    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = Dialect::Html)]
+    dialect: Dialect,
 
     /// Also print parse errors as {"type":"error","code","offset","line","col"} lines, where they
     /// were reported. A token that brings more than 65,536 errors has the rest counted, not
@@ -132,44 +149,104 @@ struct TokensArgs {
     #[arg(long, conflicts_with_all = ["encoding", "default_encoding"])]
     html5lib: bool,
 
+    /// With --dialect xml5: print one xml5lib-tests object {"output": [...]} for the whole input
+    /// instead of one line per token: ["StartTag", name, {attributes}], ["EmptyTag", ...],
+    /// ["EndTag", name], ["ShortTag", ""], ["PI", target, data], ["Comment", data],
+    /// ["Character", data] (adjacent text merged), ["DOCTYPE", name, public id, system id], and
+    /// "ParseError" before the token each parse error was found for (errors always on). A token
+    /// with more than 65,536 errors has the rest counted in "errors_dropped", not listed.
+    #[arg(long)]
+    xml5lib: bool,
+
     /// Turn the tree-builder simulator off: the tokenizer alone, which leaves the data state only
-    /// by --state (the simulator is on by default, except with --html5lib).
+    /// by --state (the simulator is on by default, except with --html5lib). HTML only.
     #[arg(long, conflicts_with = "simulate")]
     no_simulate: bool,
 
     /// With --html5lib: run the tree-builder simulator too (off by default there, as the
     /// html5lib-tests tokenizer suite specifies the tokenizer alone), so the output is the token
     /// stream a tree builder would see, for comparison with another parser; the object then also
-    /// has "ambiguous": [[index in output, reason], ...].
+    /// has "ambiguous": [[index in output, reason], ...]. HTML only.
     #[arg(long)]
     simulate: bool,
 
     /// The scripting flag the simulator assumes: `<noscript>` holds RAWTEXT (off by default, as
-    /// for a parser without a script engine).
+    /// for a parser without a script engine). HTML only.
     #[arg(long)]
     scripting: bool,
 
     /// Use the pre-2026 rule for `<?`: a bogus comment and an
     /// unexpected-question-mark-instead-of-tag-name error instead of a processing instruction.
+    /// HTML only.
     #[arg(long)]
     legacy_pi: bool,
 
     /// The state to start in, named as html5lib-tests names it: "Data state", "PLAINTEXT state",
-    /// "RCDATA state", "RAWTEXT state", "Script data state" or "CDATA section state".
+    /// "RCDATA state", "RAWTEXT state", "Script data state" or "CDATA section state". HTML only.
     #[arg(long, value_name = "NAME", value_parser = parse_state)]
     state: Option<TextKind>,
 
     /// Act as if a start tag with this name was the last one emitted (decides which end tag closes
-    /// RCDATA, RAWTEXT and script data).
+    /// RCDATA, RAWTEXT and script data). HTML only.
     #[arg(long, value_name = "NAME")]
     last_start_tag: Option<String>,
 
-    /// Bytes fed to the tokenizer at a time [default: 65536; with --html5lib, the whole input].
+    /// Bytes fed to the tokenizer at a time [default: 65536; with --html5lib or --xml5lib, the
+    /// whole input].
     #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
     chunk_size: Option<usize>,
 
     #[command(flatten)]
     encoding: EncodingArgs,
+}
+
+/// The markup language `tokens` reads (`--dialect`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Dialect {
+    /// The WHATWG HTML Standard.
+    Html,
+    /// The XML5 draft.
+    Xml5,
+}
+
+/// The `tokens` options of one dialect only, by argument id, as written on the command line.
+const HTML_ONLY: &[(&str, &str)] = &[
+    ("html5lib", "--html5lib"),
+    ("no_simulate", "--no-simulate"),
+    ("simulate", "--simulate"),
+    ("scripting", "--scripting"),
+    ("legacy_pi", "--legacy-pi"),
+    ("state", "--state"),
+    ("last_start_tag", "--last-start-tag"),
+    ("encoding", "--encoding"),
+    ("default_encoding", "--default-encoding"),
+];
+const XML5_ONLY: &[(&str, &str)] = &[("xml5lib", "--xml5lib")];
+
+/// Exit with status 2 and `message`, as clap does for bad arguments, with the usage of `tokens`.
+fn dialect_error(message: &str) -> ! {
+    let mut command = Cli::command();
+    command.build();
+    let error = match command.find_subcommand_mut("tokens") {
+        Some(tokens) => tokens.error(ErrorKind::ArgumentConflict, message),
+        None => command.error(ErrorKind::ArgumentConflict, message),
+    };
+    error.exit()
+}
+
+/// Refuse an option the chosen dialect does not have (`matches`: the `tokens` arguments).
+fn check_dialect(dialect: Dialect, matches: &ArgMatches) -> Result<(), String> {
+    let (foreign, other) = match dialect {
+        Dialect::Html => (XML5_ONLY, "--dialect xml5"),
+        Dialect::Xml5 => (HTML_ONLY, "--dialect html"),
+    };
+    match foreign
+        .iter()
+        .find(|(id, _)| matches.value_source(id) == Some(ValueSource::CommandLine))
+    {
+        Some((_, flag)) => Err(format!("{flag} goes with {other} only")),
+        None => Ok(()),
+    }
 }
 
 /// Why the CLI failed.
@@ -197,9 +274,18 @@ impl From<io::Error> for CliError {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
-        Command::Tokens(args) => tokens(&args),
+        Command::Tokens(args) => {
+            if let Some(Err(message)) = matches
+                .subcommand_matches("tokens")
+                .map(|m| check_dialect(args.dialect, m))
+            {
+                dialect_error(&message);
+            }
+            tokens(&args)
+        }
         Command::Links(args) => return cli::run(&args.inputs, &cli::links::Links::new(&args)),
         Command::Text(args) => return cli::run(&args.inputs, &cli::text::Text::new(&args)),
         Command::Stats(args) => return cli::run(&args.inputs, &cli::stats::Stats::new(&args)),
@@ -240,11 +326,17 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
         source,
     })?;
     let mut out = BufWriter::new(io::stdout().lock());
-    if args.html5lib {
-        html5lib_mode(args, &mut input, &name, &mut out)?;
-    } else {
-        let chunk_size = args.chunk_size.unwrap_or(64 * 1024);
-        stream_tokens(args, &mut input, &name, chunk_size, &mut out)?;
+    let chunk_size = args.chunk_size.unwrap_or(64 * 1024);
+    match args.dialect {
+        Dialect::Html if args.html5lib => html5lib_mode(args, &mut input, &name, &mut out)?,
+        Dialect::Html => stream_tokens(args, &mut input, &name, chunk_size, &mut out)?,
+        Dialect::Xml5 if args.xml5lib => {
+            let bytes = read_all(&mut input, &name)?;
+            xml5::xml5lib_mode(&bytes, args.chunk_size, &mut out)?;
+        }
+        Dialect::Xml5 => {
+            xml5::stream_tokens(&mut input, &name, args.errors, chunk_size, &mut out)?;
+        }
     }
     out.flush()?;
     Ok(())
@@ -293,6 +385,18 @@ fn read_chunk(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(filled)
+}
+
+/// The whole input, for the modes that print one object for it.
+fn read_all(input: &mut dyn Read, name: &str) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|source| CliError::Input {
+            name: name.to_owned(),
+            source,
+        })?;
+    Ok(bytes)
 }
 
 /// Feed the input chunk by chunk, printing each token (and the errors it brought) as it comes.
@@ -375,16 +479,20 @@ fn print_errors(
             end: e.offset,
         };
         let offset = tokens.original_span(at).map_or(e.offset, |s| s.start);
-        let line = Object::new()
-            .field("type", "error")
-            .field("code", e.code.as_str())
-            .field("offset", offset)
-            .field("line", e.position.line)
-            .field("col", e.position.col)
-            .finish();
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", error_json(e, offset))?;
     }
     Ok(())
+}
+
+/// One parse error in the `tokens --errors` line format, at `offset` in the input.
+fn error_json(e: &ParseError, offset: usize) -> String {
+    Object::new()
+        .field("type", "error")
+        .field("code", e.code.as_str())
+        .field("offset", offset)
+        .field("line", e.position.line)
+        .field("col", e.position.col)
+        .finish()
 }
 
 /// A JSON object whose keys keep the order they were added in (serde_json's `Map` sorts them).
@@ -432,12 +540,19 @@ fn token_json(
     original: &dyn Fn(Span) -> Span,
 ) -> String {
     let object = match token {
-        Token::Doctype(d) => Object::new()
-            .field("type", "doctype")
-            .field("name", d.name())
-            .field("public_id", d.public_id())
-            .field("system_id", d.system_id())
-            .field("force_quirks", d.force_quirks()),
+        Token::Doctype(d) => {
+            let object = Object::new()
+                .field("type", "doctype")
+                .field("name", d.name())
+                .field("public_id", d.public_id())
+                .field("system_id", d.system_id())
+                .field("force_quirks", d.force_quirks());
+            // XML5's `[...]`, as written (HTML has none).
+            match d.raw_internal_subset() {
+                Some(raw) => object.field("internal_subset", String::from_utf8_lossy(raw).as_ref()),
+                None => object,
+            }
+        }
         Token::StartTag(tag) => Object::new()
             .field("type", "start_tag")
             .field("name", tag.name())
@@ -495,13 +610,7 @@ fn html5lib_mode(
     name: &str,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut bytes = Vec::new();
-    input
-        .read_to_end(&mut bytes)
-        .map_err(|source| CliError::Input {
-            name: name.to_owned(),
-            source,
-        })?;
+    let bytes = read_all(input, name)?;
     let run = html5lib::run(&bytes, &options(args, true, args.simulate), args.chunk_size);
     let errors = run.errors.iter().map(|e| {
         Object::new()

@@ -18,7 +18,7 @@ use std::path::Path;
 use crate::corpus::Corpus;
 use crate::hostile::{CASES, Case};
 use crate::report::{self, Machine, fmt_speed, group, mbps, median};
-use crate::subjects::{self, Outcome, Subject};
+use crate::subjects::{self, Dialect, Outcome, Subject};
 use tagstream::{Options, Tokenizer};
 
 /// Each of the issues' cases must run at this fraction of the corpus throughput or more.
@@ -421,12 +421,13 @@ fn markdown(
          in a document, errors are counted by code, not stored; \"parse errors\" counts both); \
          \"of corpus\" is the case's MB/s over the corpus's in the same mode; issues 5 and 25 \
          ask for ≥ 25%.",
-        corpus.dir.display(),
+        corpus.origin,
         corpus.pages.len(),
         group(corpus.bytes as u64)
     );
     if runs.iter().any(|r| matches!(r.mode, Mode::Peer(_))) {
-        let crates: Vec<String> = report::crate_versions(&crate::manifest_dir().join("Cargo.lock"))
+        let lock = crate::manifest_dir().join("Cargo.lock");
+        let crates: Vec<String> = report::crate_versions(&lock, Dialect::Html)
             .into_iter()
             .filter(|(name, _)| name != "tagstream")
             .map(|(name, version)| format!("{name} {version}"))
@@ -634,7 +635,7 @@ fn peers_notes(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
         .iter()
         .filter(|r| matches!(r.mode, Mode::Peer(n) if n.starts_with("lol_html")))
         .filter(|r| r.outcome.errors > 0)
-        .map(|r| format!("{} on {}", r.mode.name(), inputs[r.input].1.dir.display()))
+        .map(|r| format!("{} on {}", r.mode.name(), inputs[r.input].1.origin))
         .collect();
     let mut growing = Vec::new();
     for (_, case) in full_cases(inputs) {

@@ -1,5 +1,6 @@
 //! tagstream-perf: a side-by-side throughput race of tagstream against html5ever, html5gum and
-//! lol_html on the real-world corpus. See README.md.
+//! lol_html on the real-world HTML corpus, and of its XML5 tokenizer against quick-xml and
+//! xml5ever on the XML corpus (`--xml`). See README.md.
 
 mod corpus;
 #[path = "../../benches/common/hostile.rs"]
@@ -8,6 +9,8 @@ mod hostile_run;
 mod report;
 mod seams;
 mod subjects;
+mod xml_panics;
+mod xml_subjects;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -15,8 +18,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use corpus::Corpus;
-use report::{Ipb, Machine, Race, Row};
-use subjects::{Outcome, SUBJECTS};
+use report::{AllFiles, Ipb, Machine, Race, Row};
+use subjects::{Dialect, Outcome};
 
 const USAGE: &str = "\
 tagstream-perf: tokenizer race on the real-world corpus
@@ -29,9 +32,21 @@ OPTIONS:
                           5 with --hostile)
     --subjects A,B,...    subjects to run, in this order (default: all; see --list)
     --corpus DIR          folder of *.html pages (default ../datasets/corpus, or $TAGSTREAM_CORPUS)
-    --corpus-limit N      only the first N pages, sorted by name
-    --chunk-size N        chunk size for tagstream-chunks and lol_html-bare-chunks (default 4096)
-    --ipb FILE            instructions/byte file to merge (default: newest results/callgrind-*.txt)
+    --corpus-limit N      only the first N pages (with --xml: files), sorted by name
+    --xml                 the XML race instead: XML subjects (see --xml --list) over the XML
+                          corpus and the W3C suite's *.xml files, timed on the files quick-xml
+                          reads whole, then the others again on all files (writes
+                          results/<date>-<cpu>-xml.md); with --callgrind: the files quick-xml
+                          reads whole
+    --xml-corpus DIR      the XML corpus (default ../datasets/xml-corpus, or $TAGSTREAM_XML_CORPUS)
+    --xmlconf DIR         the W3C XML conformance suite (default ../datasets/xmlconf, or
+                          $TAGSTREAM_XMLCONF)
+    --xml-panics          not the race: every file of the W3C suite through every XML subject
+                          (--subjects), each under catch_unwind; prints the panics, exits 1 on any
+    --chunk-size N        chunk size for tagstream-chunks, lol_html-bare-chunks and
+                          tagstream-xml5-chunks (default 4096)
+    --ipb FILE            instructions/byte file to merge (default: newest results/callgrind-*.txt;
+                          with --xml, results/xml-callgrind-*.txt)
     --no-ipb              do not merge instructions/byte
     --results DIR         where to write the report (default perf/results)
     --no-write            print only; write no report
@@ -56,11 +71,19 @@ OPTIONS:
     -h, --help            this text
 ";
 
+/// Files quick-xml reads whole: the XML race's set (the other subjects run all files as well).
+const XML_RACE_SET: &str = "the files quick-xml reads whole";
+
 struct Args {
     /// `None`: the default of the mode (9 for the race, 5 for --hostile).
     passes: Option<usize>,
-    subjects: Vec<String>,
+    dialect: Dialect,
+    /// `None`: every subject of the dialect.
+    subjects: Option<Vec<String>>,
     corpus: PathBuf,
+    xml_corpus: PathBuf,
+    xmlconf: PathBuf,
+    xml_panics: bool,
     corpus_limit: Option<usize>,
     chunk_size: usize,
     ipb: Option<PathBuf>,
@@ -85,16 +108,24 @@ fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn parse_args() -> Result<Args, String> {
-    let default_corpus = match std::env::var_os("TAGSTREAM_CORPUS") {
-        // Like the tests: a relative $TAGSTREAM_CORPUS is taken from the repository root.
+/// A dataset's folder: `$variable` if set (a relative path taken from the repository root, as the
+/// tests take it), else `datasets/<folder>`.
+fn dataset(variable: &str, folder: &str) -> PathBuf {
+    match std::env::var_os(variable) {
         Some(p) => manifest_dir().join("..").join(p),
-        None => manifest_dir().join("../datasets/corpus"),
-    };
+        None => manifest_dir().join("../datasets").join(folder),
+    }
+}
+
+fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         passes: None,
-        subjects: SUBJECTS.iter().map(|(n, _)| (*n).to_owned()).collect(),
-        corpus: default_corpus,
+        dialect: Dialect::Html,
+        subjects: None,
+        corpus: dataset("TAGSTREAM_CORPUS", "corpus"),
+        xml_corpus: dataset("TAGSTREAM_XML_CORPUS", "xml-corpus"),
+        xmlconf: dataset("TAGSTREAM_XMLCONF", "xmlconf"),
+        xml_panics: false,
         corpus_limit: None,
         chunk_size: 4096,
         ipb: None,
@@ -133,13 +164,22 @@ fn parse_args() -> Result<Args, String> {
         match key.as_str() {
             "--passes" => args.passes = Some(number(value()?, &key)?),
             "--subjects" => {
-                args.subjects = value()?
-                    .split(',')
-                    .map(|s| s.trim().to_owned())
-                    .filter(|s| !s.is_empty())
-                    .collect();
+                args.subjects = Some(
+                    value()?
+                        .split(',')
+                        .map(|s| s.trim().to_owned())
+                        .filter(|s| !s.is_empty())
+                        .collect(),
+                );
             }
             "--corpus" => args.corpus = PathBuf::from(value()?),
+            "--xml" => args.dialect = Dialect::Xml,
+            "--xml-corpus" => args.xml_corpus = PathBuf::from(value()?),
+            "--xmlconf" => args.xmlconf = PathBuf::from(value()?),
+            "--xml-panics" => {
+                args.dialect = Dialect::Xml;
+                args.xml_panics = true;
+            }
             "--corpus-limit" => args.corpus_limit = Some(number(value()?, &key)?),
             "--chunk-size" => args.chunk_size = number(value()?, &key)?,
             "--ipb" => args.ipb = Some(PathBuf::from(value()?)),
@@ -163,23 +203,27 @@ fn parse_args() -> Result<Args, String> {
             _ => return Err(format!("unknown argument {arg:?}\n\n{USAGE}")),
         }
     }
-    for s in &args.subjects {
-        if !SUBJECTS.iter().any(|(n, _)| n == s) {
+    let known = args.dialect.subjects();
+    for s in args.subjects.iter().flatten() {
+        if !known.iter().any(|(n, _)| n == s) {
             return Err(format!(
                 "unknown subject {s:?}; the subjects are: {}",
-                SUBJECTS
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                known.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
             ));
         }
     }
     if let Some(s) = &args.callgrind
         && s != "none"
-        && !SUBJECTS.iter().any(|(n, _)| n == s)
+        && !known.iter().any(|(n, _)| n == s)
     {
         return Err(format!("--callgrind: unknown subject {s:?} (nor `none`)"));
+    }
+    if args.dialect == Dialect::Xml
+        && (args.hostile || args.seams || args.seam_plan.is_some() || args.case.is_some())
+    {
+        return Err(
+            "--xml goes with none of --hostile, --seams, --seam-plan and --case".to_owned(),
+        );
     }
     if let Some(c) = &args.case {
         if args.callgrind.is_none() {
@@ -195,10 +239,25 @@ fn parse_args() -> Result<Args, String> {
     if args.seam_plan.is_some() && (args.callgrind.is_some() || args.hostile || args.seams) {
         return Err("--seam-plan goes with none of --callgrind, --hostile and --seams".to_owned());
     }
-    if args.subjects.is_empty() {
+    if args.subjects.as_ref().is_some_and(Vec::is_empty) {
         return Err("--subjects: no subject given".to_owned());
     }
     Ok(args)
+}
+
+impl Args {
+    /// The subjects asked for, or every subject of the dialect.
+    fn subject_names(&self) -> Vec<String> {
+        match &self.subjects {
+            Some(names) => names.clone(),
+            None => self
+                .dialect
+                .subjects()
+                .iter()
+                .map(|(n, _)| (*n).to_owned())
+                .collect(),
+        }
+    }
 }
 
 /// The value of `--seam-plan`: `whole` (`None`) or a plan's number.
@@ -239,7 +298,7 @@ fn main() -> ExitCode {
         }
     };
     if args.list {
-        for (name, _) in SUBJECTS {
+        for (name, _) in args.dialect.subjects() {
             println!("{name}");
         }
         return ExitCode::SUCCESS;
@@ -267,6 +326,12 @@ fn main() -> ExitCode {
             &document,
             &args,
         );
+    }
+    if args.xml_panics {
+        return xml_panics::run(&args.xmlconf, &args.subject_names(), args.chunk_size);
+    }
+    if args.dialect == Dialect::Xml {
+        return xml_mode(&args);
     }
     let corpus = match Corpus::load(&args.corpus, args.corpus_limit) {
         Ok(c) => c,
@@ -304,7 +369,7 @@ fn thread_cpu_seconds() -> f64 {
 /// One pass of one subject, nothing else: for `valgrind --tool=callgrind`.
 fn callgrind(subject: &str, corpus: &Corpus, args: &Args) -> ExitCode {
     println!("tagstream: {}", report::tagstream_git());
-    println!("dir: {}", corpus.dir.display());
+    println!("dir: {}", corpus.origin);
     println!("files: {}", corpus.pages.len());
     println!("available: {}", corpus.available);
     println!("bytes: {}", corpus.bytes);
@@ -312,7 +377,7 @@ fn callgrind(subject: &str, corpus: &Corpus, args: &Args) -> ExitCode {
         println!("checksum: 0");
         return ExitCode::SUCCESS;
     }
-    let Some(mut s) = subjects::make(subject, corpus, args.chunk_size) else {
+    let Some(mut s) = args.dialect.make(subject, corpus, args.chunk_size) else {
         eprintln!("error: unknown subject {subject:?} (or `none`)");
         return ExitCode::from(2);
     };
@@ -326,7 +391,7 @@ fn callgrind(subject: &str, corpus: &Corpus, args: &Args) -> ExitCode {
 /// nothing else: for `valgrind --tool=callgrind` (see seams-callgrind.sh).
 fn seam_plan_pass(corpus: &Corpus, plan: Option<usize>, chunk_size: usize) -> ExitCode {
     println!("tagstream: {}", report::tagstream_git());
-    println!("dir: {}", corpus.dir.display());
+    println!("dir: {}", corpus.origin);
     println!("files: {}", corpus.pages.len());
     println!("bytes: {}", corpus.bytes);
     match plan {
@@ -356,15 +421,55 @@ fn hostile_mode(corpus: Corpus, args: &Args) -> ExitCode {
     }
 }
 
+/// The XML race (`--xml`), or one callgrind pass over its set: the XML corpus and the W3C
+/// suite's `*.xml` files, of which the race times every subject on those quick-xml reads whole
+/// (quick-xml stops at the first error), and the subjects but quick-xml again on all files.
+fn xml_mode(args: &Args) -> ExitCode {
+    let all = match Corpus::load_xml(&args.xml_corpus, &args.xmlconf, args.corpus_limit) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let whole = all.subset(XML_RACE_SET, xml_subjects::quick_xml_reads_whole);
+    if let Some(subject) = &args.callgrind {
+        return callgrind(subject, &whole, args);
+    }
+    let passes = args.passes.unwrap_or(9);
+    let names = args.subject_names();
+    eprintln!(
+        "XML files: {} ({} files, {} bytes); quick-xml reads {} of them whole ({} bytes)",
+        all.origin,
+        all.pages.len(),
+        report::group(all.bytes as u64),
+        whole.pages.len(),
+        report::group(whole.bytes as u64),
+    );
+    let load_before = report::load_average();
+    eprintln!("the race, on {XML_RACE_SET}:");
+    let rows = run_passes(&whole, &names, args, passes);
+    let others: Vec<String> = names.into_iter().filter(|n| n != "quick-xml").collect();
+    let all_rows = if others.is_empty() {
+        Vec::new()
+    } else {
+        eprintln!("all files (quick-xml left out: it stops at the first error):");
+        run_passes(&all, &others, args, passes)
+    };
+    let load_after = report::load_average();
+    let all_files = (!all_rows.is_empty()).then_some(AllFiles {
+        corpus: &all,
+        rows: all_rows,
+    });
+    report(&whole, args, rows, all_files, (load_before, load_after))
+}
+
+/// The HTML race.
 fn race(corpus: &Corpus, args: &Args) -> ExitCode {
     let passes = args.passes.unwrap_or(9);
-    if cfg!(debug_assertions) {
-        eprintln!("warning: this is not an optimized build; use `cargo run --release`");
-    }
-    let machine = Machine::detect();
     eprintln!(
         "corpus: {} ({} files, {} bytes){}",
-        corpus.dir.display(),
+        corpus.origin,
         corpus.pages.len(),
         report::group(corpus.bytes as u64),
         corpus
@@ -374,12 +479,26 @@ fn race(corpus: &Corpus, args: &Args) -> ExitCode {
     eprintln!(
         "note: tagstream switches text states with its built-in tree-builder simulator (on by default)"
     );
-    eprintln!("preparing {} subjects...", args.subjects.len());
-    let mut rows: Vec<(Row, Box<dyn subjects::Subject>)> = args
-        .subjects
+    let load_before = report::load_average();
+    let rows = run_passes(corpus, &args.subject_names(), args, passes);
+    let load_after = report::load_average();
+    report(corpus, args, rows, None, (load_before, load_after))
+}
+
+/// One warm-up pass and `passes` timed passes of every subject of `names` over `corpus`, in a
+/// shuffled order each pass; the progress on stderr.
+fn run_passes(corpus: &Corpus, names: &[String], args: &Args, passes: usize) -> Vec<Row> {
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this is not an optimized build; use `cargo run --release`");
+    }
+    eprintln!("preparing {} subjects...", names.len());
+    let mut rows: Vec<(Row, Box<dyn subjects::Subject>)> = names
         .iter()
         .map(|name| {
-            let subject = subjects::make(name, corpus, args.chunk_size).expect("checked");
+            let subject = args
+                .dialect
+                .make(name, corpus, args.chunk_size)
+                .expect("checked");
             let row = Row {
                 name: name.clone(),
                 times: Vec::new(),
@@ -391,7 +510,6 @@ fn race(corpus: &Corpus, args: &Args) -> ExitCode {
         })
         .collect();
     let n = rows.len();
-    let load_before = report::load_average();
     for pass in 0..=passes {
         let label = if pass == 0 {
             "warm-up".to_owned()
@@ -421,13 +539,24 @@ fn race(corpus: &Corpus, args: &Args) -> ExitCode {
         }
         eprintln!("{line} (MB/s)");
     }
-    let load_after = report::load_average();
-    let rows: Vec<Row> = rows.into_iter().map(|(row, _)| row).collect();
+    rows.into_iter().map(|(row, _)| row).collect()
+}
 
+/// Print the race's report and write it (with its chart) to the results folder.
+fn report(
+    corpus: &Corpus,
+    args: &Args,
+    rows: Vec<Row>,
+    all_files: Option<AllFiles<'_>>,
+    load: (String, String),
+) -> ExitCode {
+    let machine = Machine::detect();
     let ipb_file = if args.no_ipb {
         None
     } else {
-        args.ipb.clone().or_else(|| Ipb::newest_in(&args.results))
+        args.ipb
+            .clone()
+            .or_else(|| Ipb::newest_in(&args.results, report::ipb_prefix(args.dialect)))
     };
     let ipb = match ipb_file.map(|f| Ipb::read(&f)) {
         Some(Ok(i)) => Some(i),
@@ -440,19 +569,24 @@ fn race(corpus: &Corpus, args: &Args) -> ExitCode {
     let (date, time) = report::today();
     let race = Race {
         machine: &machine,
+        dialect: args.dialect,
         date,
         time,
-        crates: report::crate_versions(&manifest_dir().join("Cargo.lock")),
+        crates: report::crate_versions(&manifest_dir().join("Cargo.lock"), args.dialect),
         tagstream_git: report::tagstream_git(),
         corpus,
-        passes,
+        passes: args.passes.unwrap_or(9),
         chunk_size: args.chunk_size,
         rows,
+        all_files,
         ipb,
         profile: env!("PERF_PROFILE").to_owned(),
-        load: (load_before, load_after),
+        load,
     };
-    let stem = format!("{}-{}", race.date, machine.slug());
+    let stem = match args.dialect {
+        Dialect::Html => format!("{}-{}", race.date, machine.slug()),
+        Dialect::Xml => format!("{}-{}-xml", race.date, machine.slug()),
+    };
     let markdown = race.markdown(&format!("{stem}.svg"));
     println!("{markdown}");
     if args.write {

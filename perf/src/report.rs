@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::corpus::Corpus;
-use crate::subjects::Outcome;
+use crate::subjects::{Dialect, Outcome};
 
 /// One subject's results.
 pub struct Row {
@@ -139,7 +139,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// Versions of the crates in the race, from perf/Cargo.lock.
-pub fn crate_versions(lock: &Path) -> Vec<(String, String)> {
+pub fn crate_versions(lock: &Path, dialect: Dialect) -> Vec<(String, String)> {
     let text = fs::read_to_string(lock).unwrap_or_default();
     let mut found = BTreeMap::new();
     for block in text.split("[[package]]") {
@@ -153,22 +153,26 @@ pub fn crate_versions(lock: &Path) -> Vec<(String, String)> {
             found.insert(name, version);
         }
     }
-    [
-        "tagstream",
-        "html5ever",
-        "markup5ever",
-        "html5gum",
-        "lol_html",
-    ]
-    .iter()
-    .map(|n| {
-        let v = found
-            .get(*n)
-            .cloned()
-            .unwrap_or_else(|| "? (no Cargo.lock entry)".to_owned());
-        ((*n).to_owned(), v)
-    })
-    .collect()
+    let names: &[&str] = match dialect {
+        Dialect::Html => &[
+            "tagstream",
+            "html5ever",
+            "markup5ever",
+            "html5gum",
+            "lol_html",
+        ],
+        Dialect::Xml => &["tagstream", "quick-xml", "xml5ever", "markup5ever"],
+    };
+    names
+        .iter()
+        .map(|n| {
+            let v = found
+                .get(*n)
+                .cloned()
+                .unwrap_or_else(|| "? (no Cargo.lock entry)".to_owned());
+            ((*n).to_owned(), v)
+        })
+        .collect()
 }
 
 /// The tagstream sources compiled in: git revision, and whether they differed from it (taken by
@@ -213,15 +217,15 @@ impl Ipb {
         })
     }
 
-    /// The newest `callgrind-*.txt` in `dir` (names carry the date, so the last name is newest).
-    pub fn newest_in(dir: &Path) -> Option<PathBuf> {
+    /// The newest `<prefix>*.txt` in `dir` (names carry the date, so the last name is newest).
+    pub fn newest_in(dir: &Path, prefix: &str) -> Option<PathBuf> {
         let mut files: Vec<PathBuf> = fs::read_dir(dir)
             .ok()?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
                 p.file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("callgrind-") && n.ends_with(".txt"))
+                    .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".txt"))
             })
             .collect();
         files.sort();
@@ -229,8 +233,24 @@ impl Ipb {
     }
 }
 
+/// What callgrind.sh names its files for the dialect's race: `callgrind-<date>.txt` (HTML) or
+/// `xml-callgrind-<date>.txt` (`--xml`).
+pub fn ipb_prefix(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Html => "callgrind-",
+        Dialect::Xml => "xml-callgrind-",
+    }
+}
+
+/// The XML race's second run: the subjects but quick-xml on every file.
+pub struct AllFiles<'a> {
+    pub corpus: &'a Corpus,
+    pub rows: Vec<Row>,
+}
+
 pub struct Race<'a> {
     pub machine: &'a Machine,
+    pub dialect: Dialect,
     pub date: String,
     pub time: String,
     pub crates: Vec<(String, String)>,
@@ -239,6 +259,8 @@ pub struct Race<'a> {
     pub passes: usize,
     pub chunk_size: usize,
     pub rows: Vec<Row>,
+    /// The XML race on all files (`None` in the HTML race).
+    pub all_files: Option<AllFiles<'a>>,
     pub ipb: Option<Ipb>,
     pub profile: String,
     /// /proc/loadavg's 1-minute figure before and after the passes (other work on the machine
@@ -357,6 +379,49 @@ impl Race<'_> {
     }
 
     fn targets(&self) -> Vec<Target> {
+        match self.dialect {
+            Dialect::Html => self.html_targets(),
+            Dialect::Xml => self.xml_targets(),
+        }
+    }
+
+    /// Issue 26's goals for the XML5 tokenizer.
+    fn xml_targets(&self) -> Vec<Target> {
+        vec![
+            self.ratio_target(
+                "tagstream-xml5 vs quick-xml",
+                ("tagstream-xml5", "quick-xml"),
+                1.5,
+                "×",
+            ),
+            self.ratio_target(
+                "tagstream-xml5 vs xml5ever",
+                ("tagstream-xml5", "xml5ever"),
+                10.0,
+                "×",
+            ),
+            self.ratio_target(
+                "tagstream-xml5-chunks / tagstream-xml5",
+                ("tagstream-xml5-chunks", "tagstream-xml5"),
+                0.95,
+                "%",
+            ),
+            self.speed_target("tagstream-xml5, absolute", "tagstream-xml5", 1000.0),
+            self.speed_target(
+                "tagstream-xml5-decoded, absolute",
+                "tagstream-xml5-decoded",
+                500.0,
+            ),
+            self.speed_target(
+                "tagstream-xml5-errors, absolute",
+                "tagstream-xml5-errors",
+                300.0,
+            ),
+        ]
+    }
+
+    /// The HTML goals (issues 1 and 5).
+    fn html_targets(&self) -> Vec<Target> {
         vec![
             self.ratio_target(
                 "tagstream vs lol_html-bare",
@@ -390,27 +455,38 @@ impl Race<'_> {
 
     /// The results table (Markdown).
     pub fn table(&self) -> String {
-        let base = self.speed("tagstream");
+        self.table_of(self.corpus, &self.rows, self.ipb.as_ref())
+    }
+
+    /// The table of `rows`, timed over `corpus`, with the instructions/byte of `ipb` (counted
+    /// over the same corpus) when given.
+    fn table_of(&self, corpus: &Corpus, rows: &[Row], ipb: Option<&Ipb>) -> String {
+        let base_name = self.dialect.base();
+        let base = rows
+            .iter()
+            .find(|r| r.name == base_name)
+            .map(|r| mbps(corpus.bytes, r.median()));
         let mut t = String::new();
-        t.push_str(
-            "| subject | median MB/s | min–max MB/s | tagstream / subject | instructions/byte | \
-             median MB/s, CPU time | checksum |\n",
+        let _ = writeln!(
+            t,
+            "| subject | median MB/s | min–max MB/s | {base_name} / subject | instructions/byte | \
+             median MB/s, CPU time | checksum |"
         );
         t.push_str("|---|---:|---:|---:|---:|---:|---|\n");
-        for row in &self.rows {
-            let med = mbps(self.corpus.bytes, row.median());
+        for row in rows {
+            let med = mbps(corpus.bytes, row.median());
             let lo = row.times.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let hi = row.times.iter().copied().fold(f64::INFINITY, f64::min);
             let ratio = base.map_or("–".to_owned(), |b| format!("{:.2}×", b / med));
-            let ipb = self
-                .ipb
-                .as_ref()
+            let ipb = ipb
                 .and_then(|i| i.per_subject.get(&row.name))
                 .map_or("–".to_owned(), |v| format!("{v:.2}"));
             let mut sum = group(row.outcome.checksum);
-            if row.outcome.errors > 0 || row.name == "tagstream-errors" {
+            if row.outcome.errors > 0 || row.name.ends_with("-errors") {
                 let what = if row.name.starts_with("lol_html") {
                     "bail-outs"
+                } else if row.name == "quick-xml" {
+                    "files stopped by an error"
                 } else {
                     "parse errors"
                 };
@@ -424,11 +500,11 @@ impl Race<'_> {
                 "| {} | {} | {}–{} | {} | {} | {} | {} |",
                 row.name,
                 fmt_speed(med),
-                fmt_speed(mbps(self.corpus.bytes, lo)),
-                fmt_speed(mbps(self.corpus.bytes, hi)),
+                fmt_speed(mbps(corpus.bytes, lo)),
+                fmt_speed(mbps(corpus.bytes, hi)),
                 ratio,
                 ipb,
-                fmt_speed(mbps(self.corpus.bytes, row.cpu_median())),
+                fmt_speed(mbps(corpus.bytes, row.cpu_median())),
                 sum
             );
         }
@@ -493,22 +569,9 @@ impl Race<'_> {
 
     /// Cross-checks: the three span-consuming tagstream subjects must sum to the same.
     pub fn cross_checks(&self) -> Vec<String> {
-        let mut notes = Vec::new();
-        if let Some(base) = self.row("tagstream") {
-            for other in ["tagstream-errors", "tagstream-chunks"] {
-                if let Some(r) = self.row(other) {
-                    let same = r.outcome.checksum == base.outcome.checksum;
-                    notes.push(format!(
-                        "{other} checksum {} tagstream's{}",
-                        if same { "equals" } else { "DIFFERS from" },
-                        if same {
-                            ""
-                        } else {
-                            " (the tokens are not the same: a bug)"
-                        }
-                    ));
-                }
-            }
+        let mut notes = same_sums(self.dialect.base(), &self.rows, "");
+        if let Some(all) = &self.all_files {
+            notes.extend(same_sums(self.dialect.base(), &all.rows, " on all files"));
         }
         if let (Some(a), Some(b)) = (self.row("tagstream-decode"), self.row("html5gum-iter")) {
             // Both add up decoded tag, attribute and text lengths and attribute counts; they can
@@ -554,6 +617,14 @@ impl Race<'_> {
                 notes.push(format!("{}: the outcome changed between passes", r.name));
             }
         }
+        for r in self.all_files.iter().flat_map(|a| &a.rows) {
+            if !r.consistent {
+                notes.push(format!(
+                    "{} on all files: the outcome changed between passes",
+                    r.name
+                ));
+            }
+        }
         notes
     }
 
@@ -561,7 +632,11 @@ impl Race<'_> {
         let m = self.machine;
         let c = self.corpus;
         let mut s = String::new();
-        let _ = writeln!(s, "# tagstream race: {} on {}\n", self.date, m.cpu);
+        let title = match self.dialect {
+            Dialect::Html => "tagstream race",
+            Dialect::Xml => "tagstream XML race",
+        };
+        let _ = writeln!(s, "# {title}: {} on {}\n", self.date, m.cpu);
         let _ = writeln!(s, "## Setup\n");
         let _ = writeln!(
             s,
@@ -599,22 +674,46 @@ impl Race<'_> {
             ),
             None => String::new(),
         };
-        let _ = writeln!(
-            s,
-            "- **Corpus:** `{}`, {} files, {} bytes{limit}; each page tokenized as its own \
-             document{}",
-            c.dir.display(),
-            c.pages.len(),
-            group(c.bytes as u64),
+        let non_utf8 = |c: &Corpus| {
             if c.non_utf8 > 0 {
                 format!(
-                    "; {} pages not UTF-8 (given lossily to the &str peers)",
+                    "; {} files not UTF-8 (given lossily to the &str peers)",
                     c.non_utf8
                 )
             } else {
                 String::new()
             }
-        );
+        };
+        match &self.all_files {
+            Some(all) => {
+                let _ = writeln!(
+                    s,
+                    "- **Corpus:** `{}`: {} files, {} bytes{limit}{}. quick-xml reads {} of them \
+                     ({}, {} bytes, {} of the bytes) to the end without an error: the race times \
+                     every subject on those; the subjects but quick-xml then run again on all \
+                     files. Each file is tokenized as its own document",
+                    all.corpus.origin,
+                    all.corpus.pages.len(),
+                    group(all.corpus.bytes as u64),
+                    non_utf8(all.corpus),
+                    c.pages.len(),
+                    percent(c.pages.len() as f64 / all.corpus.pages.len() as f64),
+                    group(c.bytes as u64),
+                    percent(c.bytes as f64 / all.corpus.bytes as f64),
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "- **Corpus:** `{}`, {} files, {} bytes{limit}; each page tokenized as its \
+                     own document{}",
+                    c.origin,
+                    c.pages.len(),
+                    group(c.bytes as u64),
+                    non_utf8(c)
+                );
+            }
+        }
         let _ = writeln!(
             s,
             "- **Passes:** in one process, every subject once a pass, in an order shuffled anew \
@@ -628,17 +727,30 @@ impl Race<'_> {
                 ""
             }
         );
+        match self.dialect {
+            Dialect::Html => {
+                let _ = writeln!(
+                    s,
+                    "- **Text states:** every subject switches text states naively after start \
+                     tags (script → script data; style, xmp, iframe, noembed, noframes → RAWTEXT; \
+                     textarea, title → RCDATA; plaintext → PLAINTEXT). the peers do it by hand; \
+                     tagstream's built-in tree-builder simulator does it (on by default, as users \
+                     get it), which also covers SVG/MathML content, so tagstream does a little \
+                     more work here"
+                );
+            }
+            Dialect::Xml => {
+                let _ = writeln!(
+                    s,
+                    "- **Tokens only:** XML has no text states; no subject builds a tree or \
+                     resolves namespaces"
+                );
+            }
+        }
         let _ = writeln!(
             s,
-            "- **Text states:** every subject switches text states naively after start tags \
-             (script → script data; style, xmp, iframe, noembed, noframes → RAWTEXT; textarea, \
-             title → RCDATA; plaintext → PLAINTEXT). the peers do it by hand; tagstream's \
-             built-in tree-builder simulator does it (on by default, as users get it), which also \
-             covers SVG/MathML content, so tagstream does a little more work here"
-        );
-        let _ = writeln!(
-            s,
-            "- **tagstream-chunks** chunk size: {} bytes",
+            "- **{}-chunks** chunk size: {} bytes",
+            self.dialect.base(),
             self.chunk_size
         );
         match &self.ipb {
@@ -659,11 +771,30 @@ impl Race<'_> {
             }
         }
         let _ = writeln!(s, "\n## Results\n");
+        if self.all_files.is_some() {
+            let _ = writeln!(
+                s,
+                "On the {} files ({} bytes) quick-xml reads whole:\n",
+                c.pages.len(),
+                group(c.bytes as u64)
+            );
+        }
         s.push_str(&self.table());
+        if let Some(all) = &self.all_files {
+            let _ = writeln!(
+                s,
+                "\nOn all {} files ({} bytes; instructions/byte are counted on the files above \
+                 only):\n",
+                all.corpus.pages.len(),
+                group(all.corpus.bytes as u64)
+            );
+            s.push_str(&self.table_of(all.corpus, &all.rows, None));
+        }
+        let base = self.dialect.base();
         let _ = writeln!(
             s,
-            "\n\"tagstream / subject\" is tagstream's (default mode) median MB/s divided by the \
-             subject's: above 1 means tagstream is faster. \"CPU time\" is the median of the same \
+            "\n\"{base} / subject\" is {base}'s (default mode) median MB/s divided by the \
+             subject's: above 1 means {base} is faster. \"CPU time\" is the median of the same \
              passes timed by this thread's CPU clock, which leaves out the time spent waiting for \
              a core while other work ran (the other columns and the targets use the wall clock). \
              Checksums are each subject's own sum over every token (see perf/README.md); they \
@@ -692,7 +823,7 @@ impl Race<'_> {
             }
         }
         let _ = writeln!(s, "\n## Subjects\n");
-        for (name, what) in crate::subjects::SUBJECTS {
+        for (name, what) in self.dialect.subjects() {
             if self.row(name).is_some() {
                 let _ = writeln!(s, "- **{name}**: {what}");
             }
@@ -702,7 +833,7 @@ impl Race<'_> {
 
     /// A horizontal bar chart of the median MB/s, with min–max whiskers.
     pub fn svg(&self) -> String {
-        let label_w = 150.0;
+        let label_w = 180.0;
         let bar_w = 560.0;
         let row_h = 30.0;
         let top = 56.0;
@@ -728,7 +859,7 @@ impl Race<'_> {
             .max(1.0)
             * 1.05;
         let x = |v: f64| label_w + (v / scale_max).min(1.0) * bar_w;
-        let base = self.speed("tagstream");
+        let base = self.speed(self.dialect.base());
         let mut s = String::new();
         let _ = writeln!(
             s,
@@ -737,18 +868,19 @@ impl Race<'_> {
         let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
         let _ = writeln!(
             s,
-            r##"<text x="{:.0}" y="22" font-size="15" font-weight="bold">Tokenizing {} pages ({} bytes): median MB/s, whiskers min–max</text>"##,
+            r##"<text x="{:.0}" y="22" font-size="15" font-weight="bold">Tokenizing {} files ({} bytes): median MB/s, whiskers min–max</text>"##,
             10.0,
             self.corpus.pages.len(),
             group(self.corpus.bytes as u64)
         );
         let _ = writeln!(
             s,
-            r##"<text x="10" y="40" fill="#555">{} · {} · {} timed passes · {} · (n×) = tagstream ÷ subject</text>"##,
+            r##"<text x="10" y="40" fill="#555">{} · {} · {} timed passes · {} · (n×) = {} ÷ subject</text>"##,
             xml(&self.machine.cpu),
             xml(&self.machine.rustc),
             self.passes,
-            self.date
+            self.date,
+            self.dialect.base()
         );
         // Grid lines.
         let step = nice_step(scale_max);
@@ -814,6 +946,30 @@ impl Race<'_> {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// `base`'s errors-on and chunked subjects sum the same tokens as `base` (`where_` says which
+/// run, for the note).
+fn same_sums(base: &str, rows: &[Row], where_: &str) -> Vec<String> {
+    let Some(base_row) = rows.iter().find(|r| r.name == base) else {
+        return Vec::new();
+    };
+    [format!("{base}-errors"), format!("{base}-chunks")]
+        .iter()
+        .filter_map(|other| {
+            let r = rows.iter().find(|r| &r.name == other)?;
+            let same = r.outcome.checksum == base_row.outcome.checksum;
+            Some(format!(
+                "{other} checksum{where_} {} {base}'s{}",
+                if same { "equals" } else { "DIFFERS from" },
+                if same {
+                    ""
+                } else {
+                    " (the tokens are not the same: a bug)"
+                }
+            ))
+        })
+        .collect()
 }
 
 fn nice_step(max: f64) -> f64 {

@@ -90,7 +90,40 @@ pub const SUBJECTS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Build a subject by name (`None` for an unknown name).
+/// Which race: HTML pages (the default) or XML files (`--xml`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Html,
+    Xml,
+}
+
+impl Dialect {
+    /// The race's subjects: name, and what each does and sums.
+    pub fn subjects(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Dialect::Html => SUBJECTS,
+            Dialect::Xml => crate::xml_subjects::SUBJECTS,
+        }
+    }
+
+    /// The subject every other is compared with in the table.
+    pub fn base(self) -> &'static str {
+        match self {
+            Dialect::Html => "tagstream",
+            Dialect::Xml => "tagstream-xml5",
+        }
+    }
+
+    /// Build one of the race's subjects by name (`None` for an unknown name).
+    pub fn make(self, name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Subject>> {
+        match self {
+            Dialect::Html => make(name, corpus, chunk_size),
+            Dialect::Xml => crate::xml_subjects::make(name, corpus, chunk_size),
+        }
+    }
+}
+
+/// Build an HTML subject by name (`None` for an unknown name).
 pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Subject>> {
     Some(match name {
         "tagstream" => Box::new(tagstream::spans(false)),

@@ -131,13 +131,16 @@ pub(crate) struct Machine {
     pub(crate) attrs: Vec<AttrRecord>,
     /// Finds repeated attribute names.
     pub(super) names: NameTable,
-    /// The attribute in progress, by index in `attrs.list`; `None` when it repeats a kept one
+    /// The attribute in progress, by index in `attrs`; `None` when it repeats a kept one
     /// (or before the first).
     pub(super) current_attr: Option<usize>,
     /// The DOCTYPE in progress, or just emitted.
     pub(crate) doctype: DoctypeRecord,
     /// Inside the internal subset: the quote of the literal being read, or 0.
     pub(super) subset_quote: u8,
+    /// A numeric character reference left open at the last seam: (its `&`, how far its digits
+    /// were checked), so that the next seam checks only the bytes that came since.
+    open_numeric_reference: Option<(usize, usize)>,
     /// Parse errors found since the driver last took them.
     pub(crate) errors: FoundErrors,
     /// The record just emitted (valid when a step returns [`Flow::Emit`]).
@@ -160,6 +163,7 @@ impl Machine {
             current_attr: None,
             doctype: DoctypeRecord::default(),
             subset_quote: 0,
+            open_numeric_reference: None,
             errors: FoundErrors::new(max_errors),
             out: Record::text(Span::default(), TextKind::Data, 0),
         }
@@ -176,6 +180,7 @@ impl Machine {
         self.attrs.clear();
         self.names.clear();
         self.current_attr = None;
+        self.open_numeric_reference = None;
     }
 
     /// Start reading the stream at `offset` (after a stripped byte order mark).
@@ -375,12 +380,42 @@ impl Machine {
     /// pair or a UTF-8 sequence).
     pub(crate) fn flush_text_at_seam(&mut self, b: &Window) -> Option<Record> {
         let limit = self.pending_text_limit()?.min(b.end());
-        if limit <= self.text_start {
+        if limit <= self.text_start || self.numeric_reference_still_open(b, self.text_start, limit)
+        {
             return None;
         }
         let text = &b.bytes[self.text_start - b.base..limit - b.base];
         let cut = self.text_start + safe_cut(text, self.text_kind);
+        let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
+        self.open_numeric_reference = numeric.then_some((cut, limit));
         self.take_text(cut, cut)
+    }
+
+    /// Whether the numeric character reference found open at `amp` (at a seam, or by the
+    /// character reference state) still runs on with digits up to `limit`, judging only the bytes
+    /// that came since it was last checked: its digits can run on without end, and looking at all
+    /// of them at every seam would take time quadratic in their number. (HTML's machine keeps the
+    /// same watch.)
+    fn numeric_reference_still_open(&mut self, b: &Window, amp: usize, limit: usize) -> bool {
+        let Some((open, checked)) = self.open_numeric_reference else {
+            return false;
+        };
+        if open != amp || checked > limit || checked < b.base {
+            return false;
+        }
+        let hex = matches!(b.at(amp + 2), Some(b'x' | b'X'));
+        let new = &b.bytes[checked - b.base..limit - b.base];
+        let digits = new.iter().all(|c| {
+            if hex {
+                c.is_ascii_hexdigit()
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+        if digits {
+            self.open_numeric_reference = Some((amp, limit));
+        }
+        digits
     }
 
     /// How far pending text reaches in the current state, or `None` inside a token.
@@ -412,10 +447,19 @@ impl Machine {
     /// value state, by the suite: HTML's character reference states ([`charref`]), whose errors
     /// are recorded here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Window) -> Flow {
+        if !b.eof && self.numeric_reference_still_open(b, self.mark, b.end()) {
+            return Flow::NeedMore;
+        }
         let in_attribute = self.return_state != State::Data;
-        match charref::character_reference(b.rest(self.mark), in_attribute, b.eof) {
-            charref::CharRef::NeedMore => Flow::NeedMore,
+        let s = b.rest(self.mark);
+        match charref::character_reference(s, in_attribute, b.eof) {
+            charref::CharRef::NeedMore => {
+                let numeric = s.starts_with(b"&#");
+                self.open_numeric_reference = numeric.then_some((self.mark, b.end()));
+                Flow::NeedMore
+            }
             charref::CharRef::Done(outcome) => {
+                self.open_numeric_reference = None;
                 for (code, at) in outcome.errors.into_iter().flatten() {
                     self.error(code, self.mark + at);
                 }

@@ -59,6 +59,7 @@
 mod cdata;
 mod comment;
 mod doctype;
+mod lane;
 mod machine;
 mod pi;
 mod tag;
@@ -130,8 +131,8 @@ impl Feedback for NoStage {
     fn reset(&mut self) {}
 }
 
-/// XML5 has no fast lanes and no cut-token rule: its state functions read every window, and a
-/// token a seam cuts is carried and read on.
+/// XML5 has one fast lane (see `lane.rs`) and no cut-token rule: a token a seam cuts is carried
+/// and read on by the state functions.
 impl Lexer for Machine {
     fn reset(&mut self, _: &Options) {
         Machine::reset(self);
@@ -212,11 +213,12 @@ impl Lexer for Machine {
 
     #[inline(always)]
     fn lane_open(&self) -> bool {
-        false
+        Machine::lane_open(self)
     }
 
-    fn lex_lane(&mut self, _: &Window) -> Lexeme {
-        Lexeme::Elsewhere
+    #[inline(always)]
+    fn lex_lane(&mut self, b: &Window) -> Lexeme {
+        Machine::lex_lane(self, b)
     }
 
     #[inline(always)]

@@ -8,7 +8,7 @@ use std::hash::{BuildHasher, RandomState};
 
 use super::machine::{Flow, Machine, State, is_space};
 use crate::error::ErrorCode;
-use crate::scan::{find1, find2};
+use crate::scan::{self, find1, find2};
 use crate::span::{AttrRecord, Record, Span, Window};
 
 /// Up to this many attributes, a new name is compared with each kept one; past it, through the
@@ -73,14 +73,38 @@ impl NameTable {
 }
 
 /// A byte that ends a tag name: whitespace, `/` or `>`.
-fn ends_tag_name(c: u8) -> bool {
+pub(super) fn ends_tag_name(c: u8) -> bool {
     is_space(c) || c == b'/' || c == b'>'
+}
+
+/// The index of the first byte of `rest` that `ends` says ends a name, `ends` being true for
+/// whitespace and at most `a`, `b`, `c`: found 16 bytes at a time by the scanner, which stops
+/// at a superset (every control and non-ASCII byte), each checked here.
+#[inline]
+pub(super) fn find_name_end(
+    rest: &[u8],
+    [a, b, c]: [u8; 3],
+    ends: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        let i = at + scan::find_name_end(a, b, c, &rest[at..])?;
+        if ends(rest[i]) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
 }
 
 impl Machine {
     /// A start tag begins at `tok.start`, its name at the current position.
     pub(super) fn begin_start_tag(&mut self) {
         self.tok.name_start = self.pos;
+        self.clear_attributes();
+    }
+
+    /// Forget the last tag's attributes.
+    pub(super) fn clear_attributes(&mut self) {
         self.attrs.clear();
         self.names.clear();
         self.current_attr = None;
@@ -151,12 +175,14 @@ impl Machine {
         }
         self.pos += 1;
         self.state = State::EndTagName;
-        Flow::Continue
+        self.end_tag_name_state(b)
     }
 
     /// §1.3.5 End tag name state.
     pub(super) fn end_tag_name_state(&mut self, b: &Window) -> Flow {
-        let found = self.skip_to(b, |rest| rest.iter().position(|&c| ends_tag_name(c)));
+        let found = self.skip_to(b, |rest| {
+            find_name_end(rest, [b'/', b'>', b'>'], ends_tag_name)
+        });
         let c = match found {
             Err(flow) => return flow,
             Ok(c) => c,
@@ -195,7 +221,9 @@ impl Machine {
 
     /// §1.3.24 Tag name state.
     pub(super) fn tag_name_state(&mut self, b: &Window) -> Flow {
-        let found = self.skip_to(b, |rest| rest.iter().position(|&c| ends_tag_name(c)));
+        let found = self.skip_to(b, |rest| {
+            find_name_end(rest, [b'/', b'>', b'>'], ends_tag_name)
+        });
         let c = match found {
             Err(flow) => return flow,
             Ok(c) => c,
@@ -208,7 +236,7 @@ impl Machine {
             Some(_) => {
                 self.pos += 1;
                 self.state = State::TagAttributeNameBefore;
-                Flow::Continue
+                self.tag_attribute_name_before_state(b)
             }
         }
     }
@@ -253,23 +281,25 @@ impl Machine {
                     self.pos += 1;
                 }
                 Ok(Some(c)) if is_space(c) => self.pos += 1,
-                Ok(Some(_)) => return self.begin_attribute(),
+                Ok(Some(_)) => {
+                    self.begin_attribute();
+                    return self.tag_attribute_name_state(b);
+                }
             }
         }
     }
 
     /// Start a new attribute whose name begins with the current input character.
-    fn begin_attribute(&mut self) -> Flow {
+    fn begin_attribute(&mut self) {
         self.tok.data_start = self.pos;
         self.pos += 1;
         self.state = State::TagAttributeName;
-        Flow::Continue
     }
 
     /// §1.3.27 Tag attribute name state. Leaving it, the name is compared with the kept ones.
     pub(super) fn tag_attribute_name_state(&mut self, b: &Window) -> Flow {
         let found = self.skip_to(b, |rest| {
-            rest.iter().position(|&c| ends_tag_name(c) || c == b'=')
+            find_name_end(rest, [b'/', b'>', b'='], |c| ends_tag_name(c) || c == b'=')
         });
         let c = match found {
             Err(flow) => return flow,
@@ -283,7 +313,7 @@ impl Machine {
             Some(b'=') => {
                 self.pos += 1;
                 self.state = State::TagAttributeValueBefore;
-                Flow::Continue
+                self.tag_attribute_value_before_state(b)
             }
             Some(_) => {
                 self.pos += 1;
@@ -295,7 +325,7 @@ impl Machine {
 
     /// The attribute name from `tok.data_start` to the current position is complete: keep it,
     /// unless it repeats a kept one.
-    fn finish_attribute_name(&mut self, b: &Window) {
+    pub(super) fn finish_attribute_name(&mut self, b: &Window) {
         let name = Span {
             start: self.tok.data_start,
             end: self.pos,
@@ -310,7 +340,7 @@ impl Machine {
     }
 
     /// The value of the attribute in progress (if it is kept).
-    fn set_value(&mut self, end: usize, quote: u8) {
+    pub(super) fn set_value(&mut self, end: usize, quote: u8) {
         if let Some(attr) = self.current_attr.and_then(|i| self.attrs.get_mut(i)) {
             attr.value = Span {
                 start: self.tok.data_start,
@@ -334,7 +364,10 @@ impl Machine {
                     return Flow::Continue;
                 }
                 Ok(Some(c)) if is_space(c) => self.pos += 1,
-                Ok(Some(_)) => return self.begin_attribute(),
+                Ok(Some(_)) => {
+                    self.begin_attribute();
+                    return Flow::Continue;
+                }
             }
         }
     }
@@ -364,7 +397,7 @@ impl Machine {
             };
             self.pos += 1;
             self.tok.data_start = self.pos;
-            return Flow::Continue;
+            return self.tag_attribute_value_quoted_state(b, c);
         }
     }
 

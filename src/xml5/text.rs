@@ -35,7 +35,8 @@ impl Machine {
                 self.mark = self.pos;
                 self.pos += 1;
                 self.state = State::Tag;
-                Flow::Continue
+                // Straight on, not round the run loop.
+                self.tag_state(b)
             }
             Ok(Some(_)) => {
                 self.begin_character_reference(State::Data);
@@ -73,7 +74,10 @@ impl Machine {
             b'!' => State::MarkupDeclaration,
             _ => {
                 self.begin_start_tag();
-                State::TagName
+                self.pos += 1;
+                self.state = State::TagName;
+                // Straight on, not round the run loop.
+                return self.tag_name_state(b);
             }
         };
         self.pos += 1;
