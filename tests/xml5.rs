@@ -402,3 +402,22 @@ fn a_numeric_reference_cut_by_many_seams_decodes_whole() {
         assert!(tokenizer.errors().is_empty());
     }
 }
+
+#[test]
+fn a_solidus_not_followed_by_gt_is_an_error_and_the_draft_decides_the_kind() {
+    // §1.3.27: the tag attribute name state emits a start tag; §1.3.26 emits the current token,
+    // which the `/` made an empty tag.
+    for (input, self_closing) in [
+        (&b"<a/ b>"[..], false),
+        (b"<a/ >", true),
+        (b"<a b/ c='1'>", true),
+    ] {
+        let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+        let Some(Token::StartTag(tag)) = tokenizer.tokenize(input).next() else {
+            panic!()
+        };
+        assert_eq!(tag.self_closing(), self_closing, "{input:?}");
+        let codes: Vec<_> = tokenizer.errors().iter().map(|e| e.code).collect();
+        assert_eq!(codes, [ErrorCode::UnexpectedSolidusInTag], "{input:?}");
+    }
+}
