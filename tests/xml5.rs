@@ -421,3 +421,80 @@ fn a_solidus_not_followed_by_gt_is_an_error_and_the_draft_decides_the_kind() {
         assert_eq!(codes, [ErrorCode::UnexpectedSolidusInTag], "{input:?}");
     }
 }
+
+/// Pieces that random documents are made of: every byte the states look at, and the openings and
+/// closings of every token kind.
+const PIECES: &[&[u8]] = &[
+    b"<",
+    b">",
+    b"/",
+    b"?",
+    b"!",
+    b"-",
+    b"[",
+    b"]",
+    b"=",
+    b"'",
+    b"\"",
+    b"&",
+    b"#",
+    b"x",
+    b";",
+    b" ",
+    b"\n",
+    b"\r",
+    b"a",
+    b"B",
+    b":",
+    b"\0",
+    b"1",
+    b"amp",
+    b"lt;",
+    b"<!--",
+    b"-->",
+    b"<![CDATA[",
+    b"]]>",
+    b"<!DOCTYPE",
+    b"PUBLIC",
+    b"SYSTEM",
+    b"<?",
+    b"?>",
+    b"\xC3\xA9",
+    b"\xE2\x82",
+    b"\xAC",
+    b"</",
+    b"/>",
+    b"&#x",
+    b"&#",
+];
+
+#[test]
+fn random_documents_give_the_same_tokens_under_every_chunking_lane_or_not() {
+    let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed as usize
+    };
+    for _ in 0..3000 {
+        let input: Vec<u8> = (0..random() % 24)
+            .flat_map(|_| PIECES[random() % PIECES.len()].iter().copied())
+            .collect();
+        let whole = tokens(&[&input], true);
+        let mut chunkings = vec![input.chunks(1).collect::<Vec<_>>(), vec![&input[..]]];
+        chunkings.extend((1..input.len()).map(|at| {
+            let (a, b) = input.split_at(at);
+            vec![a, b]
+        }));
+        for chunks in chunkings {
+            assert_eq!(tokens(&chunks, true), whole, "{input:?} in {chunks:?}");
+            let (lane, errors) = tokens(&chunks, false);
+            assert_eq!(
+                (&lane, errors.len()),
+                (&whole.0, 0),
+                "errors off: {input:?} in {chunks:?}"
+            );
+        }
+    }
+}
