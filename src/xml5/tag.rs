@@ -97,10 +97,11 @@ pub(super) fn find_name_end(
 }
 
 impl Machine {
-    /// A start tag begins at `tok.start`, its name at the current position.
-    pub(super) fn begin_start_tag(&mut self) {
-        self.tok.name_start = self.pos;
+    /// A start tag begins at `tok.start`, its name at `name_start`: the tag name state is next.
+    pub(super) fn begin_start_tag(&mut self, name_start: usize) {
+        self.tok.name_start = name_start;
         self.clear_attributes();
+        self.state = State::TagName;
     }
 
     /// Forget the last tag's attributes.
