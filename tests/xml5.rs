@@ -498,3 +498,43 @@ fn random_documents_give_the_same_tokens_under_every_chunking_lane_or_not() {
         }
     }
 }
+
+/// A whole document in another encoding: the BOM, else the XML declaration's `encoding`, else
+/// UTF-8 (the encoding module's sniffing, with UTF-8 as the default), decoded, then tokenized.
+#[cfg(feature = "encoding")]
+#[test]
+fn documents_in_the_encoding_their_declaration_or_bom_names() {
+    use tagstream::encoding::decode_document;
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(
+        "<?xml version='1.0'?><p>é</p>"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes),
+    );
+    let documents: [(&[u8], &str); 4] = [
+        (
+            b"<?xml version='1.0' encoding='windows-1252'?><p>caf\xE9</p>",
+            "windows-1252",
+        ),
+        (
+            b"<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><p>\x82\xA0</p>",
+            "Shift_JIS",
+        ),
+        (&utf16, "UTF-16LE"),
+        ("<?xml version='1.0'?><p>é</p>".as_bytes(), "UTF-8"),
+    ];
+    let expected = ["caf\u{E9}", "\u{3042}", "\u{E9}", "\u{E9}"];
+    for ((bytes, name), text) in documents.into_iter().zip(expected) {
+        let (decoded, sniffed) = decode_document(bytes, None, encoding_rs::UTF_8);
+        assert_eq!(sniffed.encoding.name(), name);
+        let mut tokenizer = xml5::Tokenizer::default();
+        let texts: Vec<String> = tokenizer
+            .tokenize(&decoded)
+            .filter_map(|t| match t {
+                Token::Text(t) => Some(t.text().to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts, [text], "{name}");
+    }
+}

@@ -20,6 +20,11 @@
 //! references use HTML's named table (with its legacy names and attribute rule) and numeric rules;
 //! NUL becomes U+FFFD; CR and CRLF become LF.
 //!
+//! Bytes in another encoding (feature `encoding`): for a whole document,
+//! `tagstream::encoding::decode_document(bytes, None, encoding_rs::UTF_8)` decodes it by its BOM,
+//! else by its XML declaration's `encoding` (the encoding module's prescan reads it), else as
+//! UTF-8, ready for [`Tokenizer::tokenize`]. (The streaming transcoder is HTML's for now.)
+//!
 //! Of [`Options`], XML5 reads the general fields: `errors`, `max_errors`, `track_positions`,
 //! `validate_utf8`, `strip_bom`, `max_carry`, `max_arena`. The HTML-only ones (initial state,
 //! last start tag, CDATA permission, legacy processing instructions, simulation, scripting) are
