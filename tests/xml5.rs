@@ -288,7 +288,7 @@ fn large_tags_find_repeats_in_linear_time() {
 /// The tokens of `chunks` fed in turn, as text (adjacent text merged), with the errors
 /// (errors on) or without (errors off: the direct lane lexes text and plain tags).
 fn tokens(chunks: &[&[u8]], errors: bool) -> (Vec<String>, Vec<(ErrorCode, usize)>) {
-    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors));
+    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors).max_errors(usize::MAX));
     let mut out: Vec<String> = Vec::new();
     let mut push = |token: Token<'_>| {
         let s = match token {
@@ -536,5 +536,53 @@ fn documents_in_the_encoding_their_declaration_or_bom_names() {
             })
             .collect();
         assert_eq!(texts, [text], "{name}");
+    }
+}
+
+/// A hostile input: the same tokens whole and in 4 KiB chunks (and one byte at a time up to
+/// 64 KiB), errors on and off, the same errors in every chunking. No timing is asserted: the sizes
+/// make a quadratic path take minutes. Returns the tokens and how many errors there were.
+fn consistent(input: &[u8]) -> (Vec<String>, usize) {
+    let whole = tokens(&[input], true);
+    let mut sizes = vec![4096];
+    if input.len() <= 1 << 16 {
+        sizes.push(1);
+    }
+    for size in sizes {
+        let chunks: Vec<&[u8]> = input.chunks(size).collect();
+        assert_eq!(tokens(&chunks, true), whole, "chunks of {size}");
+        assert_eq!(
+            tokens(&chunks, false).0,
+            whole.0,
+            "chunks of {size}, errors off"
+        );
+    }
+    (whole.0, whole.1.len())
+}
+
+#[test]
+fn hostile_inputs_are_read_in_linear_time() {
+    let name = [&b"<"[..], &b"n".repeat(4 << 20), b"/>"].concat();
+    let (tags, _) = consistent(&name);
+    assert_eq!(tags.len(), 1);
+    let (nested, errors) = consistent(&b"<a>".repeat(100_000));
+    assert_eq!((nested.len(), errors), (100_000, 0));
+    let (short, _) = consistent(&b"</>".repeat(100_000));
+    assert_eq!(short.len(), 100_000);
+    let (text, errors) = consistent(&b"&".repeat(1 << 20));
+    assert_eq!((text.len(), errors), (1, 0));
+    let (text, errors) = consistent(&b"&#".repeat(1 << 19));
+    assert_eq!((text.len(), errors), (1, 1 << 19));
+    let (text, errors) = consistent(&b"<".repeat(1 << 18));
+    assert_eq!((text.len(), errors), (1, 1 << 18));
+    for (open, fill) in [
+        (&b"<![CDATA["[..], &b"]x"[..]),
+        (b"<?pi ", b"?x"),
+        (b"<!--", b"-x<!"),
+        (b"<!DOCTYPE d [", b"'x'<!--"),
+    ] {
+        let input = [open, &fill.repeat(1 << 18)].concat();
+        let (tokens, errors) = consistent(&input);
+        assert_eq!((tokens.len(), errors), (1, 1), "{open:?}");
     }
 }
