@@ -1,6 +1,6 @@
 //! The vocabulary of a resumable state machine, shared by the dialects' lexers: what a state
-//! function tells its run loop, the lookahead for a keyword that a window may cut off, and where a
-//! chunk seam may cut pending text.
+//! function tells its run loop, the lookahead for a keyword that a window may cut off, where a
+//! chunk seam may cut pending text, and the watch on a numeric character reference a seam left open.
 
 use crate::refs::entities;
 use crate::span::{TextKind, Window};
@@ -34,6 +34,51 @@ pub(crate) fn lookahead(b: &Window, pos: usize, word: &[u8], fold: bool) -> Opti
         Some(false)
     } else {
         None
+    }
+}
+
+/// A numeric character reference that a seam left open (at a seam, or in a character reference
+/// state): its `&`, and how far its digits were checked. Its digits can run on without end:
+/// [`OpenReference::still_open`] judges only the bytes that came since the last check, where
+/// looking at all of them at every seam would cost time quadratic in their number.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct OpenReference(Option<(usize, usize)>);
+
+impl OpenReference {
+    /// Whether a reference is being watched.
+    #[inline(always)]
+    pub(crate) fn is_open(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Watch the reference at `amp`, checked up to `checked` (`None`: watch none).
+    #[inline]
+    pub(crate) fn watch(&mut self, at: Option<(usize, usize)>) {
+        self.0 = at;
+    }
+
+    /// Whether the reference watched at `amp` still runs on with digits up to `limit`, judging
+    /// only the bytes since the last check (and moving the check to `limit` if so).
+    pub(crate) fn still_open(&mut self, b: &Window, amp: usize, limit: usize) -> bool {
+        let Some((open, checked)) = self.0 else {
+            return false;
+        };
+        if open != amp || checked > limit || checked < b.base {
+            return false;
+        }
+        let hex = matches!(b.at(amp + 2), Some(b'x' | b'X'));
+        let new = &b.bytes[checked - b.base..limit - b.base];
+        let digits = new.iter().all(|c| {
+            if hex {
+                c.is_ascii_hexdigit()
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+        if digits {
+            self.0 = Some((amp, limit));
+        }
+        digits
     }
 }
 

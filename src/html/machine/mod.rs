@@ -23,6 +23,7 @@ mod tag;
 mod text;
 
 use crate::error::{ErrorCode, FoundErrors};
+use crate::lex::OpenReference;
 pub(crate) use crate::lex::{Flow, lookahead};
 use crate::refs::charref;
 use crate::scan;
@@ -259,7 +260,7 @@ pub(crate) struct Machine {
     resume: usize,
     /// A numeric character reference left open at the last seam: (its `&`, how far its digits were
     /// checked).
-    open_numeric_reference: Option<(usize, usize)>,
+    open_numeric_reference: OpenReference,
 }
 
 /// The tag, comment, DOCTYPE or processing instruction in progress.
@@ -296,7 +297,7 @@ impl Machine {
             errors: FoundErrors::new(config.max_errors),
             out: Record::text(Span::default(), TextKind::Data, 0),
             resume: 0,
-            open_numeric_reference: None,
+            open_numeric_reference: OpenReference::default(),
         }
     }
 
@@ -313,7 +314,7 @@ impl Machine {
         self.errors.clear();
         self.attrs.clear();
         self.resume = 0;
-        self.open_numeric_reference = None;
+        self.open_numeric_reference.watch(None);
     }
 
     /// Start reading the stream at `offset` instead of 0, before anything is read: the bytes
@@ -697,48 +698,20 @@ impl Machine {
     fn flush_pending_text_at_seam(&mut self, b: &Window) -> Option<Record> {
         let limit = self.pending_text_limit()?.min(b.end());
         if limit <= self.text_start
-            || (self.open_numeric_reference.is_some()
-                && self.numeric_reference_still_open(b, limit))
+            || (self.open_numeric_reference.is_open()
+                && self
+                    .open_numeric_reference
+                    .still_open(b, self.text_start, limit))
         {
             return None;
         }
         let text = &b.bytes[self.text_start - b.base..limit - b.base];
         let cut = self.text_start + crate::lex::safe_cut(text, self.text_kind);
         let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
-        self.open_numeric_reference = numeric.then_some((cut, limit));
+        self.open_numeric_reference
+            .watch(numeric.then_some((cut, limit)));
         // Built where it is returned, not through the machine's output slot.
         self.take_text(cut, cut).map(|r| self.hand_out(r))
-    }
-
-    /// Whether the pending text still ends in the numeric character reference found open at the
-    /// last seam, judging only the bytes that came since: its digits can run on without end, and
-    /// looking at all of them at every seam would cost time quadratic in their number.
-    fn numeric_reference_still_open(&mut self, b: &Window, limit: usize) -> bool {
-        self.numeric_reference_still_open_at(b, self.text_start, limit)
-    }
-
-    /// Whether the numeric character reference found open at `amp` (at a seam, or by the character
-    /// reference state) still runs on with digits up to `limit`, judging only the new bytes.
-    fn numeric_reference_still_open_at(&mut self, b: &Window, amp: usize, limit: usize) -> bool {
-        let Some((open, checked)) = self.open_numeric_reference else {
-            return false;
-        };
-        if open != amp || checked > limit || checked < b.base {
-            return false;
-        }
-        let hex = matches!(b.at(amp + 2), Some(b'x' | b'X'));
-        let new = &b.bytes[checked - b.base..limit - b.base];
-        let open = new.iter().all(|c| {
-            if hex {
-                c.is_ascii_hexdigit()
-            } else {
-                c.is_ascii_digit()
-            }
-        });
-        if open {
-            self.open_numeric_reference = Some((amp, limit));
-        }
-        open
     }
 
     /// How far pending text reaches in the current state, or `None` inside a token.
@@ -819,8 +792,10 @@ impl Machine {
     /// only their errors matter here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Window) -> Flow {
         if !b.eof
-            && self.open_numeric_reference.is_some()
-            && self.numeric_reference_still_open_at(b, self.mark, b.end())
+            && self.open_numeric_reference.is_open()
+            && self
+                .open_numeric_reference
+                .still_open(b, self.mark, b.end())
         {
             return Flow::NeedMore;
         }
@@ -828,11 +803,12 @@ impl Machine {
         match charref::character_reference(s, self.in_attribute(), b.eof) {
             charref::CharRef::NeedMore => {
                 let numeric = s.starts_with(b"&#");
-                self.open_numeric_reference = numeric.then_some((self.mark, b.end()));
+                self.open_numeric_reference
+                    .watch(numeric.then_some((self.mark, b.end())));
                 Flow::NeedMore
             }
             charref::CharRef::Done(outcome) => {
-                self.open_numeric_reference = None;
+                self.open_numeric_reference.watch(None);
                 for (code, at) in outcome.errors.into_iter().flatten() {
                     self.error(code, self.mark + at);
                 }

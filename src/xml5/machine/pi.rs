@@ -6,7 +6,7 @@
 //! xml5lib-tests expects `m` there (its one disputed case); the draft's pi after state appends
 //! the `?` too.
 
-use super::machine::{Flow, Machine, State, is_space};
+use super::{Flow, Machine, State, is_space};
 use crate::error::ErrorCode;
 use crate::scan::find1;
 use crate::span::{Record, Span, Window};

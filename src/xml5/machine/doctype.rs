@@ -5,7 +5,7 @@
 //! the system identifier opens the internal subset, kept whole as one span up to its `]` (a `]`
 //! inside a quoted literal or a comment does not end it) for a tree stage to parse.
 
-use super::machine::{Flow, Machine, State, is_doctype_space};
+use super::{Flow, Machine, State, is_doctype_space};
 use crate::error::ErrorCode;
 use crate::lex::lookahead;
 use crate::scan::{ByteSet, find_in_set, find1, find2};

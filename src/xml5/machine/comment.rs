@@ -5,7 +5,7 @@
 //! A comment's data is one span: from after `<!--` to the dashes (and `!`) that close it, or at the
 //! end of input to the dashes the state it ends in has not appended yet.
 
-use super::machine::{Flow, Machine, State};
+use super::{Flow, Machine, State};
 use crate::error::ErrorCode;
 use crate::lex::lookahead;
 use crate::scan::{find1, find2};

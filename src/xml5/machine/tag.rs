@@ -6,7 +6,7 @@
 
 use std::hash::{BuildHasher, RandomState};
 
-use super::machine::{Flow, Machine, State, is_space};
+use super::{Flow, Machine, State, is_space};
 use crate::error::ErrorCode;
 use crate::scan::{self, find1, find2};
 use crate::span::{AttrRecord, Record, Span, Window};

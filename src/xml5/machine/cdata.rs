@@ -2,7 +2,7 @@
 //! [`TextKind::Cdata`](crate::TextKind::Cdata); its `<![CDATA[` and `]]>` belong to no token.
 //! At the end of input the brackets a possible `]]>` began are dropped, as xml5lib-tests expect.
 
-use super::machine::{Flow, Machine, State};
+use super::{Flow, Machine, State};
 use crate::error::ErrorCode;
 use crate::scan::find1;
 use crate::span::Window;

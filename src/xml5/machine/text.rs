@@ -4,7 +4,7 @@
 //! Text is never copied: the machine only moves `pos` over it and remembers where the pending text
 //! started. A text record ends where a token starts, at the end of input, or at a chunk seam.
 
-use super::machine::{Flow, Machine, State, is_space};
+use super::{Flow, Machine, State, is_space};
 use crate::error::ErrorCode;
 use crate::scan::{find1, find2};
 use crate::span::Window;

@@ -15,23 +15,21 @@
 //! left to the decoders; with errors on, the machine also stops at `&` to report a reference's
 //! errors where the draft does.
 
+mod cdata;
+mod comment;
+mod doctype;
+mod lane;
+mod pi;
+mod tag;
+mod text;
+
 use crate::error::{ErrorCode, FoundErrors};
-use crate::lex::safe_cut;
+pub(crate) use crate::lex::Flow;
+use crate::lex::{OpenReference, safe_cut};
 use crate::refs::charref;
 use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Span, TextKind, Window};
 
-use super::tag::NameTable;
-
-/// What a state function tells the run loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Flow {
-    /// Keep going: the state or position changed.
-    Continue,
-    /// A record is ready in `Machine::out`.
-    Emit,
-    /// The window ended before the state could decide; feed more bytes.
-    NeedMore,
-}
+use tag::NameTable;
 
 /// Every state of the XML5 draft's tokenizer (§1.3.1–51), named as there, with the states the
 /// suite adds: the comment start states (as HTML's), the ambiguous ampersand state (HTML's
@@ -140,7 +138,7 @@ pub(crate) struct Machine {
     pub(super) subset_quote: u8,
     /// A numeric character reference left open at the last seam: (its `&`, how far its digits
     /// were checked), so that the next seam checks only the bytes that came since.
-    open_numeric_reference: Option<(usize, usize)>,
+    open_numeric_reference: OpenReference,
     /// A tag the lane lexed after text it handed out: its `<`, the tag, and its end (see
     /// `lane.rs`); its attributes are in `attrs`.
     pub(super) lane_tag: Option<(usize, Lexeme, usize)>,
@@ -166,7 +164,7 @@ impl Machine {
             current_attr: None,
             doctype: DoctypeRecord::default(),
             subset_quote: 0,
-            open_numeric_reference: None,
+            open_numeric_reference: OpenReference::default(),
             lane_tag: None,
             errors: FoundErrors::new(max_errors),
             out: Record::text(Span::default(), TextKind::Data, 0),
@@ -184,7 +182,7 @@ impl Machine {
         self.attrs.clear();
         self.names.clear();
         self.current_attr = None;
-        self.open_numeric_reference = None;
+        self.open_numeric_reference.watch(None);
         self.lane_tag = None;
     }
 
@@ -385,42 +383,19 @@ impl Machine {
     /// pair or a UTF-8 sequence).
     pub(crate) fn flush_text_at_seam(&mut self, b: &Window) -> Option<Record> {
         let limit = self.pending_text_limit()?.min(b.end());
-        if limit <= self.text_start || self.numeric_reference_still_open(b, self.text_start, limit)
+        if limit <= self.text_start
+            || self
+                .open_numeric_reference
+                .still_open(b, self.text_start, limit)
         {
             return None;
         }
         let text = &b.bytes[self.text_start - b.base..limit - b.base];
         let cut = self.text_start + safe_cut(text, self.text_kind);
         let numeric = cut < limit && b.rest(cut).starts_with(b"&#");
-        self.open_numeric_reference = numeric.then_some((cut, limit));
+        self.open_numeric_reference
+            .watch(numeric.then_some((cut, limit)));
         self.take_text(cut, cut)
-    }
-
-    /// Whether the numeric character reference found open at `amp` (at a seam, or by the
-    /// character reference state) still runs on with digits up to `limit`, judging only the bytes
-    /// that came since it was last checked: its digits can run on without end, and looking at all
-    /// of them at every seam would take time quadratic in their number. (HTML's machine keeps the
-    /// same watch.)
-    fn numeric_reference_still_open(&mut self, b: &Window, amp: usize, limit: usize) -> bool {
-        let Some((open, checked)) = self.open_numeric_reference else {
-            return false;
-        };
-        if open != amp || checked > limit || checked < b.base {
-            return false;
-        }
-        let hex = matches!(b.at(amp + 2), Some(b'x' | b'X'));
-        let new = &b.bytes[checked - b.base..limit - b.base];
-        let digits = new.iter().all(|c| {
-            if hex {
-                c.is_ascii_hexdigit()
-            } else {
-                c.is_ascii_digit()
-            }
-        });
-        if digits {
-            self.open_numeric_reference = Some((amp, limit));
-        }
-        digits
     }
 
     /// How far pending text reaches in the current state, or `None` inside a token.
@@ -452,7 +427,11 @@ impl Machine {
     /// value state, by the suite: HTML's character reference states ([`charref`]), whose errors
     /// are recorded here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Window) -> Flow {
-        if !b.eof && self.numeric_reference_still_open(b, self.mark, b.end()) {
+        if !b.eof
+            && self
+                .open_numeric_reference
+                .still_open(b, self.mark, b.end())
+        {
             return Flow::NeedMore;
         }
         let in_attribute = self.return_state != State::Data;
@@ -460,11 +439,12 @@ impl Machine {
         match charref::character_reference(s, in_attribute, b.eof) {
             charref::CharRef::NeedMore => {
                 let numeric = s.starts_with(b"&#");
-                self.open_numeric_reference = numeric.then_some((self.mark, b.end()));
+                self.open_numeric_reference
+                    .watch(numeric.then_some((self.mark, b.end())));
                 Flow::NeedMore
             }
             charref::CharRef::Done(outcome) => {
-                self.open_numeric_reference = None;
+                self.open_numeric_reference.watch(None);
                 for (code, at) in outcome.errors.into_iter().flatten() {
                     self.error(code, self.mark + at);
                 }

@@ -10,8 +10,8 @@
 //! the whole token. `tests/xml5lib.rs` and `tests/xml5.rs` check that tokens are the same with
 //! errors off (the lane) and on (the states only), under every chunking.
 
-use super::machine::{Machine, State, is_space};
 use super::tag::{ends_tag_name, find_name_end};
+use super::{Machine, State, is_space};
 use crate::scan::find1;
 use crate::span::{Lexeme, Span, Window};
 

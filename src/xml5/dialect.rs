@@ -1,0 +1,166 @@
+//! The XML5 dialect on the shared driver: the draft's state machine ([`super::machine`]) as its
+//! [`Lexer`], a feedback stage that looks at nothing (until the namespace and tree stage), and
+//! XML5's seam rules.
+
+use crate::dialect::{Dialect, Lexer};
+use crate::error::FoundErrors;
+use crate::feedback::Feedback;
+use crate::options::Options;
+use crate::span::{AttrRecord, DoctypeRecord, Kind, Lexeme, Record, Span, Window};
+use crate::token::{EndTag, StartTag, Text, Token};
+
+use super::machine::Machine;
+
+/// The XML5 dialect.
+pub(crate) struct Xml5;
+
+impl Dialect for Xml5 {
+    type Lexer = Machine;
+    type Stage = NoStage;
+    const XML: bool = true;
+
+    fn lexer(options: &Options) -> Machine {
+        Machine::new(options.errors, options.max_errors)
+    }
+
+    fn stage(_: &Options) -> NoStage {
+        NoStage
+    }
+}
+
+/// XML5's tree stage until the namespace and tree stage takes its place: it looks at no token.
+pub(crate) struct NoStage;
+
+impl Feedback for NoStage {
+    type Lexer = Machine;
+
+    #[inline(always)]
+    fn wants(&self, _: Kind, _: Span, _: &[u8], _: usize) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn wants_record(&self, _: Kind, _: Span, _: &[u8], _: usize) -> bool {
+        false
+    }
+
+    fn lets_pass(&self, _: Span) -> bool {
+        true
+    }
+
+    fn start_tag<'t>(&mut self, tag: StartTag<'t>, _: &mut Machine) -> Option<Token<'t>> {
+        Some(Token::StartTag(tag))
+    }
+
+    fn end_tag<'t>(&mut self, tag: EndTag<'t>, _: &mut Machine) -> Option<Token<'t>> {
+        Some(Token::EndTag(tag))
+    }
+
+    fn text<'t>(&mut self, text: Text<'t>, _: &mut Machine) -> Option<Token<'t>> {
+        Some(Token::Text(text))
+    }
+
+    fn token(&mut self, _: &Token<'_>, _: &mut Machine) {}
+
+    fn reset(&mut self) {}
+}
+
+/// XML5 has one fast lane (see `lane.rs`) and no cut-token rule: a token a seam cuts is carried
+/// and read on by the state functions.
+impl Lexer for Machine {
+    fn reset(&mut self, _: &Options) {
+        Machine::reset(self);
+    }
+
+    fn start_at(&mut self, offset: usize) {
+        Machine::start_at(self, offset);
+    }
+
+    #[inline(always)]
+    fn errors_on(&self) -> bool {
+        self.errors_on
+    }
+
+    #[inline(always)]
+    fn errors(&self) -> &FoundErrors {
+        &self.errors
+    }
+
+    #[inline(always)]
+    fn errors_mut(&mut self) -> &mut FoundErrors {
+        &mut self.errors
+    }
+
+    #[inline(always)]
+    fn run(&mut self, b: &Window) -> Option<Record> {
+        Machine::run(self, b)
+    }
+
+    #[inline(always)]
+    fn is_done(&self) -> bool {
+        Machine::is_done(self)
+    }
+
+    #[inline(always)]
+    fn pos(&self) -> usize {
+        self.pos
+    }
+
+    #[inline(always)]
+    fn retention(&self) -> usize {
+        self.text_start
+    }
+
+    #[inline(always)]
+    fn attrs(&self) -> &[AttrRecord] {
+        &self.attrs
+    }
+
+    #[inline(always)]
+    fn doctype(&self) -> &DoctypeRecord {
+        &self.doctype
+    }
+
+    fn flush_text_at_seam(&mut self, b: &Window) -> Option<Record> {
+        Machine::flush_text_at_seam(self, b)
+    }
+
+    fn keep_at_seam(&mut self, _: &Window) {}
+
+    fn keep_at_seam_inline(&mut self, _: &Window) {}
+
+    fn waits_for_next_chunk(&mut self, _: &Window) -> bool {
+        false
+    }
+
+    fn settle_before_seam(&mut self, _: &Window) {}
+
+    fn resume_cut_token(&mut self) -> bool {
+        false
+    }
+
+    fn wait_for_cut_token_again(&mut self) {}
+
+    fn cut_token_end(_: &[u8], _: &[u8]) -> Option<usize> {
+        None
+    }
+
+    #[inline(always)]
+    fn lane_open(&self) -> bool {
+        Machine::lane_open(self)
+    }
+
+    #[inline(always)]
+    fn lex_lane(&mut self, b: &Window) -> Lexeme {
+        Machine::lex_lane(self, b)
+    }
+
+    #[inline(always)]
+    fn raw_lane_open(&self) -> bool {
+        false
+    }
+
+    fn lex_raw_lane(&mut self, _: &Window) -> Lexeme {
+        Lexeme::Elsewhere
+    }
+}
