@@ -356,6 +356,7 @@ pub struct StartTag<'a> {
 
 impl<'a> StartTag<'a> {
     /// The tag name, ASCII-lowercased (in XML5, as written).
+    #[inline]
     pub fn name(&self) -> &'a str {
         self.src.decode_name(self.name)
     }
@@ -442,6 +443,7 @@ pub struct Attribute<'a> {
 
 impl<'a> Attribute<'a> {
     /// The name, ASCII-lowercased (in XML5, as written).
+    #[inline]
     pub fn name(&self) -> &'a str {
         self.src.decode_name(self.rec.name)
     }
@@ -452,6 +454,7 @@ impl<'a> Attribute<'a> {
     }
 
     /// The value with character references resolved (empty when the attribute has no value).
+    #[inline]
     pub fn value(&self) -> &'a str {
         self.src.decode(self.rec.value, ATTRIBUTE_VALUE)
     }
@@ -511,6 +514,7 @@ pub struct EndTag<'a> {
 
 impl<'a> EndTag<'a> {
     /// The tag name, ASCII-lowercased (in XML5, as written).
+    #[inline]
     pub fn name(&self) -> &'a str {
         self.src.decode_name(self.name)
     }
@@ -601,6 +605,7 @@ pub struct Text<'a> {
 impl<'a> Text<'a> {
     /// The text as the standard's character tokens carry it (references resolved in data and RCDATA,
     /// NUL handled per state, newlines normalized).
+    #[inline]
     pub fn text(&self) -> &'a str {
         self.src.decode_text(self.span, self.kind)
     }
