@@ -219,3 +219,37 @@ fn short_end_tag_storms() {
     assert!(tokens[1..].iter().all(|t| *t == Shape::End(String::new())));
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+#[test]
+fn reference_and_tag_opener_storms() {
+    let (tokens, errors) = consistent(&b"&#".repeat(1 << 19));
+    assert!(is_text(&tokens, &"&#".repeat(1 << 19)));
+    assert_eq!(
+        errors.len(),
+        1 << 19,
+        "one error per reference without digits"
+    );
+    let (tokens, errors) = consistent(&b"<".repeat(1 << 18));
+    assert!(is_text(&tokens, &"<".repeat(1 << 18)));
+    assert_eq!(
+        errors.len(),
+        1 << 18,
+        "one error per `<` that opens nothing"
+    );
+}
+
+#[test]
+fn constructs_left_open_with_near_endings() {
+    // Fills that keep almost ending the construct: `]` in CDATA, `?` in a PI, `-` and `<!` in a
+    // comment, quotes and comments in an internal subset.
+    for (open, fill) in [
+        (&b"<![CDATA["[..], &b"]x"[..]),
+        (b"<?pi ", b"?x"),
+        (b"<!--", b"-x<!"),
+        (b"<!DOCTYPE d [", b"'x'<!--"),
+    ] {
+        let input = [open, &fill.repeat(1 << 18)].concat();
+        let (tokens, errors) = consistent(&input);
+        assert_eq!((tokens.len(), errors.len()), (1, 1), "{open:?}");
+    }
+}
