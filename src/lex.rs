@@ -2,6 +2,7 @@
 //! function tells its run loop, the lookahead for a keyword that a window may cut off, where a
 //! chunk seam may cut pending text, and the watch on a numeric character reference a seam left open.
 
+use crate::refs::charref::{self, CharRef, CharRefOutcome};
 use crate::refs::entities;
 use crate::span::{TextKind, Window};
 
@@ -55,6 +56,31 @@ impl OpenReference {
     #[inline]
     pub(crate) fn watch(&mut self, at: Option<(usize, usize)>) {
         self.0 = at;
+    }
+
+    /// The character reference state (HTML §13.2.5.72–80, which XML5 follows) at the `&` at
+    /// `amp`: `None` while the window does not hold enough of it to decide (watching a numeric one
+    /// whose digits run to its end), else what [`charref`] makes of it.
+    pub(crate) fn read(
+        &mut self,
+        b: &Window,
+        amp: usize,
+        in_attribute: bool,
+    ) -> Option<CharRefOutcome> {
+        if !b.eof && self.is_open() && self.still_open(b, amp, b.end()) {
+            return None;
+        }
+        let s = b.rest(amp);
+        match charref::character_reference(s, in_attribute, b.eof) {
+            CharRef::NeedMore => {
+                self.watch(s.starts_with(b"&#").then_some((amp, b.end())));
+                None
+            }
+            CharRef::Done(outcome) => {
+                self.watch(None);
+                Some(outcome)
+            }
+        }
     }
 
     /// Whether the reference watched at `amp` still runs on with digits up to `limit`, judging

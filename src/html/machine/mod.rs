@@ -25,7 +25,6 @@ mod text;
 use crate::error::{ErrorCode, FoundErrors};
 use crate::lex::OpenReference;
 pub(crate) use crate::lex::{Flow, lookahead};
-use crate::refs::charref;
 use crate::scan;
 use crate::span::{DoctypeRecord, Kind, Record, Span, TextKind, Window};
 
@@ -106,7 +105,7 @@ pub(crate) enum State {
     CdataSection,
     CdataSectionBracket,
     CdataSectionEnd,
-    /// Character reference state (and the named/numeric states after it, run by [`charref`]).
+    /// Character reference state (and the named/numeric states after it, run by [`crate::refs::charref`]).
     CharacterReference,
     AmbiguousAmpersand,
     ProcessingInstructionOpen,
@@ -788,39 +787,23 @@ impl Machine {
         )
     }
 
-    /// §13.2.5.72 Character reference state, through the numeric and named states (see [`charref`]):
+    /// §13.2.5.72 Character reference state, through the numeric and named states (see [`crate::lex::OpenReference::read`]):
     /// only their errors matter here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Window) -> Flow {
-        if !b.eof
-            && self.open_numeric_reference.is_open()
-            && self
-                .open_numeric_reference
-                .still_open(b, self.mark, b.end())
-        {
+        let in_attribute = self.in_attribute();
+        let Some(outcome) = self.open_numeric_reference.read(b, self.mark, in_attribute) else {
             return Flow::NeedMore;
+        };
+        for (code, at) in outcome.errors.into_iter().flatten() {
+            self.error(code, self.mark + at);
         }
-        let s = b.rest(self.mark);
-        match charref::character_reference(s, self.in_attribute(), b.eof) {
-            charref::CharRef::NeedMore => {
-                let numeric = s.starts_with(b"&#");
-                self.open_numeric_reference
-                    .watch(numeric.then_some((self.mark, b.end())));
-                Flow::NeedMore
-            }
-            charref::CharRef::Done(outcome) => {
-                self.open_numeric_reference.watch(None);
-                for (code, at) in outcome.errors.into_iter().flatten() {
-                    self.error(code, self.mark + at);
-                }
-                self.pos = self.mark + outcome.len;
-                self.state = if outcome.ambiguous {
-                    State::AmbiguousAmpersand
-                } else {
-                    self.return_state
-                };
-                Flow::Continue
-            }
-        }
+        self.pos = self.mark + outcome.len;
+        self.state = if outcome.ambiguous {
+            State::AmbiguousAmpersand
+        } else {
+            self.return_state
+        };
+        Flow::Continue
     }
 
     /// §13.2.5.74 Ambiguous ampersand state.

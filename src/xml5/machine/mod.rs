@@ -26,7 +26,6 @@ mod text;
 use crate::error::{ErrorCode, FoundErrors};
 pub(crate) use crate::lex::Flow;
 use crate::lex::{OpenReference, safe_cut};
-use crate::refs::charref;
 use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Span, TextKind, Window};
 
 use tag::NameTable;
@@ -424,39 +423,23 @@ impl Machine {
     }
 
     /// §1.3.2 Character reference in data state and §1.3.33 Character reference in attribute
-    /// value state, by the suite: HTML's character reference states ([`charref`]), whose errors
+    /// value state, by the suite: HTML's character reference states ([`crate::lex::OpenReference::read`]), whose errors
     /// are recorded here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Window) -> Flow {
-        if !b.eof
-            && self
-                .open_numeric_reference
-                .still_open(b, self.mark, b.end())
-        {
-            return Flow::NeedMore;
-        }
         let in_attribute = self.return_state != State::Data;
-        let s = b.rest(self.mark);
-        match charref::character_reference(s, in_attribute, b.eof) {
-            charref::CharRef::NeedMore => {
-                let numeric = s.starts_with(b"&#");
-                self.open_numeric_reference
-                    .watch(numeric.then_some((self.mark, b.end())));
-                Flow::NeedMore
-            }
-            charref::CharRef::Done(outcome) => {
-                self.open_numeric_reference.watch(None);
-                for (code, at) in outcome.errors.into_iter().flatten() {
-                    self.error(code, self.mark + at);
-                }
-                self.pos = self.mark + outcome.len;
-                self.state = if outcome.ambiguous {
-                    State::AmbiguousAmpersand
-                } else {
-                    self.return_state
-                };
-                Flow::Continue
-            }
+        let Some(outcome) = self.open_numeric_reference.read(b, self.mark, in_attribute) else {
+            return Flow::NeedMore;
+        };
+        for (code, at) in outcome.errors.into_iter().flatten() {
+            self.error(code, self.mark + at);
         }
+        self.pos = self.mark + outcome.len;
+        self.state = if outcome.ambiguous {
+            State::AmbiguousAmpersand
+        } else {
+            self.return_state
+        };
+        Flow::Continue
     }
 
     /// HTML's ambiguous ampersand state, which the suite's references follow.
