@@ -5,7 +5,8 @@
 //! [`Dialect`], and monomorphized: no dynamic dispatch on the hot path. A dialect brings its
 //! lexer (states, byte classes, actions, fast lanes, the rules for where a chunk seam may cut a
 //! token) as a [`Lexer`], and its tree stage as a [`Feedback`]. The public tokenizers are thin
-//! types over the driver for one dialect each: [`crate::Tokenizer`] for HTML.
+//! types over the driver for one dialect each: [`crate::Tokenizer`] for HTML,
+//! [`crate::xml5::Tokenizer`] for XML5.
 
 use crate::error::FoundErrors;
 use crate::feedback::Feedback;

@@ -1,6 +1,7 @@
 //! # tagstream
 //!
-//! A spec-exact, streaming, zero-copy HTML tokenizer.
+//! A spec-exact, streaming, zero-copy HTML tokenizer, with an XML5 tokenizer on the same
+//! machinery ([`xml5`]).
 //!
 //! - **Spec-exact**: every state of the WHATWG HTML tokenizer (including the 2026 processing
 //!   instructions), every parse-error code with its line and column; the html5lib-tests tokenizer

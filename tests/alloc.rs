@@ -1,21 +1,31 @@
 //! The arena proof: a tokenizer reused on the same page makes at most one global allocation the
 //! second time (the arena keeps only its largest chunk on reset, so it may grow once more to hold a
 //! whole pass in one chunk) and none at all from then on, even with every text, name and attribute
-//! value decoded.
+//! value decoded. The same holds for the XML5 tokenizer.
 //!
 //! dhat's allocator counts the allocations of every thread (reallocations count as new blocks), so
 //! this file runs without the test harness (`harness = false` in Cargo.toml): no harness thread can
 //! allocate while it counts, as one did once on a loaded machine.
 
-use tagstream::{Options, Token, Tokenizer};
+use tagstream::{Options, Token, Tokenizer, xml5};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
 
 /// Tokenize `page` decoding everything; returns (tokens, bytes of decoded text) as a checksum.
 fn pass(tokenizer: &mut Tokenizer, page: &[u8]) -> (usize, usize) {
+    decode_all(tokenizer.tokenize(page))
+}
+
+/// [`pass`] for XML5.
+fn xml5_pass(tokenizer: &mut xml5::Tokenizer, page: &[u8]) -> (usize, usize) {
+    decode_all(tokenizer.tokenize(page))
+}
+
+/// Decode every part of every token; returns (tokens, bytes of decoded text).
+fn decode_all<'t>(all: impl Iterator<Item = Token<'t>>) -> (usize, usize) {
     let (mut tokens, mut bytes) = (0, 0);
-    for token in tokenizer.tokenize(page) {
+    for token in all {
         tokens += 1;
         bytes += match token {
             Token::StartTag(tag) => {
@@ -45,6 +55,42 @@ fn allocations_during(f: impl FnOnce()) -> u64 {
 fn main() {
     reused_tokenizer_stops_allocating();
     println!("alloc: a reused tokenizer stops allocating (4 pages, errors off and on): ok");
+    reused_xml5_tokenizer_stops_allocating();
+    println!("alloc: a reused XML5 tokenizer stops allocating (errors off and on): ok");
+}
+
+/// An XML document with every kind of token, many attributes, and parts that decode changed.
+fn xml_document() -> Vec<u8> {
+    let mut doc = String::from("<?xml version='1.0'?><!DOCTYPE r [<!ENTITY e 'x'>]><r>");
+    for i in 0..40 {
+        doc.push_str(&format!(
+            "<item id='{i}' Name=\"a&amp;b\" {}><!-- c{i} --><![CDATA[x\r\ny]]>t&lt;{i}\0</item><e/></>",
+            (0..i % 12).map(|k| format!("k{k}='v'")).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    doc.push_str("</r>");
+    doc.into_bytes()
+}
+
+fn reused_xml5_tokenizer_stops_allocating() {
+    let _profiler = dhat::Profiler::builder().testing().build();
+    let page = xml_document();
+    for options in [Options::new(), Options::new().errors(true)] {
+        let mut tokenizer = xml5::Tokenizer::new(options);
+        let mut first = (0, 0);
+        let counted = allocations_during(|| first = xml5_pass(&mut tokenizer, &page));
+        assert!(
+            first.0 > 200 && counted > 0,
+            "{first:?}, {counted} allocations"
+        );
+        let mut again = (0, 0);
+        let second = allocations_during(|| again = xml5_pass(&mut tokenizer, &page));
+        assert_eq!(first, again);
+        assert!(second <= 1, "{second} allocations in the second pass");
+        let third = allocations_during(|| again = xml5_pass(&mut tokenizer, &page));
+        assert_eq!(first, again);
+        assert_eq!(third, 0, "{third} allocations in the third pass");
+    }
 }
 
 fn reused_tokenizer_stops_allocating() {

@@ -288,7 +288,7 @@ fn large_tags_find_repeats_in_linear_time() {
 /// The tokens of `chunks` fed in turn, as text (adjacent text merged), with the errors
 /// (errors on) or without (errors off: the direct lane lexes text and plain tags).
 fn tokens(chunks: &[&[u8]], errors: bool) -> (Vec<String>, Vec<(ErrorCode, usize)>) {
-    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors));
+    let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors).max_errors(usize::MAX));
     let mut out: Vec<String> = Vec::new();
     let mut push = |token: Token<'_>| {
         let s = match token {
@@ -400,5 +400,189 @@ fn a_numeric_reference_cut_by_many_seams_decodes_whole() {
         }
         assert_eq!(text, "aAb");
         assert!(tokenizer.errors().is_empty());
+    }
+}
+
+#[test]
+fn a_solidus_not_followed_by_gt_is_an_error_and_the_draft_decides_the_kind() {
+    // §1.3.27: the tag attribute name state emits a start tag; §1.3.26 emits the current token,
+    // which the `/` made an empty tag.
+    for (input, self_closing) in [
+        (&b"<a/ b>"[..], false),
+        (b"<a/ >", true),
+        (b"<a b/ c='1'>", true),
+    ] {
+        let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(true));
+        let Some(Token::StartTag(tag)) = tokenizer.tokenize(input).next() else {
+            panic!()
+        };
+        assert_eq!(tag.self_closing(), self_closing, "{input:?}");
+        let codes: Vec<_> = tokenizer.errors().iter().map(|e| e.code).collect();
+        assert_eq!(codes, [ErrorCode::UnexpectedSolidusInTag], "{input:?}");
+    }
+}
+
+/// Pieces that random documents are made of: every byte the states look at, and the openings and
+/// closings of every token kind.
+const PIECES: &[&[u8]] = &[
+    b"<",
+    b">",
+    b"/",
+    b"?",
+    b"!",
+    b"-",
+    b"[",
+    b"]",
+    b"=",
+    b"'",
+    b"\"",
+    b"&",
+    b"#",
+    b"x",
+    b";",
+    b" ",
+    b"\n",
+    b"\r",
+    b"a",
+    b"B",
+    b":",
+    b"\0",
+    b"1",
+    b"amp",
+    b"lt;",
+    b"<!--",
+    b"-->",
+    b"<![CDATA[",
+    b"]]>",
+    b"<!DOCTYPE",
+    b"PUBLIC",
+    b"SYSTEM",
+    b"<?",
+    b"?>",
+    b"\xC3\xA9",
+    b"\xE2\x82",
+    b"\xAC",
+    b"</",
+    b"/>",
+    b"&#x",
+    b"&#",
+];
+
+#[test]
+fn random_documents_give_the_same_tokens_under_every_chunking_lane_or_not() {
+    let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed as usize
+    };
+    for _ in 0..3000 {
+        let input: Vec<u8> = (0..random() % 24)
+            .flat_map(|_| PIECES[random() % PIECES.len()].iter().copied())
+            .collect();
+        let whole = tokens(&[&input], true);
+        let mut chunkings = vec![input.chunks(1).collect::<Vec<_>>(), vec![&input[..]]];
+        chunkings.extend((1..input.len()).map(|at| {
+            let (a, b) = input.split_at(at);
+            vec![a, b]
+        }));
+        for chunks in chunkings {
+            assert_eq!(tokens(&chunks, true), whole, "{input:?} in {chunks:?}");
+            let (lane, errors) = tokens(&chunks, false);
+            assert_eq!(
+                (&lane, errors.len()),
+                (&whole.0, 0),
+                "errors off: {input:?} in {chunks:?}"
+            );
+        }
+    }
+}
+
+/// A whole document in another encoding: the BOM, else the XML declaration's `encoding`, else
+/// UTF-8 (the encoding module's sniffing, with UTF-8 as the default), decoded, then tokenized.
+#[cfg(feature = "encoding")]
+#[test]
+fn documents_in_the_encoding_their_declaration_or_bom_names() {
+    use tagstream::encoding::decode_document;
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(
+        "<?xml version='1.0'?><p>é</p>"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes),
+    );
+    let documents: [(&[u8], &str); 4] = [
+        (
+            b"<?xml version='1.0' encoding='windows-1252'?><p>caf\xE9</p>",
+            "windows-1252",
+        ),
+        (
+            b"<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><p>\x82\xA0</p>",
+            "Shift_JIS",
+        ),
+        (&utf16, "UTF-16LE"),
+        ("<?xml version='1.0'?><p>é</p>".as_bytes(), "UTF-8"),
+    ];
+    let expected = ["caf\u{E9}", "\u{3042}", "\u{E9}", "\u{E9}"];
+    for ((bytes, name), text) in documents.into_iter().zip(expected) {
+        let (decoded, sniffed) = decode_document(bytes, None, encoding_rs::UTF_8);
+        assert_eq!(sniffed.encoding.name(), name);
+        let mut tokenizer = xml5::Tokenizer::default();
+        let texts: Vec<String> = tokenizer
+            .tokenize(&decoded)
+            .filter_map(|t| match t {
+                Token::Text(t) => Some(t.text().to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts, [text], "{name}");
+    }
+}
+
+/// A hostile input: the same tokens whole and in 4 KiB chunks (and one byte at a time up to
+/// 64 KiB), errors on and off, the same errors in every chunking. No timing is asserted: the sizes
+/// make a quadratic path take minutes. Returns the tokens and how many errors there were.
+fn consistent(input: &[u8]) -> (Vec<String>, usize) {
+    let whole = tokens(&[input], true);
+    let mut sizes = vec![4096];
+    if input.len() <= 1 << 16 {
+        sizes.push(1);
+    }
+    for size in sizes {
+        let chunks: Vec<&[u8]> = input.chunks(size).collect();
+        assert_eq!(tokens(&chunks, true), whole, "chunks of {size}");
+        assert_eq!(
+            tokens(&chunks, false).0,
+            whole.0,
+            "chunks of {size}, errors off"
+        );
+    }
+    (whole.0, whole.1.len())
+}
+
+#[test]
+fn hostile_inputs_are_read_in_linear_time() {
+    let name = [&b"<"[..], &b"n".repeat(4 << 20), b"/>"].concat();
+    let (tags, _) = consistent(&name);
+    assert_eq!(tags.len(), 1);
+    let (nested, errors) = consistent(&b"<a>".repeat(100_000));
+    assert_eq!((nested.len(), errors), (100_000, 0));
+    let (short, _) = consistent(&b"</>".repeat(100_000));
+    assert_eq!(short.len(), 100_000);
+    let (text, errors) = consistent(&b"&".repeat(1 << 20));
+    assert_eq!((text.len(), errors), (1, 0));
+    let (text, errors) = consistent(&b"&#".repeat(1 << 19));
+    assert_eq!((text.len(), errors), (1, 1 << 19));
+    let (text, errors) = consistent(&b"<".repeat(1 << 18));
+    assert_eq!((text.len(), errors), (1, 1 << 18));
+    for (open, fill) in [
+        (&b"<![CDATA["[..], &b"]x"[..]),
+        (b"<?pi ", b"?x"),
+        (b"<!--", b"-x<!"),
+        (b"<!DOCTYPE d [", b"'x'<!--"),
+    ] {
+        let input = [open, &fill.repeat(1 << 18)].concat();
+        let (tokens, errors) = consistent(&input);
+        assert_eq!((tokens.len(), errors), (1, 1), "{open:?}");
     }
 }

@@ -28,20 +28,16 @@ impl Machine {
     /// store-forwarding stall that took a fifth of the time.
     #[inline(always)]
     pub(crate) fn lex_lane(&mut self, b: &Window) -> Lexeme {
-        let Some(i) = find1(b'<', b.rest(self.pos)) else {
+        if let Some((lt, tag, end)) = self.lane_tag.take()
+            && lt == self.pos
+        {
+            return self.lane_leave_at(tag, end);
+        }
+        let start = self.pos;
+        let Some(i) = find1(b'<', b.rest(start)) else {
             return Lexeme::Elsewhere;
         };
-        let lt = self.pos + i;
-        if lt > self.text_start {
-            // The text goes out alone; the tag is for the next call.
-            let text = Span {
-                start: self.text_start,
-                end: lt,
-            };
-            self.pos = lt;
-            self.text_start = lt;
-            return Lexeme::Text(text);
-        }
+        let lt = start + i;
         let lexeme = match b.at(lt + 1) {
             Some(b'/') => self.lane_end_tag(b, lt),
             Some(c) if !(is_space(c) || matches!(c, b':' | b'<' | b'>' | b'?' | b'!')) => {
@@ -49,17 +45,33 @@ impl Machine {
             }
             _ => None,
         };
-        match lexeme {
-            Some((lexeme, end)) => {
-                self.pos = end;
-                self.text_start = end;
-                lexeme
-            }
-            None => {
-                self.pos = lt;
-                Lexeme::Elsewhere
-            }
+        // The machine's `pos` moved over attribute names: back where it was.
+        self.pos = start;
+        let Some((tag, end)) = lexeme else {
+            // The text runs on past the `<` (or the tag is not for the lane): the state
+            // functions read it whole.
+            return Lexeme::Elsewhere;
+        };
+        if lt == self.text_start {
+            return self.lane_leave_at(tag, end);
         }
+        // The text before the tag goes out first; the tag is for the next call.
+        self.lane_tag = Some((lt, tag, end));
+        let text = Span {
+            start: self.text_start,
+            end: lt,
+        };
+        self.pos = lt;
+        self.text_start = lt;
+        Lexeme::Text(text)
+    }
+
+    /// Hand out `tag`, which ends before `end`, and read on from there.
+    #[inline(always)]
+    fn lane_leave_at(&mut self, tag: Lexeme, end: usize) -> Lexeme {
+        self.pos = end;
+        self.text_start = end;
+        tag
     }
 
     /// `</name>` at `lt`, and where it ends.

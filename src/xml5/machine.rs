@@ -18,7 +18,7 @@
 use crate::error::{ErrorCode, FoundErrors};
 use crate::machine::{Attrs, safe_cut};
 use crate::refs::charref;
-use crate::span::{DoctypeRecord, Record, Span, TextKind, Window};
+use crate::span::{DoctypeRecord, Lexeme, Record, Span, TextKind, Window};
 
 use super::tag::NameTable;
 
@@ -141,6 +141,9 @@ pub(crate) struct Machine {
     /// A numeric character reference left open at the last seam: (its `&`, how far its digits
     /// were checked), so that the next seam checks only the bytes that came since.
     open_numeric_reference: Option<(usize, usize)>,
+    /// A tag the lane lexed after text it handed out: its `<`, the tag, and its end (see
+    /// `lane.rs`); its attributes are in `attrs`.
+    pub(super) lane_tag: Option<(usize, Lexeme, usize)>,
     /// Parse errors found since the driver last took them.
     pub(crate) errors: FoundErrors,
     /// The record just emitted (valid when a step returns [`Flow::Emit`]).
@@ -164,6 +167,7 @@ impl Machine {
             doctype: DoctypeRecord::default(),
             subset_quote: 0,
             open_numeric_reference: None,
+            lane_tag: None,
             errors: FoundErrors::new(max_errors),
             out: Record::text(Span::default(), TextKind::Data, 0),
         }
@@ -182,6 +186,7 @@ impl Machine {
         self.names.clear();
         self.current_attr = None;
         self.open_numeric_reference = None;
+        self.lane_tag = None;
     }
 
     /// Start reading the stream at `offset` (after a stripped byte order mark).

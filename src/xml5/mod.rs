@@ -20,24 +20,42 @@
 //! references use HTML's named table (with its legacy names and attribute rule) and numeric rules;
 //! NUL becomes U+FFFD; CR and CRLF become LF.
 //!
+//! Bytes in another encoding (feature `encoding`): for a whole document,
+//! `tagstream::encoding::decode_document(bytes, None, encoding_rs::UTF_8)` decodes it by its BOM,
+//! else by its XML declaration's `encoding` (the encoding module's prescan reads it), else as
+//! UTF-8, ready for [`Tokenizer::tokenize`]. (The streaming transcoder is HTML's for now.)
+//!
 //! Of [`Options`], XML5 reads the general fields: `errors`, `max_errors`, `track_positions`,
 //! `validate_utf8`, `strip_bom`, `max_carry`, `max_arena`. The HTML-only ones (initial state,
 //! last start tag, CDATA permission, legacy processing instructions, simulation, scripting) are
 //! ignored.
 //!
-//! Parse errors ([`Options::errors`]) reuse HTML's codes where XML5 does what HTML does, and add
-//! two of its own. The codes XML5 reports: `invalid-first-character-of-tag-name` (`<` or `</`
-//! followed by whitespace, `:`, `<` or `>`), `eof-before-tag-name`, `eof-in-tag`,
-//! `end-tag-with-trailing-solidus`, `end-tag-with-attributes` (each character after an end tag's
-//! name), `unexpected-solidus-in-tag`, `colon-before-attribute`, `duplicate-attribute`,
-//! `invalid-first-character-of-processing-instruction-target`, `eof-in-processing-instruction`,
-//! `incorrectly-opened-comment`, `abrupt-closing-of-empty-comment`, `nested-comment`,
-//! `incorrectly-closed-comment`, `eof-in-comment`, `eof-in-cdata`, the DOCTYPE codes of HTML
-//! (`eof-in-doctype`, `missing-whitespace-before-doctype-name`, `missing-doctype-name`,
-//! `invalid-character-sequence-after-doctype-name`, …) and
-//! `unexpected-character-after-doctype-internal-subset`, the character reference codes of HTML,
-//! and the input-stream codes (`control-character-in-input-stream`,
-//! `noncharacter-in-input-stream`).
+//! Parse errors ([`Options::errors`]) reuse HTML's codes where XML5 does what HTML does; two
+//! are XML5's own. Each comes with its offset and line and column. The codes XML5 reports:
+//!
+//! | code | when |
+//! |---|---|
+//! | `invalid-first-character-of-tag-name` | `<` or `</` followed by whitespace, `:`, `<` (or `>` after `<`): text |
+//! | `eof-before-tag-name` | the input ends after `<` or `</` |
+//! | `eof-in-tag` | the input ends in a tag (it is emitted as it is) |
+//! | `end-tag-with-trailing-solidus` | `/` after an end tag's name |
+//! | `end-tag-with-attributes` | each character but whitespace between an end tag's name and `>` |
+//! | `unexpected-solidus-in-tag` | `/` in a start tag not followed by `>` |
+//! | `colon-before-attribute` | `:` where an attribute name would start (XML5's own) |
+//! | `duplicate-attribute` | an attribute name repeats one of the tag's (the first wins) |
+//! | `invalid-first-character-of-processing-instruction-target` | whitespace after `<?`: a bogus comment |
+//! | `eof-in-processing-instruction` | the input ends in a processing instruction (or after `<?`) |
+//! | `incorrectly-opened-comment` | `<!` not followed by `--`, `[CDATA[` or `DOCTYPE`: a bogus comment |
+//! | `abrupt-closing-of-empty-comment` | `<!-->` or `<!--->` |
+//! | `nested-comment` | `<!--` inside a comment |
+//! | `incorrectly-closed-comment` | a comment closed by `--!>` |
+//! | `eof-in-comment` | the input ends in a comment |
+//! | `eof-in-cdata` | the input ends in a CDATA section |
+//! | `eof-in-doctype` | the input ends in a DOCTYPE |
+//! | `missing-whitespace-before-doctype-name`, `missing-doctype-name`, `invalid-character-sequence-after-doctype-name`, `missing-whitespace-after-doctype-public-keyword`, `missing-whitespace-after-doctype-system-keyword`, `missing-doctype-public-identifier`, `missing-doctype-system-identifier`, `missing-quote-before-doctype-public-identifier`, `missing-quote-before-doctype-system-identifier`, `abrupt-doctype-public-identifier`, `abrupt-doctype-system-identifier`, `missing-whitespace-between-doctype-public-and-system-identifiers`, `unexpected-character-after-doctype-system-identifier` | as in HTML's DOCTYPE states |
+//! | `unexpected-character-after-doctype-internal-subset` | anything but whitespace between the internal subset's `]` and `>` (XML5's own) |
+//! | `missing-semicolon-after-character-reference`, `unknown-named-character-reference`, `absence-of-digits-in-numeric-character-reference`, `null-character-reference`, `character-reference-outside-unicode-range`, `surrogate-character-reference`, `noncharacter-character-reference`, `control-character-reference` | character references, as in HTML |
+//! | `control-character-in-input-stream`, `noncharacter-in-input-stream` | the input stream, as in HTML |
 //!
 //! ```
 //! use tagstream::{Token, xml5};

@@ -97,10 +97,11 @@ pub(super) fn find_name_end(
 }
 
 impl Machine {
-    /// A start tag begins at `tok.start`, its name at the current position.
-    pub(super) fn begin_start_tag(&mut self) {
-        self.tok.name_start = self.pos;
+    /// A start tag begins at `tok.start`, its name at `name_start`: the tag name state is next.
+    pub(super) fn begin_start_tag(&mut self, name_start: usize) {
+        self.tok.name_start = name_start;
         self.clear_attributes();
+        self.state = State::TagName;
     }
 
     /// Forget the last tag's attributes.
@@ -241,6 +242,13 @@ impl Machine {
         }
     }
 
+    /// The tag attribute name and unquoted value states emit "the current token as start tag
+    /// token" (§1.3.27, 32): a `/` earlier in the tag not followed by `>` (an error) does not make
+    /// it an empty tag there.
+    fn as_start_tag(&mut self) {
+        self.tok.self_closing = false;
+    }
+
     /// `/` in a tag: it is an empty tag from now on; the empty tag state says whether `>` follows.
     fn go_empty_tag(&mut self) -> Flow {
         self.tok.self_closing = true;
@@ -307,8 +315,14 @@ impl Machine {
         };
         self.finish_attribute_name(b);
         match c {
-            None => self.eof_in_tag(b),
-            Some(b'>') => self.emit_start_tag(self.pos + 1),
+            None => {
+                self.as_start_tag();
+                self.eof_in_tag(b)
+            }
+            Some(b'>') => {
+                self.as_start_tag();
+                self.emit_start_tag(self.pos + 1)
+            }
             Some(b'/') => self.go_empty_tag(),
             Some(b'=') => {
                 self.pos += 1;
@@ -447,8 +461,14 @@ impl Machine {
         }
         self.set_value(self.pos, 0);
         match c {
-            None => self.eof_in_tag(b),
-            Some(b'>') => self.emit_start_tag(self.pos + 1),
+            None => {
+                self.as_start_tag();
+                self.eof_in_tag(b)
+            }
+            Some(b'>') => {
+                self.as_start_tag();
+                self.emit_start_tag(self.pos + 1)
+            }
             Some(_) => {
                 self.pos += 1;
                 self.state = State::TagAttributeNameBefore;

@@ -69,18 +69,17 @@ impl Machine {
         if self.begin_token(self.mark) {
             return Flow::Emit;
         }
-        self.state = match c {
-            b'?' => State::Pi,
-            b'!' => State::MarkupDeclaration,
+        let at = self.pos;
+        self.pos += 1;
+        match c {
+            b'?' => self.state = State::Pi,
+            b'!' => self.state = State::MarkupDeclaration,
             _ => {
-                self.begin_start_tag();
-                self.pos += 1;
-                self.state = State::TagName;
+                self.begin_start_tag(at);
                 // Straight on, not round the run loop.
                 return self.tag_name_state(b);
             }
-        };
-        self.pos += 1;
+        }
         Flow::Continue
     }
 }
