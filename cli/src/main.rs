@@ -209,7 +209,7 @@ enum Dialect {
     Xml5,
 }
 
-/// The `tokens` options of one dialect only, by argument id, as written on the command line.
+/// The `tokens` options of HTML only: argument id, and the option as written.
 const HTML_ONLY: &[(&str, &str)] = &[
     ("html5lib", "--html5lib"),
     ("no_simulate", "--no-simulate"),
@@ -221,6 +221,7 @@ const HTML_ONLY: &[(&str, &str)] = &[
     ("encoding", "--encoding"),
     ("default_encoding", "--default-encoding"),
 ];
+/// The `tokens` options of XML5 only: argument id, and the option as written.
 const XML5_ONLY: &[(&str, &str)] = &[("xml5lib", "--xml5lib")];
 
 /// Exit with status 2 and `message`, as clap does for bad arguments, with the usage of `tokens`.
