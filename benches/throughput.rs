@@ -11,7 +11,8 @@
 //! Groups: `corpus` (the 258 real pages of `datasets/fetch-corpus.sh`; skipped with a message when
 //! they are missing), `samples` (the committed `datasets/samples/*.html`) and `hostile` (the
 //! hostile inputs of issue 5 from `common/hostile.rs`, at a tenth of their full size, each one
-//! whole document in `default` and `errors` mode: compare their throughput with `corpus`).
+//! whole document in `default` and `errors` mode: compare their throughput with `corpus`), and
+//! `hostile-xml5` (issue 26's hostile XML for the XML5 tokenizer, likewise).
 
 mod common;
 
@@ -23,6 +24,7 @@ use criterion::{
     BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
     criterion_main, measurement::WallTime,
 };
+use tagstream::{Options, xml5};
 
 /// The six benches (3 modes × whole/chunked) over `pages`, in one group.
 fn modes(group: &mut BenchmarkGroup<'_, WallTime>, pages: &[Vec<u8>]) {
@@ -93,6 +95,30 @@ fn hostile(c: &mut Criterion) {
     group.finish();
 }
 
+/// XML5's hostile inputs (issue 26) at a tenth of full size, errors off and on.
+fn hostile_xml5(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hostile-xml5");
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for case in common::hostile::XML_CASES {
+        let input = case.input(10);
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        for (name, errors) in [("default", false), ("errors", true)] {
+            let mut tokenizer = xml5::Tokenizer::new(Options::new().errors(errors));
+            group.bench_function(BenchmarkId::new(name, case.name), |b| {
+                b.iter(|| {
+                    let tokens = tokenizer.tokenize(black_box(&input));
+                    black_box(tokens.fold(0, |h, token| common::spans(h, &token)))
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
 /// The committed samples (always there): a quick check that needs no download.
 fn samples(c: &mut Criterion) {
     let pages: Vec<Vec<u8>> = common::samples().into_iter().map(|(_, p)| p).collect();
@@ -105,5 +131,5 @@ fn samples(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, corpus, samples, hostile);
+criterion_group!(benches, corpus, samples, hostile, hostile_xml5);
 criterion_main!(benches);

@@ -1,4 +1,5 @@
-//! The hostile inputs of issues 5 and 25, and a few of our own, as benchmark cases, defined once
+//! The hostile inputs of issues 5 and 25 (HTML, [`CASES`]) and issue 26 (XML5, [`XML_CASES`]), and
+//! a few of our own, as benchmark cases, defined once
 //! for the criterion bench (`benches/throughput.rs`, group `hostile`, at a tenth of full size) and
 //! for `perf/` (`tagstream-perf --hostile`, at full size), which includes this file with `#[path]`.
 //!
@@ -236,6 +237,100 @@ pub const CASES: &[Case] = &[
     },
 ];
 
+/// The XML5 tokenizer's hostile inputs (issue 26), each read in linear time.
+pub const XML_CASES: &[Case] = &[
+    Case {
+        name: "xml-name",
+        what: "`<` + a 10 MB element name + `/>`",
+        state: "tag name",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: xml_name,
+    },
+    Case {
+        name: "xml-attrs-distinct",
+        what: "one empty tag with 100,000 attributes, all names distinct (` a0='v' a1='v' …`)",
+        state: "tag attribute name / value",
+        unit: "attributes",
+        full: 100_000,
+        from_issue: true,
+        make: xml_attributes_distinct,
+    },
+    Case {
+        name: "xml-attrs-same",
+        what: "one empty tag with 100,000 attributes, all named `a` (duplicates dropped)",
+        state: "tag attribute name / value",
+        unit: "attributes",
+        full: 100_000,
+        from_issue: true,
+        make: xml_attributes_same,
+    },
+    Case {
+        name: "xml-nested",
+        what: "100,000 nested `<e>`, then as many `</e>`",
+        state: "tag / tag name / end tag",
+        unit: "pairs",
+        full: 100_000,
+        from_issue: true,
+        make: xml_nested,
+    },
+    Case {
+        name: "xml-open-cdata",
+        what: "`<![CDATA[` + 10 MB of `]x`, never closed",
+        state: "CDATA, CDATA bracket",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: xml_open_cdata,
+    },
+    Case {
+        name: "xml-open-pi",
+        what: "`<?pi ` + 10 MB of `?x`, never closed",
+        state: "PI data, PI after",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: xml_open_pi,
+    },
+    Case {
+        name: "xml-open-comment",
+        what: "`<!--` + 10 MB of `-x<!`, never closed",
+        state: "comment, comment end dash, comment less-than sign",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: xml_open_comment,
+    },
+    Case {
+        name: "xml-open-doctype",
+        what: "`<!DOCTYPE d [` + 10 MB of `'x'<!--` (literals and comments), never closed",
+        state: "DOCTYPE internal subset",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: xml_open_doctype,
+    },
+    Case {
+        name: "xml-amp",
+        what: "10 MB of `&amp;`, then 10 MB of `&` alone",
+        state: "data, character reference",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: xml_ampersands,
+    },
+    Case {
+        name: "xml-short-end-tags",
+        what: "`<a>` + 10 MB of `</>` (short end tags)",
+        state: "end tag",
+        unit: "bytes",
+        full: 10 * MB,
+        from_issue: true,
+        make: xml_short_end_tags,
+    },
+];
+
 /// `unit` repeated and cut to exactly `size` bytes.
 fn repeated(unit: &[u8], size: usize) -> Vec<u8> {
     unit.iter().copied().cycle().take(size).collect()
@@ -366,4 +461,58 @@ fn invalid_utf8(size: usize) -> Vec<u8> {
         b"\x80\xC0\xE0\x80\xF0\x80\x80\xED\xA0\x80\xF4\x90\xFF",
         size,
     )
+}
+
+fn xml_name(size: usize) -> Vec<u8> {
+    wrapped(b"<", b"n", size, b"/>")
+}
+
+/// `<e` + one attribute per `name(i)` + `/>`.
+fn xml_empty_tag(count: usize, name: impl Fn(usize) -> String) -> Vec<u8> {
+    let mut v = b"<e".to_vec();
+    for i in 0..count {
+        v.extend_from_slice(format!(" {}='v'", name(i)).as_bytes());
+    }
+    v.extend_from_slice(b"/>");
+    v
+}
+
+fn xml_attributes_distinct(count: usize) -> Vec<u8> {
+    xml_empty_tag(count, |i| format!("a{i}"))
+}
+
+fn xml_attributes_same(count: usize) -> Vec<u8> {
+    xml_empty_tag(count, |_| "a".to_owned())
+}
+
+fn xml_nested(pairs: usize) -> Vec<u8> {
+    let mut v = repeated(b"<e>", 3 * pairs);
+    v.extend(repeated(b"</e>", 4 * pairs));
+    v
+}
+
+fn xml_open_cdata(size: usize) -> Vec<u8> {
+    wrapped(b"<![CDATA[", b"]x", size, b"")
+}
+
+fn xml_open_pi(size: usize) -> Vec<u8> {
+    wrapped(b"<?pi ", b"?x", size, b"")
+}
+
+fn xml_open_comment(size: usize) -> Vec<u8> {
+    wrapped(b"<!--", b"-x<!", size, b"")
+}
+
+fn xml_open_doctype(size: usize) -> Vec<u8> {
+    wrapped(b"<!DOCTYPE d [", b"'x'<!--", size, b"")
+}
+
+fn xml_ampersands(size: usize) -> Vec<u8> {
+    let mut v = repeated(b"&amp;", size / 2);
+    v.extend(repeated(b"&", size - size / 2));
+    v
+}
+
+fn xml_short_end_tags(size: usize) -> Vec<u8> {
+    wrapped(b"<a>", b"</>", size, b"")
 }

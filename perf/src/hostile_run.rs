@@ -1,5 +1,6 @@
 //! `tagstream-perf --hostile`: the hostile inputs of issues 5 and 25 at full size against the
-//! corpus, in one process, and a document fed one byte at a time. See README.md ("Hostile inputs").
+//! corpus, in one process, and a document fed one byte at a time; with `--xml`, issue 26's hostile
+//! XML against the XML corpus, for the XML5 tokenizer ([`XML`]). See README.md ("Hostile inputs").
 //!
 //! The inputs are the corpus (the reference), every case of `benches/common/hostile.rs` (included
 //! as `crate::hostile`) and the byte-at-a-time documents: the corpus pages in name order,
@@ -16,10 +17,10 @@ use std::hint::black_box;
 use std::path::Path;
 
 use crate::corpus::Corpus;
-use crate::hostile::{CASES, Case};
+use crate::hostile::{CASES, Case, XML_CASES};
 use crate::report::{self, Machine, fmt_speed, group, mbps, median};
-use crate::subjects::{self, Dialect, Outcome, Subject};
-use tagstream::{Options, Tokenizer};
+use crate::subjects::{Dialect, Outcome, Subject};
+use tagstream::{Options, Tokenizer, xml5};
 
 /// Each of the issues' cases must run at this fraction of the corpus throughput or more.
 const GOAL: f64 = 0.25;
@@ -39,6 +40,49 @@ const FLAT: f64 = 1.25;
 /// own tree-builder feedback simulator), `lol_html-bare`, html5ever's tokenizer and html5gum.
 const PEERS: [&str; 4] = ["lol_html", "lol_html-bare", "html5ever", "html5gum"];
 
+/// What a hostile run measures: the dialect, its cases and subjects, and the peers beside them.
+pub struct Setup {
+    dialect: Dialect,
+    cases: &'static [Case],
+    /// The subjects of [`Mode::Default`], [`Mode::Errors`] and [`Mode::Bytewise`].
+    subjects: [&'static str; 3],
+    peers: &'static [&'static str],
+    /// The issues that name the cases, for the report.
+    issues: &'static str,
+    /// What they ask of each case, for the report.
+    asks: &'static str,
+    /// The feeding call of the byte-at-a-time documents, for the report.
+    feed: &'static str,
+}
+
+/// HTML: issues 5 and 25, against the race's HTML peers.
+pub const HTML: Setup = Setup {
+    dialect: Dialect::Html,
+    cases: CASES,
+    subjects: ["tagstream", "tagstream-errors", "tagstream-chunks"],
+    peers: &PEERS,
+    issues: "issues 5 and 25",
+    asks: "ask for ≥ 25%",
+    feed: "Tokenizer::feed",
+};
+
+/// XML5: issue 26's hostile XML, against the XML corpus (no peers: quick-xml stops at the first
+/// error, and xml5ever's speed on them is in the XML race's notes).
+pub const XML: Setup = Setup {
+    dialect: Dialect::Xml,
+    cases: XML_CASES,
+    subjects: [
+        "tagstream-xml5",
+        "tagstream-xml5-errors",
+        "tagstream-xml5-chunks",
+    ],
+    peers: &[],
+    issues: "issue 26",
+    asks: "asks for linear time (\"ns/byte ÷ at 1/10 size\" about 1); the ≥ 25% columns are \
+           the HTML issues' bar, shown for comparison",
+    feed: "xml5::Tokenizer::feed",
+};
+
 /// A peer's time per byte at full size over its time at 1/[`SMALLER`] above this is called out
 /// as not linear (short inputs time noisily, and caches move the ratio by less than this).
 const NOT_LINEAR: f64 = 2.0;
@@ -55,18 +99,22 @@ enum Mode {
 
 impl Mode {
     /// The race's subject that runs this mode.
-    fn name(self) -> &'static str {
+    fn name(self, setup: &Setup) -> &'static str {
         match self {
-            Mode::Default => "tagstream",
-            Mode::Errors => "tagstream-errors",
-            Mode::Bytewise => "tagstream-chunks",
+            Mode::Default => setup.subjects[0],
+            Mode::Errors => setup.subjects[1],
+            Mode::Bytewise => setup.subjects[2],
             Mode::Peer(name) => name,
         }
     }
 
-    fn subject(self, input: &Corpus) -> Box<dyn Subject> {
-        // The chunk size (1 byte) matters only to tagstream-chunks.
-        subjects::make(self.name(), input, 1).expect("a subject of the race")
+    fn subject(self, setup: &Setup, input: &Corpus) -> Box<dyn Subject> {
+        // The chunk size (1 byte) matters only to the chunks subject.
+        let name = self.name(setup);
+        setup
+            .dialect
+            .make(name, input, 1)
+            .expect("a subject of the race")
     }
 }
 
@@ -105,6 +153,7 @@ impl Run {
 /// Run the hostile benchmark, with the peers unless `peers` is false, and print (and, with
 /// `write`, save) its report.
 pub fn run(
+    setup: &Setup,
     corpus: Corpus,
     passes: usize,
     peers: bool,
@@ -112,8 +161,8 @@ pub fn run(
     write: bool,
 ) -> Result<(), String> {
     let machine = Machine::detect();
-    let inputs = inputs(corpus);
-    let mut runs = runs(&inputs, peers);
+    let inputs = inputs(setup, corpus);
+    let mut runs = runs(setup, &inputs, peers);
     let load_before = report::load_average();
     let started = std::time::Instant::now();
     time_passes(&mut runs, &inputs, passes);
@@ -122,12 +171,16 @@ pub fn run(
         "timed passes took {:.0} s of wall-clock time",
         started.elapsed().as_secs_f64()
     );
-    let markdown = markdown(&machine, &inputs, &runs, passes, load);
+    let markdown = markdown(setup, &machine, &inputs, &runs, passes, load);
     println!("{markdown}");
     if write {
         std::fs::create_dir_all(results).map_err(|e| format!("{}: {e}", results.display()))?;
         let (date, _) = report::today();
-        let path = results.join(format!("{date}-{}-hostile.md", machine.slug()));
+        let dialect = match setup.dialect {
+            Dialect::Html => "",
+            Dialect::Xml => "-xml",
+        };
+        let path = results.join(format!("{date}-{}-hostile{dialect}.md", machine.slug()));
         std::fs::write(&path, &markdown).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
@@ -136,7 +189,7 @@ pub fn run(
 
 /// The corpus first, then every case at full and at a tenth of full size, then the byte-at-a-time
 /// documents.
-fn inputs(corpus: Corpus) -> Vec<(Source, Corpus)> {
+fn inputs(setup: &Setup, corpus: Corpus) -> Vec<(Source, Corpus)> {
     eprintln!("generating the hostile inputs at full size...");
     let joined: Vec<u8> = corpus
         .pages
@@ -145,7 +198,7 @@ fn inputs(corpus: Corpus) -> Vec<(Source, Corpus)> {
         .copied()
         .collect();
     let mut inputs = vec![(Source::Corpus, corpus)];
-    for case in CASES {
+    for case in setup.cases {
         for divisor in [1, SMALLER] {
             let document = Corpus::document(case.name, case.input(divisor));
             inputs.push((Source::Case { case, divisor }, document));
@@ -160,7 +213,7 @@ fn inputs(corpus: Corpus) -> Vec<(Source, Corpus)> {
 
 /// Every input in the modes it is measured in, with its token count: the peers (with `peers`) on
 /// the corpus and the cases at both sizes.
-fn runs(inputs: &[(Source, Corpus)], peers: bool) -> Vec<Run> {
+fn runs(setup: &Setup, inputs: &[(Source, Corpus)], peers: bool) -> Vec<Run> {
     eprintln!("counting tokens...");
     let mut runs = Vec::new();
     for (i, (source, input)) in inputs.iter().enumerate() {
@@ -170,14 +223,14 @@ fn runs(inputs: &[(Source, Corpus)], peers: bool) -> Vec<Run> {
             Source::Bytewise => vec![Mode::Bytewise],
         };
         if peers && !matches!(source, Source::Bytewise) {
-            modes.extend(PEERS.map(Mode::Peer));
+            modes.extend(setup.peers.iter().copied().map(Mode::Peer));
         }
         for mode in modes {
             runs.push(Run {
                 input: i,
                 mode,
-                subject: mode.subject(input),
-                tokens: count_tokens(mode, input),
+                subject: mode.subject(setup, input),
+                tokens: count_tokens(setup, mode, input),
                 cpu: Vec::new(),
                 outcome: Outcome::default(),
                 consistent: true,
@@ -187,23 +240,39 @@ fn runs(inputs: &[(Source, Corpus)], peers: bool) -> Vec<Run> {
     runs
 }
 
+/// [`count_tokens`] for either tokenizer (the two types share the calls, not a trait).
+macro_rules! count_pages {
+    ($tokenizer:ident, $mode:expr, $input:expr) => {{
+        let mut count = 0;
+        for page in &$input.pages {
+            if $mode == Mode::Bytewise {
+                $tokenizer.reset();
+                for byte in page.bytes.chunks(1) {
+                    count += $tokenizer.feed(byte).count() as u64;
+                }
+                count += $tokenizer.finish().count() as u64;
+            } else {
+                count += $tokenizer.tokenize(&page.bytes).count() as u64;
+            }
+        }
+        count
+    }};
+}
+
 /// The tokens `mode`'s subject gets from `input` (feeding one byte at a time splits text); for a
 /// peer, tagstream's in default mode.
-fn count_tokens(mode: Mode, input: &Corpus) -> u64 {
-    let mut tokenizer = Tokenizer::new(Options::new().errors(mode == Mode::Errors));
-    let mut count = 0;
-    for page in &input.pages {
-        if mode == Mode::Bytewise {
-            tokenizer.reset();
-            for byte in page.bytes.chunks(1) {
-                count += tokenizer.feed(byte).count() as u64;
-            }
-            count += tokenizer.finish().count() as u64;
-        } else {
-            count += tokenizer.tokenize(&page.bytes).count() as u64;
+fn count_tokens(setup: &Setup, mode: Mode, input: &Corpus) -> u64 {
+    let options = Options::new().errors(mode == Mode::Errors);
+    match setup.dialect {
+        Dialect::Html => {
+            let mut tokenizer = Tokenizer::new(options);
+            count_pages!(tokenizer, mode, input)
+        }
+        Dialect::Xml => {
+            let mut tokenizer = xml5::Tokenizer::new(options);
+            count_pages!(tokenizer, mode, input)
         }
     }
-    count
 }
 
 /// One warm-up pass and `passes` timed ones, each running every input in every mode once, in an
@@ -382,6 +451,7 @@ fn misses(inputs: &[(Source, Corpus)], runs: &[Run], from_issue: bool) -> String
 
 /// The report (Markdown).
 fn markdown(
+    setup: &Setup,
     machine: &Machine,
     inputs: &[(Source, Corpus)],
     runs: &[Run],
@@ -391,8 +461,8 @@ fn markdown(
     let (date, time) = report::today();
     let corpus = &inputs[0].1;
     let mut s = format!(
-        "# tagstream hostile inputs: {date} on {}\n\n## Setup\n\n",
-        machine.cpu
+        "# tagstream hostile inputs ({}): {date} on {}\n\n## Setup\n\n",
+        setup.issues, machine.cpu
     );
     let _ = writeln!(
         s,
@@ -415,15 +485,19 @@ fn markdown(
          **Method:** `tagstream-perf --hostile`, in one process; every input in every mode once a \
          pass, in an order shuffled anew each pass, 1 warm-up pass + {passes} timed passes; each \
          figure is the median pass on this thread's CPU clock (MB = 10^6 bytes). Each input is \
-         one whole document (`tokenize`), consumed by the race's `tagstream` subject (default: \
-         spans and raw names into a checksum, nothing decoded) and `tagstream-errors` (the same \
+         one whole document (`tokenize`), consumed by the race's `{}` subject (default: \
+         spans and raw names into a checksum, nothing decoded) and `{}` (the same \
          with `Options::errors(true)` and the default `Options::max_errors`: past 65,536 errors \
          in a document, errors are counted by code, not stored; \"parse errors\" counts both); \
-         \"of corpus\" is the case's MB/s over the corpus's in the same mode; issues 5 and 25 \
-         ask for ≥ 25%.",
+         \"of corpus\" is the case's MB/s over the corpus's in the same mode; {} \
+         {}.",
         corpus.origin,
         corpus.pages.len(),
-        group(corpus.bytes as u64)
+        group(corpus.bytes as u64),
+        setup.subjects[0],
+        setup.subjects[1],
+        setup.issues,
+        setup.asks
     );
     if runs.iter().any(|r| matches!(r.mode, Mode::Peer(_))) {
         let lock = crate::manifest_dir().join("Cargo.lock");
@@ -445,29 +519,37 @@ fn markdown(
         "\"ns/byte ÷ at 1/10 size\" is the case's time per byte at full size over its time per \
          byte at a tenth of that size (default mode): about 1 when the time is linear in the \
          size, 10 if it were quadratic; cache effects (a working set that outgrows a cache \
-         level) move it too.\n\nThe issues' cases below 25% of the corpus throughput: {}.\n\n\
-         The cases marked (ours) are not in issue 5's or 25's lists: stress cases for the \
-         tree-builder simulator, and `end-tags`, plain `</y>` tokens with nothing open, as a \
-         reference. Each \
-         token costs the iterator and the lexer a roughly fixed amount of work, so a case's share \
-         of the corpus throughput falls with its bytes per token (the corpus row gives its average): \
-         `end-tags` shows where 4-byte tokens land with almost no simulator work. Ours below 25%: \
-         {}.\n",
+         level) move it too.\n\nThe cases of {} below 25% of the corpus throughput: {}.\n",
+        setup.issues,
         misses(inputs, runs, true),
-        misses(inputs, runs, false)
     );
+    if setup.cases.iter().any(|case| !case.from_issue) {
+        let _ = writeln!(
+            s,
+            "The cases marked (ours) are not in {}' lists: stress cases for the tree-builder \
+             simulator, and `end-tags`, plain `</y>` tokens with nothing open, as a reference. \
+             Each token costs the iterator and the lexer a roughly fixed amount of work, so a \
+             case's share of the corpus throughput falls with its bytes per token (the corpus \
+             row gives its average): `end-tags` shows where 4-byte tokens land with almost no \
+             simulator work. Ours below 25%: {}.\n",
+            setup.issues,
+            misses(inputs, runs, false)
+        );
+    }
     let (table, flat) = bytewise_table(inputs, runs);
     let _ = writeln!(
         s,
         "## One byte at a time\n\nThe corpus pages in name order, joined and cut to each size, \
-         fed through `Tokenizer::feed` one byte at a time and then `finish` (the race's \
-         `tagstream-chunks` subject with 1-byte chunks; text comes out split at every byte, \
-         hence the token counts). Issue 5 asks only that it stay linear: ns/byte flat across \
+         fed through `{}` one byte at a time and then `finish` (the race's \
+         `{}` subject with 1-byte chunks; text comes out split at every byte, \
+         hence the token counts). It must only stay linear: ns/byte flat across \
          sizes.\n\n{table}\nLinear (no size above {FLAT}× the smallest's ns/byte): {}.\n",
+        setup.feed,
+        setup.subjects[2],
         if flat { "yes" } else { "**no**" }
     );
     if runs.iter().any(|r| matches!(r.mode, Mode::Peer(_))) {
-        s.push_str(&peers_section(inputs, runs));
+        s.push_str(&peers_section(setup, inputs, runs));
     }
     s.push_str(&cases_section(inputs, runs));
     s
@@ -528,8 +610,8 @@ fn changed(run: &Run) -> &'static str {
 }
 
 /// A table header: `first` columns, then one right-aligned column per subject of `modes`.
-fn header(first: &[&str], modes: &[Mode]) -> String {
-    let names: Vec<&str> = modes.iter().map(|m| m.name()).collect();
+fn header(setup: &Setup, first: &[&str], modes: &[Mode]) -> String {
+    let names: Vec<&str> = modes.iter().map(|m| m.name(setup)).collect();
     format!(
         "| {} | {} |\n|---|{}\n",
         first.join(" | "),
@@ -540,7 +622,7 @@ fn header(first: &[&str], modes: &[Mode]) -> String {
 
 /// What the peers are, their table, the cases where they and tagstream part, and the ns per
 /// token of our dense-token cases.
-fn peers_section(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+fn peers_section(setup: &Setup, inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
     let mut s = String::from(
         "## Peers on the same inputs\n\nThe race's peers ran the corpus and every case at full \
          size in the same passes, shuffled among tagstream's runs: `lol_html` (`HtmlRewriter` with \
@@ -554,9 +636,9 @@ fn peers_section(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
          tokenizer's speed falls from its own corpus speed on a case; the MB/s, how fast it \
          is.\n\n",
     );
-    s.push_str(&peers_table(inputs, runs));
-    let _ = writeln!(s, "\n{}", peers_notes(inputs, runs));
-    let _ = writeln!(s, "{}", against_peers(inputs, runs));
+    s.push_str(&peers_table(setup, inputs, runs));
+    let _ = writeln!(s, "\n{}", peers_notes(setup, inputs, runs));
+    let _ = writeln!(s, "{}", against_peers(setup, inputs, runs));
     let _ = writeln!(
         s,
         "### Time per token, (ours) cases\n\nThese cases are bound by the cost per token. \
@@ -564,15 +646,15 @@ fn peers_section(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
          mode (the same with errors on), for every subject (the peers' own token counts differ: html5ever hands out \
          character runs and EOF differently, lol_html-bare makes no tokens); the corpus row is the \
          average token of real pages.\n\n{}",
-        per_token_table(inputs, runs)
+        per_token_table(setup, inputs, runs)
     );
     s
 }
 
 /// Each subject's share of its corpus speed on every case at full size.
-fn peers_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+fn peers_table(setup: &Setup, inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
     let modes = compared(runs);
-    let mut t = header(&["case", "bytes/token"], &modes);
+    let mut t = header(setup, &["case", "bytes/token"], &modes);
     let corpus = find(runs, 0, Mode::Default);
     let _ = write!(
         t,
@@ -610,7 +692,7 @@ fn peers_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
 
 /// What a reader must know to trust the peers' table: the `&str` peers' lossy inputs, lol_html's
 /// bail-outs, and the peers whose time per byte grows with the size.
-fn peers_notes(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+fn peers_notes(setup: &Setup, inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
     let mut lossy = Vec::new();
     for (source, input) in inputs {
         if input.non_utf8 == 0
@@ -635,7 +717,7 @@ fn peers_notes(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
         .iter()
         .filter(|r| matches!(r.mode, Mode::Peer(n) if n.starts_with("lol_html")))
         .filter(|r| r.outcome.errors > 0)
-        .map(|r| format!("{} on {}", r.mode.name(), inputs[r.input].1.origin))
+        .map(|r| format!("{} on {}", r.mode.name(setup), inputs[r.input].1.origin))
         .collect();
     let mut growing = Vec::new();
     for (_, case) in full_cases(inputs) {
@@ -669,7 +751,7 @@ fn peers_notes(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
 
 /// The cases where tagstream misses 25% of its corpus speed, with how each peer fares on them,
 /// and the cases where only peers miss.
-fn against_peers(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+fn against_peers(setup: &Setup, inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
     let peers: Vec<Mode> = compared(runs)
         .into_iter()
         .filter(|m| matches!(m, Mode::Peer(_)))
@@ -687,7 +769,7 @@ fn against_peers(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
             } else {
                 let named: Vec<String> = v
                     .iter()
-                    .map(|r| format!("{} {}", r.mode.name(), pct(r)))
+                    .map(|r| format!("{} {}", r.mode.name(setup), pct(r)))
                     .collect();
                 named.join(", ")
             }
@@ -723,9 +805,9 @@ fn against_peers(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
 }
 
 /// ns per token of every subject on the corpus and on our (dense-token) cases.
-fn per_token_table(inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
+fn per_token_table(setup: &Setup, inputs: &[(Source, Corpus)], runs: &[Run]) -> String {
     let modes = compared(runs);
-    let mut t = header(&["input", "tokens", "bytes/token"], &modes);
+    let mut t = header(setup, &["input", "tokens", "bytes/token"], &modes);
     let ours = full_cases(inputs).filter(|(_, case)| !case.from_issue);
     let rows = std::iter::once((0, "**corpus** (reference)".to_owned()))
         .chain(ours.map(|(i, case)| (i, case_label(case))));
