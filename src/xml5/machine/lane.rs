@@ -12,6 +12,7 @@
 
 use super::tag::{ends_tag_name, find_name_end};
 use super::{Machine, State, is_space};
+use crate::lex::tag_cut_off;
 use crate::scan::find1;
 use crate::span::{Lexeme, Span, Window};
 
@@ -35,7 +36,7 @@ impl Machine {
         }
         let start = self.pos;
         let Some(i) = find1(b'<', b.rest(start)) else {
-            return Lexeme::Elsewhere;
+            return self.lane_end_of_text(b);
         };
         let lt = start + i;
         let lexeme = match b.at(lt + 1) {
@@ -48,9 +49,7 @@ impl Machine {
         // The machine's `pos` moved over attribute names: back where it was.
         self.pos = start;
         let Some((tag, end)) = lexeme else {
-            // The text runs on past the `<` (or the tag is not for the lane): the state
-            // functions read it whole.
-            return Lexeme::Elsewhere;
+            return self.lane_gives_up(b, lt);
         };
         if lt == self.text_start {
             return self.lane_leave_at(tag, end);
@@ -64,6 +63,79 @@ impl Machine {
         self.pos = lt;
         self.text_start = lt;
         Lexeme::Text(text)
+    }
+
+    /// No `<` up to the end of the window: at the end of input the pending text is the last
+    /// token; otherwise the machine stands at the window's end, where the state functions would
+    /// have read to, and the seam decides how much of the text can go out now.
+    fn lane_end_of_text(&mut self, b: &Window) -> Lexeme {
+        let end = b.end();
+        self.pos = end;
+        if !b.eof || self.text_start == end {
+            return Lexeme::Elsewhere;
+        }
+        self.state = State::Eof;
+        let text = Span {
+            start: self.text_start,
+            end,
+        };
+        self.text_start = end;
+        Lexeme::Text(text)
+    }
+
+    /// The lane did not lex the tag at `lt`. If the end of the window cut it off
+    /// ([`tag_cut_off`]), or the window ends at its `<` (the next chunk tells what that opens),
+    /// hand out the text before it and wait in [`State::TagCut`] at the `<` for the next chunk,
+    /// which brings the whole tag for the lane to lex in one go ([`Machine::resume_cut_tag`]).
+    /// The text ends there whatever the `<` opens: nothing before a `<` decodes differently for
+    /// what follows it. Otherwise (the text runs on past the `<`, or the tag is not for the lane)
+    /// the state functions read on from the machine's position.
+    #[cold]
+    #[inline(never)]
+    fn lane_gives_up(&mut self, b: &Window, lt: usize) -> Lexeme {
+        let for_lane = match b.at(lt + 1) {
+            Some(c) => !(is_space(c) || matches!(c, b':' | b'<' | b'>' | b'?' | b'!')),
+            None => true,
+        };
+        if !for_lane || !tag_cut_off(b, lt - b.base) {
+            return Lexeme::Elsewhere;
+        }
+        self.state = State::TagCut;
+        let text = Span {
+            start: self.text_start,
+            end: lt,
+        };
+        self.pos = lt;
+        self.text_start = lt;
+        if text.start < lt {
+            Lexeme::Text(text)
+        } else {
+            Lexeme::Elsewhere
+        }
+    }
+
+    /// Whether the state functions would read nothing more from `b` (errors off): the lane left
+    /// the data state at the end of a window that is not the last, or waits at a cut tag.
+    pub(crate) fn waits_for_next_chunk(&self, b: &Window) -> bool {
+        !self.errors_on
+            && !b.eof
+            && (self.state == State::TagCut || (self.state == State::Data && self.pos == b.end()))
+    }
+
+    /// Whether the machine waits at the `<` of a cut tag ([`Machine::lane_gives_up`]); if so,
+    /// it is back in the data state at that `<`.
+    pub(crate) fn resume_cut_tag(&mut self) -> bool {
+        let cut = self.state == State::TagCut;
+        if cut {
+            self.state = State::Data;
+        }
+        cut
+    }
+
+    /// Wait at the `<` of the cut tag again, the chunk having brought no end for it
+    /// ([`Machine::resume_cut_tag`] undone).
+    pub(crate) fn wait_for_cut_tag_again(&mut self) {
+        self.state = State::TagCut;
     }
 
     /// Hand out `tag`, which ends before `end`, and read on from there.
@@ -155,5 +227,77 @@ impl Machine {
         self.tok.data_start = value_start;
         self.set_value(value_end, quote);
         Some(value_end + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Machine, State};
+    use crate::span::{Lexeme, Span, Window};
+
+    /// The lane over `bytes` (not the end of input) from the start: what it hands out first, and
+    /// where the machine then stands.
+    fn first(bytes: &[u8]) -> (Lexeme, State, usize) {
+        let mut machine = Machine::new(false, 0);
+        let b = Window {
+            bytes,
+            base: 0,
+            eof: false,
+        };
+        let lexeme = machine.lex_lane(&b);
+        (lexeme, machine.state, machine.pos)
+    }
+
+    #[test]
+    fn the_lane_waits_at_a_tag_the_window_cuts_off() {
+        let text = |end| Lexeme::Text(Span { start: 0, end });
+        // A start or end tag cut off, or a `<` or `</` that ends the window: the text before
+        // it goes out, and the machine waits at the `<`.
+        for (bytes, lt) in [
+            (&b"ab<c d='e"[..], 2),
+            (b"ab<c", 2),
+            (b"ab</c", 2),
+            (b"ab<", 2),
+            (b"ab</", 2),
+        ] {
+            assert_eq!(first(bytes), (text(lt), State::TagCut, lt), "{bytes:?}");
+        }
+        // With no text before it, nothing goes out.
+        assert_eq!(first(b"<c d"), (Lexeme::Elsewhere, State::TagCut, 0));
+        // The machine then reads the tag whole from the next window.
+        let mut machine = Machine::new(false, 0);
+        let cut = Window {
+            bytes: b"<c d",
+            base: 0,
+            eof: false,
+        };
+        machine.lex_lane(&cut);
+        assert!(machine.waits_for_next_chunk(&cut));
+        assert!(machine.resume_cut_tag());
+        let whole = Window {
+            bytes: b"<c d='e'>",
+            base: 0,
+            eof: false,
+        };
+        let name = Span { start: 1, end: 2 };
+        let span = Span { start: 0, end: 9 };
+        let tag = Lexeme::StartTag {
+            span,
+            name,
+            self_closing: false,
+        };
+        assert_eq!(machine.lex_lane(&whole), tag);
+        assert_eq!(machine.attrs.len(), 1);
+        // A `<` that opens no tag, a tag with its `>` in the window, a PI or markup declaration,
+        // the end of input: the state functions read them.
+        for bytes in [&b"ab< c"[..], b"ab<c d=e>", b"ab<?p", b"ab<!--"] {
+            assert_eq!(
+                first(bytes),
+                (Lexeme::Elsewhere, State::Data, 0),
+                "{bytes:?}"
+            );
+        }
+        // Text to the window's end: the machine stands there, for the seam to flush it.
+        assert_eq!(first(b"abc"), (Lexeme::Elsewhere, State::Data, 3));
     }
 }
