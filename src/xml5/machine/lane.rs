@@ -36,7 +36,12 @@ impl Machine {
         }
         let start = self.pos;
         let Some(i) = find1(b'<', b.rest(start)) else {
-            return self.lane_end_of_text(b);
+            // The cold functions answer in a flag and the lexeme is built here: one that
+            // returned a lexeme through memory made the lane's every lexeme go that way.
+            if self.text_ends_input(b) {
+                return Lexeme::Text(self.lane_text_to(b.end()));
+            }
+            return Lexeme::Elsewhere;
         };
         let lt = start + i;
         let lexeme = match b.at(lt + 1) {
@@ -49,69 +54,67 @@ impl Machine {
         // The machine's `pos` moved over attribute names: back where it was.
         self.pos = start;
         let Some((tag, end)) = lexeme else {
-            return self.lane_gives_up(b, lt);
+            if !self.waits_at_cut_tag(b, lt) || lt == self.text_start {
+                return Lexeme::Elsewhere;
+            }
+            return Lexeme::Text(self.lane_text_to(lt));
         };
         if lt == self.text_start {
             return self.lane_leave_at(tag, end);
         }
         // The text before the tag goes out first; the tag is for the next call.
         self.lane_tag = Some((lt, tag, end));
-        let text = Span {
-            start: self.text_start,
-            end: lt,
-        };
-        self.pos = lt;
-        self.text_start = lt;
-        Lexeme::Text(text)
+        Lexeme::Text(self.lane_text_to(lt))
     }
 
-    /// No `<` up to the end of the window: at the end of input the pending text is the last
-    /// token; otherwise the machine stands at the window's end, where the state functions would
-    /// have read to, and the seam decides how much of the text can go out now.
-    fn lane_end_of_text(&mut self, b: &Window) -> Lexeme {
-        let end = b.end();
-        self.pos = end;
-        if !b.eof || self.text_start == end {
-            return Lexeme::Elsewhere;
-        }
-        self.state = State::Eof;
+    /// The pending text, up to `end`, is handed out; the machine reads on from there.
+    #[inline(always)]
+    fn lane_text_to(&mut self, end: usize) -> Span {
         let text = Span {
             start: self.text_start,
             end,
         };
+        self.pos = end;
         self.text_start = end;
-        Lexeme::Text(text)
+        text
     }
 
-    /// The lane did not lex the tag at `lt`. If the end of the window cut it off
-    /// ([`tag_cut_off`]), or the window ends at its `<` (the next chunk tells what that opens),
-    /// hand out the text before it and wait in [`State::TagCut`] at the `<` for the next chunk,
-    /// which brings the whole tag for the lane to lex in one go ([`Machine::resume_cut_tag`]).
-    /// The text ends there whatever the `<` opens: nothing before a `<` decodes differently for
-    /// what follows it. Otherwise (the text runs on past the `<`, or the tag is not for the lane)
-    /// the state functions read on from the machine's position.
+    /// No `<` up to the end of the window: whether the pending text runs to the end of input and
+    /// is the last token (the machine is then done). Otherwise the machine stands at the window's
+    /// end, where the state functions would have read to, and the seam decides how much of the
+    /// text can go out now. Out of line: once a window, where a `<` ends most searches.
     #[cold]
     #[inline(never)]
-    fn lane_gives_up(&mut self, b: &Window, lt: usize) -> Lexeme {
+    fn text_ends_input(&mut self, b: &Window) -> bool {
+        let end = b.end();
+        self.pos = end;
+        let last = b.eof && self.text_start < end;
+        if last {
+            self.state = State::Eof;
+        }
+        last
+    }
+
+    /// The lane did not lex the tag at `lt`: whether the machine waits at its `<` in
+    /// [`State::TagCut`], at the text's end, for the next chunk, which brings the whole tag for
+    /// the lane to lex in one go ([`Machine::resume_cut_tag`]). It waits when the end of the
+    /// window cut the tag off ([`tag_cut_off`]), or ends at its `<` (the next chunk tells what that
+    /// opens); the text before the `<` goes out first: nothing before a `<` decodes differently
+    /// for what follows it. Otherwise (the text runs on past the `<`, or the tag is not for the
+    /// lane) the state functions read on from the machine's position.
+    #[cold]
+    #[inline(never)]
+    fn waits_at_cut_tag(&mut self, b: &Window, lt: usize) -> bool {
         let for_lane = match b.at(lt + 1) {
             Some(c) => !(is_space(c) || matches!(c, b':' | b'<' | b'>' | b'?' | b'!')),
             None => true,
         };
-        if !for_lane || !tag_cut_off(b, lt - b.base) {
-            return Lexeme::Elsewhere;
+        let waits = for_lane && tag_cut_off(b, lt - b.base);
+        if waits {
+            self.state = State::TagCut;
+            self.pos = lt;
         }
-        self.state = State::TagCut;
-        let text = Span {
-            start: self.text_start,
-            end: lt,
-        };
-        self.pos = lt;
-        self.text_start = lt;
-        if text.start < lt {
-            Lexeme::Text(text)
-        } else {
-            Lexeme::Elsewhere
-        }
+        waits
     }
 
     /// Whether the state functions would read nothing more from `b` (errors off): the lane left
@@ -122,7 +125,7 @@ impl Machine {
             && (self.state == State::TagCut || (self.state == State::Data && self.pos == b.end()))
     }
 
-    /// Whether the machine waits at the `<` of a cut tag ([`Machine::lane_gives_up`]); if so,
+    /// Whether the machine waits at the `<` of a cut tag ([`Machine::waits_at_cut_tag`]); if so,
     /// it is back in the data state at that `<`.
     pub(crate) fn resume_cut_tag(&mut self) -> bool {
         let cut = self.state == State::TagCut;
@@ -211,7 +214,9 @@ impl Machine {
     }
 
     /// `name="value"` or `name='value'` at `at`: recorded (unless its name repeats a kept one),
-    /// and where it ends.
+    /// and where it ends. Out of line: inlined into the driver's token loop, with its name scan,
+    /// it made fewer instructions but a slower loop.
+    #[inline(never)]
     fn lane_attribute(&mut self, b: &Window, at: usize) -> Option<usize> {
         let ends = |c| ends_tag_name(c) || c == b'=';
         let name_end = at + 1 + find_name_end(b.rest(at + 1), [b'/', b'>', b'='], ends)?;
