@@ -5,10 +5,12 @@
 //! the end tag and end tag name states (§1.3.4–5), the tag name state (§1.3.24), the empty tag
 //! state (§1.3.25, for `/>` only), and the tag attribute name before, name, value before and
 //! quoted value states (§1.3.26–31) for attributes written `name="value"` or `name='value'`.
-//! Anything else (another shape, a tag the window cuts off, the end of input) is left to the
-//! state functions, which start over at the tag's `<`: the lane changes nothing before it knows
-//! the whole token. `tests/xml5lib.rs` and `tests/xml5.rs` check that tokens are the same with
-//! errors off (the lane) and on (the states only), under every chunking.
+//! Anything else (another shape, the end of input) is left to the state functions, which start
+//! over at the tag's `<`: the lane changes nothing before it knows the whole token. A tag that
+//! the end of a window cuts off (or a `<` that ends it) waits in [`State::TagCut`] at its `<` for
+//! the next chunk, which the driver carries it into, and the lane lexes it whole from there.
+//! `tests/xml5lib.rs` and `tests/xml5.rs` check that tokens are the same with errors off (the
+//! lane) and on (the states only), under every chunking.
 
 use super::tag::{ends_tag_name, find_name_end};
 use super::{Machine, State, is_space};
@@ -46,9 +48,7 @@ impl Machine {
         let lt = start + i;
         let lexeme = match b.at(lt + 1) {
             Some(b'/') => self.lane_end_tag(b, lt),
-            Some(c) if !(is_space(c) || matches!(c, b':' | b'<' | b'>' | b'?' | b'!')) => {
-                self.lane_start_tag(b, lt)
-            }
+            Some(c) if starts_lane_tag(c) => self.lane_start_tag(b, lt),
             _ => None,
         };
         // The machine's `pos` moved over attribute names: back where it was.
@@ -105,10 +105,7 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn waits_at_cut_tag(&mut self, b: &Window, lt: usize) -> bool {
-        let for_lane = match b.at(lt + 1) {
-            Some(c) => !(is_space(c) || matches!(c, b':' | b'<' | b'>' | b'?' | b'!')),
-            None => true,
-        };
+        let for_lane = b.at(lt + 1).is_none_or(starts_lane_tag);
         let waits = for_lane && tag_cut_off(b, lt - b.base);
         if waits {
             self.state = State::TagCut;
@@ -233,6 +230,13 @@ impl Machine {
         self.set_value(value_end, quote);
         Some(value_end + 1)
     }
+}
+
+/// Whether `c` after a `<` makes it a tag for the lane: a start tag's name (the tag state's
+/// anything else), or `/`, an end tag.
+#[inline(always)]
+fn starts_lane_tag(c: u8) -> bool {
+    !(is_space(c) || matches!(c, b':' | b'<' | b'>' | b'?' | b'!'))
 }
 
 #[cfg(test)]
