@@ -4,6 +4,7 @@
 
 use crate::refs::charref::{self, CharRef, CharRefOutcome};
 use crate::refs::entities;
+use crate::scan::{find1, find1_from};
 use crate::span::{TextKind, Window};
 
 /// What a state function tells the driver loop.
@@ -36,6 +37,24 @@ pub(crate) fn lookahead(b: &Window, pos: usize, word: &[u8], fold: bool) -> Opti
     } else {
         None
     }
+}
+
+/// Whether the end of window `b`, which is not the last, cuts off the tag whose `<` is at window
+/// index `lt`: no `>` follows it in the window. The lanes then wait at the `<` for the next chunk
+/// (the machine's cut-tag state) instead of leaving the tag to the state functions, which would
+/// only read on to the window's end: no tag state emits anything before a `>`. The driver then
+/// carries the tag's bytes up to [`cut_tag_end`] and a lane lexes it whole.
+#[inline]
+pub(crate) fn tag_cut_off(b: &Window, lt: usize) -> bool {
+    !b.eof && find1_from(b'>', b.bytes, lt).is_none()
+}
+
+/// Where a tag that a seam cut off may end in the next `chunk`: the index of its first `>`. A
+/// guess that only decides how much is copied (a `>` in a quoted value ends it too early): the
+/// lane lexes the tag again and finds out.
+#[inline]
+pub(crate) fn cut_tag_end(chunk: &[u8]) -> Option<usize> {
+    find1(b'>', chunk)
 }
 
 /// A numeric character reference that a seam left open (at a seam, or in a character reference

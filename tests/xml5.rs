@@ -359,6 +359,69 @@ fn the_tokens_do_not_depend_on_the_chunking() {
     }
 }
 
+/// What each feed of `chunks` hands out (errors off: the lane), as text and tag names.
+fn per_feed(chunks: &[&[u8]]) -> Vec<Vec<String>> {
+    let mut tokenizer = xml5::Tokenizer::new(Options::new());
+    let name = |token: Token<'_>| match token {
+        Token::Text(t) => format!("text {}", t.text()),
+        Token::StartTag(t) => format!("start {} {}", t.name(), t.attributes().count()),
+        Token::EndTag(t) => format!("end {}", t.name()),
+        other => format!("{other:?}"),
+    };
+    let mut feeds: Vec<Vec<String>> = chunks
+        .iter()
+        .map(|chunk| tokenizer.feed(chunk).map(name).collect())
+        .collect();
+    feeds.push(tokenizer.finish().map(name).collect());
+    feeds
+}
+
+#[test]
+fn a_tag_a_seam_cuts_waits_for_its_end_and_is_the_same_tag() {
+    let attributes: Vec<String> = (0..64).map(|i| format!("a{i}='{i}'")).collect();
+    let long = format!("<long {}>", attributes.join(" "));
+    let input = format!(
+        "text<a x='1' y=\"2\">t</a>{long}u</long><b/>< c<:d</ e<?p ?><!--c--><f g='>'>\r\n<h>"
+    );
+    let input = input.as_bytes();
+    let whole = tokens(&[input], true);
+    let mut chunkings: Vec<(String, Vec<&[u8]>)> = [1, 2, 3, 7, 16, 100]
+        .iter()
+        .map(|&size| (format!("chunks of {size}"), input.chunks(size).collect()))
+        .collect();
+    for at in 1..input.len() {
+        let (a, b) = input.split_at(at);
+        chunkings.push((format!("split at {at}"), vec![a, b]));
+    }
+    for (how, chunks) in chunkings {
+        assert_eq!(tokens(&chunks, true), whole, "{how}");
+        assert_eq!(tokens(&chunks, false).0, whole.0, "{how}, errors off");
+    }
+    // The text before a cut tag goes out at once; the tag, whole, with the chunk that ends it.
+    assert_eq!(
+        per_feed(&[b"text<a x='1", b"' y=\"2\">", b"t"]),
+        [vec!["text text"], vec!["start a 2"], vec!["text t"], vec![]]
+    );
+    // A tag longer than a chunk: carried on whole through the chunks that do not end it.
+    let chunks: Vec<&[u8]> = long.as_bytes().chunks(16).collect();
+    let mut expected = vec![Vec::<String>::new(); chunks.len() + 1];
+    expected[chunks.len() - 1] = vec!["start long 64".to_string()];
+    assert_eq!(per_feed(&chunks), expected);
+    // A `<` that ends a chunk: the next one tells what it opens.
+    assert_eq!(
+        per_feed(&[b"x<", b"a>"]),
+        [vec!["text x"], vec!["start a 0"], vec![]]
+    );
+    assert_eq!(
+        per_feed(&[b"x<", b" y"]),
+        [vec!["text x"], vec!["text < y"], vec![]]
+    );
+    assert_eq!(
+        per_feed(&[b"x</", b"a>"]),
+        [vec!["text x"], vec!["end a"], vec![]]
+    );
+}
+
 #[test]
 fn a_numeric_reference_cut_by_many_seams_decodes_whole() {
     let mut input = b"a&#".to_vec();

@@ -6,6 +6,7 @@ use super::machine::{Config, Machine};
 use super::simulator::Simulator;
 use crate::dialect::{Dialect, Lexer};
 use crate::error::FoundErrors;
+use crate::lex::cut_tag_end;
 use crate::options::Options;
 use crate::scan::find1;
 use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Window};
@@ -131,7 +132,7 @@ impl Lexer for Machine {
     /// `<!--!>` mislead this, the lane finds the token unfinished and the fixed buffer's end is
     /// left as any window's.
     fn cut_token_end(carried: &[u8], chunk: &[u8]) -> Option<usize> {
-        let mut k = find1(b'>', chunk)?;
+        let mut k = cut_tag_end(chunk)?;
         if !carried.starts_with(b"<!--") {
             return Some(k);
         }

@@ -5,6 +5,7 @@
 use crate::dialect::{Dialect, Lexer};
 use crate::error::FoundErrors;
 use crate::feedback::Feedback;
+use crate::lex::cut_tag_end;
 use crate::options::Options;
 use crate::span::{AttrRecord, DoctypeRecord, Kind, Lexeme, Record, Span, Window};
 use crate::token::{EndTag, StartTag, Text, Token};
@@ -65,8 +66,9 @@ impl Feedback for NoStage {
     fn reset(&mut self) {}
 }
 
-/// XML5 has one fast lane (see `lane.rs`) and no cut-token rule: a token a seam cuts is carried
-/// and read on by the state functions.
+/// XML5 has one fast lane (see `lane.rs`), which waits at a tag a seam cuts off for the next
+/// chunk to bring its end, as HTML's does; any other token a seam cuts is carried and read on by
+/// the state functions.
 impl Lexer for Machine {
     fn reset(&mut self, _: &Options) {
         Machine::reset(self);
@@ -129,20 +131,26 @@ impl Lexer for Machine {
 
     fn keep_at_seam_inline(&mut self, _: &Window) {}
 
-    fn waits_for_next_chunk(&mut self, _: &Window) -> bool {
-        false
+    #[inline(always)]
+    fn waits_for_next_chunk(&mut self, b: &Window) -> bool {
+        Machine::waits_for_next_chunk(self, b)
     }
 
     fn settle_before_seam(&mut self, _: &Window) {}
 
+    #[inline(always)]
     fn resume_cut_token(&mut self) -> bool {
-        false
+        self.resume_cut_tag()
     }
 
-    fn wait_for_cut_token_again(&mut self) {}
+    #[inline(always)]
+    fn wait_for_cut_token_again(&mut self) {
+        self.wait_for_cut_tag_again();
+    }
 
-    fn cut_token_end(_: &[u8], _: &[u8]) -> Option<usize> {
-        None
+    /// The first `>`: the lane waits only at tags (see `lane.rs`).
+    fn cut_token_end(_: &[u8], chunk: &[u8]) -> Option<usize> {
+        cut_tag_end(chunk)
     }
 
     #[inline(always)]

@@ -24,7 +24,8 @@
 
 use super::tag::{ATTR_NAME_STOP, TAG_NAME_STOP, UNQUOTED_STOP};
 use super::{Machine, ShortName, State, is_whitespace, skip_whitespace};
-use crate::scan::{find_in_set, find_name_end, find1, find1_from};
+use crate::lex::tag_cut_off;
+use crate::scan::{find_in_set, find_name_end, find1};
 use crate::span::{AttrRecord, Lexeme, Span, TextKind, Window, run_of};
 
 /// What follows a `<` in RCDATA, RAWTEXT or script data, as the raw lane sees it.
@@ -115,7 +116,7 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn wait_for_cut_tag(&mut self, b: &Window, lt: usize) {
-        if !b.eof && find1_from(b'>', b.bytes, lt).is_none() {
+        if tag_cut_off(b, lt) {
             self.state = State::TagCut;
         }
     }

@@ -32,8 +32,9 @@ use tag::NameTable;
 
 /// Every state of the XML5 draft's tokenizer (§1.3.1–51), named as there, with the states the
 /// suite adds: the comment start states (as HTML's), the ambiguous ampersand state (HTML's
-/// character references), and the internal subset of a DOCTYPE. `Eof` is where the machine rests
-/// once the input is over and everything handed out.
+/// character references), and the internal subset of a DOCTYPE. `TagCut` is where the machine
+/// waits at a tag a seam cut off, and `Eof` where it rests once the input is over and everything
+/// handed out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum State {
     Data,
@@ -91,6 +92,9 @@ pub(super) enum State {
     DoctypeInternalSubset,
     AfterDoctypeInternalSubset,
     BogusDoctype,
+    /// Not the draft's: the data state at the `<` of a tag the end of a window cut off, waiting
+    /// for the next chunk to bring its end (see `lane.rs`), so that the lane lexes it whole.
+    TagCut,
     Eof,
 }
 
@@ -270,7 +274,7 @@ impl Machine {
             DoctypeInternalSubset => self.doctype_internal_subset_state(b),
             AfterDoctypeInternalSubset => self.after_doctype_internal_subset_state(b),
             BogusDoctype => self.bogus_doctype_state(b),
-            Eof => Flow::NeedMore,
+            TagCut | Eof => Flow::NeedMore,
         }
     }
 
@@ -401,7 +405,7 @@ impl Machine {
     fn pending_text_limit(&self) -> Option<usize> {
         use State::*;
         match self.state {
-            Data | Cdata => Some(self.pos),
+            Data | TagCut | Cdata => Some(self.pos),
             Tag | EndTag | CharacterReferenceInData | CdataBracket | CdataEnd => Some(self.mark),
             AmbiguousAmpersand if self.return_state == Data => Some(self.pos),
             _ => None,
