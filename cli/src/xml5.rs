@@ -13,8 +13,9 @@
 use std::io::{Read, Write};
 
 use serde_json::{Value, json};
+use tagstream::Options;
+use tagstream::xml5::xml5lib::{self, Xml5libToken};
 use tagstream::xml5::{Tokenizer, Tokens};
-use tagstream::{Options, Token};
 
 use crate::{CliError, Object, array, error_json, print_dropped, read_chunk, token_json};
 
@@ -65,17 +66,17 @@ pub(crate) fn xml5lib_mode(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let mut tokenizer = Tokenizer::new(Options::new().errors(true));
-    let mut output = Output::default();
+    let mut output = Vec::new();
     match chunk_size {
-        None => output.take(tokenizer.tokenize(input)),
+        None => xml5lib::take(&mut output, tokenizer.tokenize(input)),
         Some(n) => {
             for chunk in input.chunks(n) {
-                output.take(tokenizer.feed(chunk));
+                xml5lib::take(&mut output, tokenizer.feed(chunk));
             }
-            output.take(tokenizer.finish());
+            xml5lib::take(&mut output, tokenizer.finish());
         }
     }
-    let mut result = Object::new().raw("output", &array(output.entries.iter().map(Entry::json)));
+    let mut result = Object::new().raw("output", &array(output.iter().map(entry_json)));
     let dropped = tokenizer.dropped_errors().total();
     if dropped > 0 {
         // More errors in one token than the cap: counted, not listed.
@@ -85,77 +86,47 @@ pub(crate) fn xml5lib_mode(
     Ok(())
 }
 
-/// One entry of xml5lib-tests' `output`.
-enum Entry {
-    /// `"ParseError"`.
-    Error,
-    /// `["Character", data]`, grown while text follows text.
-    Character(String),
-    /// Any other token, serialized.
-    Token(String),
-}
-
-impl Entry {
-    fn json(&self) -> String {
-        match self {
-            Entry::Error => Value::from("ParseError").to_string(),
-            Entry::Character(data) => json!(["Character", data]).to_string(),
-            Entry::Token(json) => json.clone(),
-        }
-    }
-}
-
-/// The `output` list as it grows.
-#[derive(Default)]
-struct Output {
-    entries: Vec<Entry>,
-}
-
-impl Output {
-    /// Every token of `tokens`, each after the errors found for it, then the errors left.
-    fn take(&mut self, mut tokens: Tokens<'_>) {
-        while let Some(token) = tokens.next() {
-            self.errors(tokens.drain_errors().count());
-            self.push(entry(&token));
-        }
-        self.errors(tokens.drain_errors().count());
-    }
-
-    fn errors(&mut self, n: usize) {
-        self.entries.extend((0..n).map(|_| Entry::Error));
-    }
-
-    /// Text joins the text just before it; anything else is an entry of its own.
-    fn push(&mut self, entry: Entry) {
-        match (self.entries.last_mut(), entry) {
-            (Some(Entry::Character(data)), Entry::Character(more)) => data.push_str(&more),
-            (_, entry) => self.entries.push(entry),
-        }
-    }
-}
-
-/// A token in xml5lib-tests' shape; attributes keep their source order.
-fn entry(token: &Token<'_>) -> Entry {
-    let json = match token {
-        Token::Text(text) => return Entry::Character(text.text().to_owned()),
-        Token::StartTag(tag) => {
-            let kind = if tag.self_closing() {
-                "EmptyTag"
-            } else {
-                "StartTag"
-            };
-            let attributes = tag
-                .attributes()
-                .fold(Object::new(), |o, a| o.field(a.name(), a.value()))
-                .finish();
-            format!("[\"{kind}\",{},{attributes}]", Value::from(tag.name()))
-        }
-        // The short end tag `</>`: an end tag with no name.
-        Token::EndTag(tag) if tag.name_span().is_empty() => json!(["ShortTag", ""]).to_string(),
-        Token::EndTag(tag) => json!(["EndTag", tag.name()]).to_string(),
-        Token::Comment(c) => json!(["Comment", c.data()]).to_string(),
-        Token::ProcessingInstruction(pi) => json!(["PI", pi.target(), pi.data()]).to_string(),
-        Token::Doctype(d) => json!(["DOCTYPE", d.name(), d.public_id(), d.system_id()]).to_string(),
+/// One entry in xml5lib-tests' JSON; attributes keep their source order.
+fn entry_json(entry: &Xml5libToken) -> String {
+    let attributes = |attributes: &[(String, String)]| {
+        attributes
+            .iter()
+            .fold(Object::new(), |o, (name, value)| {
+                o.field(name, value.as_str())
+            })
+            .finish()
     };
-    Entry::Token(json)
+    match entry {
+        Xml5libToken::ParseError => Value::from("ParseError").to_string(),
+        Xml5libToken::StartTag {
+            name,
+            attributes: a,
+        } => {
+            format!(
+                "[\"StartTag\",{},{}]",
+                Value::from(name.as_str()),
+                attributes(a)
+            )
+        }
+        Xml5libToken::EmptyTag {
+            name,
+            attributes: a,
+        } => {
+            format!(
+                "[\"EmptyTag\",{},{}]",
+                Value::from(name.as_str()),
+                attributes(a)
+            )
+        }
+        Xml5libToken::EndTag(name) => json!(["EndTag", name]).to_string(),
+        Xml5libToken::ShortTag => json!(["ShortTag", ""]).to_string(),
+        Xml5libToken::Pi { target, data } => json!(["PI", target, data]).to_string(),
+        Xml5libToken::Comment(data) => json!(["Comment", data]).to_string(),
+        Xml5libToken::Character(data) => json!(["Character", data]).to_string(),
+        Xml5libToken::Doctype {
+            name,
+            public_id,
+            system_id,
+        } => json!(["DOCTYPE", name, public_id, system_id]).to_string(),
+    }
 }

@@ -77,5 +77,6 @@
 pub(crate) mod dialect;
 pub(crate) mod machine;
 mod tokenizer;
+pub mod xml5lib;
 
 pub use tokenizer::{Tokenizer, Tokens};
