@@ -132,7 +132,9 @@ struct TokensArgs {
     /// With xml5, names keep their case; `<a/>` is a start tag with "self_closing": true; the
     /// short end tag `</>` is an end tag whose name is ""; a CDATA section is text of kind
     /// "cdata"; `<?target data?>` is a processing instruction (the XML declaration too). The
-    /// input is read as UTF-8. The options marked "HTML only" below are refused with xml5.
+    /// encoding is a byte order mark's, else --encoding's, else the XML declaration's, else
+    /// UTF-8; spans are byte offsets in the input. The options marked "HTML only" below are
+    /// refused with xml5.
     #[arg(long, value_enum, value_name = "DIALECT", default_value_t = Dialect::Html)]
     dialect: Dialect,
 
@@ -154,8 +156,9 @@ struct TokensArgs {
     /// ["EndTag", name], ["ShortTag", ""], ["PI", target, data], ["Comment", data],
     /// ["Character", data] (adjacent text merged), ["DOCTYPE", name, public id, system id], and
     /// "ParseError" before the token each parse error was found for (errors always on). A token
-    /// with more than 65,536 errors has the rest counted in "errors_dropped", not listed.
-    #[arg(long)]
+    /// with more than 65,536 errors has the rest counted in "errors_dropped", not listed. The
+    /// input is read as UTF-8.
+    #[arg(long, conflicts_with_all = ["encoding", "default_encoding"])]
     xml5lib: bool,
 
     /// Turn the tree-builder simulator off: the tokenizer alone, which leaves the data state only
@@ -218,7 +221,6 @@ const HTML_ONLY: &[(&str, &str)] = &[
     ("legacy_pi", "--legacy-pi"),
     ("state", "--state"),
     ("last_start_tag", "--last-start-tag"),
-    ("encoding", "--encoding"),
     ("default_encoding", "--default-encoding"),
 ];
 /// The `tokens` options of XML5 only: argument id, and the option as written.
@@ -336,7 +338,15 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
             xml5::xml5lib_mode(&bytes, args.chunk_size, &mut out)?;
         }
         Dialect::Xml5 => {
-            xml5::stream_tokens(&mut input, &name, args.errors, chunk_size, &mut out)?;
+            let encoding = args.encoding.encoding;
+            xml5::stream_tokens(
+                &mut input,
+                &name,
+                args.errors,
+                encoding,
+                chunk_size,
+                &mut out,
+            )?;
         }
     }
     out.flush()?;

@@ -13,47 +13,68 @@
 use std::io::{Read, Write};
 
 use serde_json::{Value, json};
-use tagstream::Options;
+use tagstream::encoding::{DecodedTokens, Encoding, Transcoder};
+use tagstream::xml5::Tokenizer;
 use tagstream::xml5::xml5lib::{self, Xml5libToken};
-use tagstream::xml5::{Tokenizer, Tokens};
+use tagstream::{Options, Span};
 
 use crate::{CliError, Object, array, error_json, print_dropped, read_chunk, token_json};
 
 /// Feed the input chunk by chunk, printing each token (and, with `errors`, the parse errors found
-/// for it after it) as it comes.
+/// for it after it) as it comes. The input is decoded from `encoding`, else from what the BOM or
+/// the XML declaration says (UTF-8 by default); spans are byte offsets in the input.
 pub(crate) fn stream_tokens(
     input: &mut dyn Read,
     name: &str,
     errors: bool,
+    encoding: Option<&'static Encoding>,
     chunk_size: usize,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut tokenizer = Tokenizer::new(Options::new().errors(errors));
+    let mut transcoder = Transcoder::xml5(Options::new().errors(errors)).map_offsets(true);
+    if let Some(encoding) = encoding {
+        transcoder = transcoder.known_encoding(encoding);
+    }
     let mut buf = vec![0; chunk_size];
     loop {
         let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
             name: name.to_owned(),
             source,
         })?;
-        print_tokens(tokenizer.feed(&buf[..n]), out)?;
         if n < buf.len() {
-            // A short read is the end of the input.
-            print_tokens(tokenizer.finish(), out)?;
-            return Ok(print_dropped(&tokenizer.dropped_errors(), out)?);
+            // A short read is the end: sniffing, if still open, knows the input ends here.
+            print_tokens(transcoder.feed_last(&buf[..n]), out)?;
+            let dropped = transcoder.tokenizer().dropped_errors();
+            return Ok(print_dropped(&dropped, out)?);
         }
+        print_tokens(transcoder.feed(&buf), out)?;
     }
 }
 
-/// Print every token of one feed, each followed by the parse errors found for it.
-fn print_tokens(mut tokens: Tokens<'_>, out: &mut impl Write) -> std::io::Result<()> {
+/// Print every token of one feed, each followed by the parse errors found for it; spans and
+/// offsets in bytes of the input.
+fn print_tokens(
+    mut tokens: DecodedTokens<'_, Tokenizer>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     while let Some(token) = tokens.next() {
-        writeln!(out, "{}", token_json(&token, None, &|span| span))?;
-        for e in tokens.drain_errors() {
-            writeln!(out, "{}", error_json(&e, e.offset))?;
-        }
+        let original = |span: Span| tokens.original_span(span).unwrap_or(span);
+        writeln!(out, "{}", token_json(&token, None, &original))?;
+        print_errors(&mut tokens, out)?;
     }
-    for e in tokens.drain_errors() {
-        writeln!(out, "{}", error_json(&e, e.offset))?;
+    print_errors(&mut tokens, out)
+}
+
+/// The parse errors the tokens hold, each at its offset in the input.
+fn print_errors(
+    tokens: &mut DecodedTokens<'_, Tokenizer>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    for e in tokens.take_errors() {
+        let offset = tokens
+            .original_span(Span::empty(e.offset))
+            .map_or(e.offset, |s| s.start);
+        writeln!(out, "{}", error_json(&e, offset))?;
     }
     Ok(())
 }

@@ -265,6 +265,38 @@ fn unknown_dialect_is_an_error_naming_the_dialects() {
 }
 
 #[test]
+fn the_encoding_is_the_bom_s_the_option_s_or_the_declaration_s_and_spans_count_input_bytes() {
+    let declared = b"<?xml version='1.0' encoding='windows-1252'?><r a='caf\xE9'>\xE9t\xE9</r>";
+    let tokens = json_lines(&stdout_ok(&["tokens", "--dialect", "xml5"], declared));
+    let r = &tokens[1];
+    assert_eq!(r["attributes"][0]["value"], "café");
+    assert_eq!(
+        r["attributes"][0]["span"],
+        json!([48, 56]),
+        "in bytes of the input"
+    );
+    assert_eq!(
+        (&tokens[2]["text"], &tokens[2]["span"]),
+        (&json!("été"), &json!([57, 60]))
+    );
+    let undeclared = b"<r>\xE9</r>";
+    let tokens = json_lines(&stdout_ok(
+        &["tokens", "--dialect", "xml5", "--encoding", "latin1"],
+        undeclared,
+    ));
+    assert_eq!(tokens[1]["text"], "é");
+    let utf16: Vec<u8> = "\u{FEFF}<r>é</r>"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let tokens = json_lines(&stdout_ok(&["tokens", "--dialect", "xml5"], &utf16));
+    assert_eq!(
+        (&tokens[1]["text"], &tokens[1]["span"]),
+        (&json!("é"), &json!([8, 10]))
+    );
+}
+
+#[test]
 fn options_of_the_other_dialect_are_refused() {
     for (args, flag) in [
         (&["--dialect", "xml5", "--html5lib"][..], "--html5lib"),
@@ -277,7 +309,6 @@ fn options_of_the_other_dialect_are_refused() {
             &["--dialect", "xml5", "--last-start-tag", "a"],
             "--last-start-tag",
         ),
-        (&["--dialect", "xml5", "--encoding", "utf-8"], "--encoding"),
         (
             &["--dialect", "xml5", "--default-encoding", "auto"],
             "--default-encoding",
