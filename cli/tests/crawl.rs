@@ -541,3 +541,46 @@ fn warc_gz_with_a_member_per_record_a_broken_and_a_truncated_member() {
         assert!(line.starts_with(&start), "{line} should start with {start}");
     }
 }
+
+/// A WARC file of `response` records with these HTTP messages, all for `uri`.
+fn warc_of_responses(test: &str, uri: &str, messages: &[Vec<u8>]) -> PathBuf {
+    let archive: Vec<u8> = messages
+        .iter()
+        .flat_map(|message| warc_record("response", uri, HTTP_RESPONSE, message))
+        .collect();
+    let path = scratch(test).join("crawl.warc");
+    std::fs::write(&path, archive).unwrap();
+    path
+}
+
+#[test]
+fn non_utf8_bytes_in_http_headers_keep_the_record_and_a_latin1_charset_label_is_read() {
+    let message = |content_type: &[u8]| {
+        let mut m =
+            b"HTTP/1.1 200 OK\r\nContent-Disposition: inline; filename=\"caf\xe9.html\"\r\n\
+            Content-Type: "
+                .to_vec();
+        m.extend_from_slice(content_type);
+        m.extend_from_slice(b"\r\nX-Note: \xff\xfe\r\n\r\n<title>Caf\xe9</title><a href=/m>m</a>");
+        m
+    };
+    let path = warc_of_responses(
+        "warc-latin1-headers",
+        "https://f.example/",
+        &[
+            message(b"text/html; charset=ISO-8859-1"),
+            // A label with a byte no label has is no label: the page is sniffed as usual.
+            message(b"text/html; charset=\"latin1\xa0\""),
+        ],
+    );
+    let out = tagstream(&["text", "-q", path.to_str().unwrap()], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&String::from_utf8(out.stdout).unwrap());
+    let titles: Vec<&str> = lines.iter().map(|l| l["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Café", "Café"]);
+}

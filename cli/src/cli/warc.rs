@@ -161,7 +161,8 @@ impl Archive<'_> {
                 "malformed HTTP response in a WARC response record".to_owned(),
             );
         };
-        if !is_html(response.content_type) {
+        let content_type = response.header("content-type").unwrap_or_default();
+        if !is_html(&content_type) {
             return;
         }
         (self.each)(Document {
@@ -169,7 +170,7 @@ impl Archive<'_> {
             offset: Some(offset),
             url: record.uri.as_deref(),
             body: Body::Whole(response.body),
-            charset: charset(response.content_type),
+            charset: charset(&content_type),
         });
     }
 }
@@ -321,13 +322,34 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
-/// An HTTP response message, split.
+/// An HTTP response message, split. Its header values are bytes, in no encoding HTTP promises:
+/// they are read as Latin-1 where text is needed, so that no byte makes the message unreadable.
 struct HttpResponse<'a> {
-    content_type: &'a str,
+    /// The header lines after the status line.
+    head: &'a [u8],
     body: &'a [u8],
 }
 
-/// The `Content-Type` and body of an HTTP response message; `None` when it has no status line or
+impl HttpResponse<'_> {
+    /// The value of the first header named `name` (ASCII case-insensitive), trimmed, as Latin-1.
+    fn header(&self, name: &str) -> Option<String> {
+        self.head
+            .split(|&b| b == b'\n')
+            .filter_map(|line| {
+                let colon = memchr::memchr(b':', line)?;
+                Some((&line[..colon], &line[colon + 1..]))
+            })
+            .find(|(field, _)| field.trim_ascii().eq_ignore_ascii_case(name.as_bytes()))
+            .map(|(_, value)| latin1(value.trim_ascii()))
+    }
+}
+
+/// Bytes as Latin-1 text: each byte the code point of its value.
+fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// The header lines and body of an HTTP response message; `None` when it has no status line or
 /// no end of headers.
 fn http_response(block: &[u8]) -> Option<HttpResponse<'_>> {
     if !block.starts_with(b"HTTP/") {
@@ -335,15 +357,9 @@ fn http_response(block: &[u8]) -> Option<HttpResponse<'_>> {
     }
     let end = memchr::memmem::find(block, b"\r\n\r\n").map(|i| (i, i + 4));
     let end = end.or_else(|| memchr::memmem::find(block, b"\n\n").map(|i| (i, i + 2)))?;
-    let head = std::str::from_utf8(&block[..end.0]).ok()?;
-    let content_type = head
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_once(':'))
-        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-type"))
-        .map_or("", |(_, value)| value.trim());
+    let status_end = memchr::memchr(b'\n', &block[..end.0]).map_or(end.0, |i| i + 1);
     Some(HttpResponse {
-        content_type,
+        head: &block[status_end..end.0],
         body: &block[end.1..],
     })
 }
