@@ -704,3 +704,51 @@ fn memchr_str(haystack: &[u8], needle: &str) -> usize {
         .position(|w| w == needle.as_bytes())
         .unwrap()
 }
+
+/// Run the binary with `args` and its standard output closed (`>&-`), through `sh`.
+fn with_stdout_closed(args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(env!("CARGO_BIN_EXE_tagstream"))
+        .args(args)
+        .current_dir(binary::repository())
+        .output()
+        .expect("run tagstream through sh")
+}
+
+#[test]
+fn a_closed_or_full_stdout_is_exit_1_with_a_message_and_dev_null_is_not() {
+    for command in ["links", "text", "stats", "tokens"] {
+        let closed = with_stdout_closed(&[command, LINKS]);
+        let stderr = String::from_utf8_lossy(&closed.stderr);
+        assert_eq!(closed.status.code(), Some(1), "{command} >&-: {stderr}");
+        assert!(
+            stderr.contains("tagstream: cannot write output: standard output is closed"),
+            "{command} >&-: {stderr}"
+        );
+        let full = std::process::Command::new(env!("CARGO_BIN_EXE_tagstream"))
+            .args([command, LINKS])
+            .current_dir(binary::repository())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&full.stderr);
+        assert_eq!(
+            full.status.code(),
+            Some(1),
+            "{command} >/dev/full: {stderr}"
+        );
+        assert!(
+            stderr.contains("tagstream: cannot write output: No space left on device"),
+            "{command} >/dev/full: {stderr}"
+        );
+        let null = std::process::Command::new(env!("CARGO_BIN_EXE_tagstream"))
+            .args([command, LINKS])
+            .current_dir(binary::repository())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(null.code(), Some(0), "{command} >/dev/null");
+    }
+}

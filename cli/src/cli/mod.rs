@@ -13,6 +13,7 @@ pub(crate) mod encoding;
 mod http;
 pub(crate) mod inputs;
 pub(crate) mod links;
+pub(crate) mod output;
 pub(crate) mod stats;
 mod stream;
 pub(crate) mod text;
@@ -38,7 +39,7 @@ standard input (or a pipe) whose encoding a <meta> changes too late to read it a
 --encoding), and a summary (inputs, documents, MB, MB/s, skipped) unless --quiet.
 
 Exit status: 0 when everything was read, 3 when something was skipped, 1 when the output could \
-not be written, 2 for bad arguments.";
+not be written (a full disk, or standard output closed with >&-), 2 for bad arguments.";
 
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -241,7 +242,7 @@ impl Run {
     ) -> io::Result<()> {
         let (sender, receiver) = mpsc::channel();
         let stop = AtomicBool::new(false);
-        let mut out = BufWriter::new(io::stdout().lock());
+        let mut out = BufWriter::new(output::stdout());
         let mut totals = C::Totals::default();
         let written = std::thread::scope(|scope| {
             let stop = &stop;
