@@ -752,3 +752,37 @@ fn a_closed_or_full_stdout_is_exit_1_with_a_message_and_dev_null_is_not() {
         assert_eq!(null.code(), Some(0), "{command} >/dev/null");
     }
 }
+
+#[test]
+fn a_link_query_is_percent_encoded_in_the_document_encoding_and_its_path_in_utf8() {
+    let links = |html: &[u8]| {
+        stdout_ok(
+            &[
+                "links",
+                "-q",
+                "--plain",
+                "--base",
+                "https://h.example/",
+                "-",
+            ],
+            html,
+        )
+    };
+    // windows-1252: no charset, no <meta>, not UTF-8. The <base> goes first: links after it are
+    // resolved as they are found, those before it at the end.
+    assert_eq!(
+        links(b"<a href='/caf\xe9?q=\xe9'>a</a><base href=/d/><a href='x?q=\xe9&r=\xe8'>b</a>"),
+        "https://h.example/caf%C3%A9?q=%E9\nhttps://h.example/d/\nhttps://h.example/d/x?q=%E9&r=%E8\n"
+    );
+    // A <meta> that changes the encoding: the query follows the page read again.
+    assert_eq!(
+        links(b"<meta charset=iso-8859-7><a href='?q=\xe1'>a</a>"),
+        "https://h.example/?q=%E1\n"
+    );
+    assert_eq!(
+        links("<meta charset=utf-8><a href='?q=é'>a</a>".as_bytes()),
+        "https://h.example/?q=%C3%A9\n"
+    );
+    // Only special schemes take the override.
+    assert_eq!(links(b"<a href='foo:x?q=\xe9'>a</a>"), "foo:x?q=%C3%A9\n");
+}
