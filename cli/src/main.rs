@@ -328,7 +328,7 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
         name: name.clone(),
         source,
     })?;
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::new(cli::output::stdout());
     let chunk_size = args.chunk_size.unwrap_or(64 * 1024);
     match args.dialect {
         Dialect::Html if args.html5lib => html5lib_mode(args, &mut input, &name, &mut out)?,

@@ -541,3 +541,248 @@ fn warc_gz_with_a_member_per_record_a_broken_and_a_truncated_member() {
         assert!(line.starts_with(&start), "{line} should start with {start}");
     }
 }
+
+/// A WARC file of `response` records with these HTTP messages, all for `uri`.
+fn warc_of_responses(test: &str, uri: &str, messages: &[Vec<u8>]) -> PathBuf {
+    let archive: Vec<u8> = messages
+        .iter()
+        .flat_map(|message| warc_record("response", uri, HTTP_RESPONSE, message))
+        .collect();
+    let path = scratch(test).join("crawl.warc");
+    std::fs::write(&path, archive).unwrap();
+    path
+}
+
+#[test]
+fn non_utf8_bytes_in_http_headers_keep_the_record_and_a_latin1_charset_label_is_read() {
+    let message = |content_type: &[u8]| {
+        let mut m =
+            b"HTTP/1.1 200 OK\r\nContent-Disposition: inline; filename=\"caf\xe9.html\"\r\n\
+            Content-Type: "
+                .to_vec();
+        m.extend_from_slice(content_type);
+        m.extend_from_slice(b"\r\nX-Note: \xff\xfe\r\n\r\n<title>Caf\xe9</title><a href=/m>m</a>");
+        m
+    };
+    let path = warc_of_responses(
+        "warc-latin1-headers",
+        "https://f.example/",
+        &[
+            message(b"text/html; charset=ISO-8859-1"),
+            // A label with a byte no label has is no label: the page is sniffed as usual.
+            message(b"text/html; charset=\"latin1\xa0\""),
+        ],
+    );
+    let out = tagstream(&["text", "-q", path.to_str().unwrap()], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&String::from_utf8(out.stdout).unwrap());
+    let titles: Vec<&str> = lines.iter().map(|l| l["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Café", "Café"]);
+}
+
+/// An HTTP response with these extra headers and the body as sent on the wire.
+fn raw_response(headers: &str, wire_body: &[u8]) -> Vec<u8> {
+    let mut m = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n{headers}\r\n").into_bytes();
+    m.extend_from_slice(wire_body);
+    m
+}
+
+/// `body` in chunked transfer coding, cut after each of `cuts` (byte counts), the first chunk
+/// with an extension, and a trailer.
+fn chunked(body: &[u8], cuts: &[usize]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &end) in cuts.iter().chain([&body.len()]).enumerate() {
+        let extension = if i == 0 { ";name=value" } else { "" };
+        out.extend_from_slice(format!("{:X}{extension}\r\n", end - start).as_bytes());
+        out.extend_from_slice(&body[start..end]);
+        out.extend_from_slice(b"\r\n");
+        start = end;
+    }
+    out.extend_from_slice(b"0\r\nX-Trailer: t\r\n\r\n");
+    out
+}
+
+fn zlib(body: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(body).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn brotli(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+    encoder.write_all(body).unwrap();
+    drop(encoder);
+    out
+}
+
+#[test]
+fn raw_transfers_are_undone_chunked_gzip_deflate_br_and_what_cannot_be_is_reported() {
+    let page = |name: &str| format!("<p>{name}</p><a href=\"/{name}-link\">x</a>").into_bytes();
+    // The chunk boundary cuts the link in the middle: "/chunked-" | "link".
+    let cut = page("chunked");
+    let at = memchr_str(&cut, "link\"");
+    let messages = [
+        raw_response("Transfer-Encoding: chunked\r\n", &chunked(&cut, &[5, at])),
+        raw_response("Content-Encoding: gzip\r\n", &gzip_member(&page("gzip"))),
+        raw_response("Content-Encoding: deflate\r\n", &zlib(&page("deflate"))),
+        raw_response("Content-Encoding: br\r\n", &brotli(&page("br"))),
+        raw_response(
+            "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n",
+            &chunked(&gzip_member(&page("both")), &[7]),
+        ),
+        // Damaged: a gzip body cut short, an unknown coding, a chunk size past the end.
+        raw_response(
+            "Content-Encoding: gzip\r\n",
+            &gzip_member(&page("lost"))[..20],
+        ),
+        raw_response("Content-Encoding: compress\r\n", &page("lost")),
+        raw_response("Transfer-Encoding: chunked\r\n", b"FFFF\r\n<a href=/lost>"),
+        // A body the writer already de-chunked, its header kept: read as it is.
+        raw_response("Transfer-Encoding: chunked\r\n", &page("unchunked")),
+    ];
+    let records: Vec<Vec<u8>> = messages
+        .iter()
+        .map(|m| warc_record("response", "https://g.example/", HTTP_RESPONSE, m))
+        .collect();
+    let at = offsets(&records);
+    let path = scratch("warc-raw").join("crawl.warc");
+    std::fs::write(&path, records.concat()).unwrap();
+    let path = path.to_str().unwrap();
+
+    let out = tagstream(&["links", "--plain", path], b"");
+    assert_eq!(out.status.code(), Some(3), "records were skipped");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "https://g.example/chunked-link\nhttps://g.example/gzip-link\n\
+         https://g.example/deflate-link\nhttps://g.example/br-link\nhttps://g.example/both-link\n\
+         https://g.example/unchunked-link\n"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let skips: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("tagstream: skipped"))
+        .collect();
+    let expected = [
+        (at[5], "HTTP body not decoded: Content-Encoding gzip:"),
+        (
+            at[6],
+            "HTTP body not decoded: Content-Encoding compress: unknown coding",
+        ),
+        (at[7], "HTTP body not decoded: Transfer-Encoding chunked:"),
+    ];
+    assert_eq!(skips.len(), expected.len(), "{stderr}");
+    for (line, (offset, why)) in skips.iter().zip(expected) {
+        let start = format!("tagstream: skipped {path} at offset {offset}: {why}");
+        assert!(line.starts_with(&start), "{line} should start with {start}");
+    }
+    let text =
+        json_lines(&String::from_utf8(tagstream(&["text", "-q", path], b"").stdout).unwrap());
+    let texts: Vec<&str> = text.iter().map(|l| l["text"].as_str().unwrap()).collect();
+    assert_eq!(
+        texts,
+        [
+            "chunked x",
+            "gzip x",
+            "deflate x",
+            "br x",
+            "both x",
+            "unchunked x"
+        ]
+    );
+}
+
+fn memchr_str(haystack: &[u8], needle: &str) -> usize {
+    haystack
+        .windows(needle.len())
+        .position(|w| w == needle.as_bytes())
+        .unwrap()
+}
+
+/// Run the binary with `args` and its standard output closed (`>&-`), through `sh`.
+fn with_stdout_closed(args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(env!("CARGO_BIN_EXE_tagstream"))
+        .args(args)
+        .current_dir(binary::repository())
+        .output()
+        .expect("run tagstream through sh")
+}
+
+#[test]
+fn a_closed_or_full_stdout_is_exit_1_with_a_message_and_dev_null_is_not() {
+    for command in ["links", "text", "stats", "tokens"] {
+        let closed = with_stdout_closed(&[command, LINKS]);
+        let stderr = String::from_utf8_lossy(&closed.stderr);
+        assert_eq!(closed.status.code(), Some(1), "{command} >&-: {stderr}");
+        assert!(
+            stderr.contains("tagstream: cannot write output: standard output is closed"),
+            "{command} >&-: {stderr}"
+        );
+        let full = std::process::Command::new(env!("CARGO_BIN_EXE_tagstream"))
+            .args([command, LINKS])
+            .current_dir(binary::repository())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&full.stderr);
+        assert_eq!(
+            full.status.code(),
+            Some(1),
+            "{command} >/dev/full: {stderr}"
+        );
+        assert!(
+            stderr.contains("tagstream: cannot write output: No space left on device"),
+            "{command} >/dev/full: {stderr}"
+        );
+        let null = std::process::Command::new(env!("CARGO_BIN_EXE_tagstream"))
+            .args([command, LINKS])
+            .current_dir(binary::repository())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(null.code(), Some(0), "{command} >/dev/null");
+    }
+}
+
+#[test]
+fn a_link_query_is_percent_encoded_in_the_document_encoding_and_its_path_in_utf8() {
+    let links = |html: &[u8]| {
+        stdout_ok(
+            &[
+                "links",
+                "-q",
+                "--plain",
+                "--base",
+                "https://h.example/",
+                "-",
+            ],
+            html,
+        )
+    };
+    // windows-1252: no charset, no <meta>, not UTF-8. The <base> goes first: links after it are
+    // resolved as they are found, those before it at the end.
+    assert_eq!(
+        links(b"<a href='/caf\xe9?q=\xe9'>a</a><base href=/d/><a href='x?q=\xe9&r=\xe8'>b</a>"),
+        "https://h.example/caf%C3%A9?q=%E9\nhttps://h.example/d/\nhttps://h.example/d/x?q=%E9&r=%E8\n"
+    );
+    // A <meta> that changes the encoding: the query follows the page read again.
+    assert_eq!(
+        links(b"<meta charset=iso-8859-7><a href='?q=\xe1'>a</a>"),
+        "https://h.example/?q=%E1\n"
+    );
+    assert_eq!(
+        links("<meta charset=utf-8><a href='?q=é'>a</a>".as_bytes()),
+        "https://h.example/?q=%C3%A9\n"
+    );
+    // Only special schemes take the override.
+    assert_eq!(links(b"<a href='foo:x?q=\xe9'>a</a>"), "foo:x?q=%C3%A9\n");
+}

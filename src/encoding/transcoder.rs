@@ -625,6 +625,12 @@ pub struct DecodedTokens<'t, T: Tokenize + 't = Tokenizer> {
 }
 
 impl<T: Tokenize> DecodedTokens<'_, T> {
+    /// The encoding the tokens are decoded from (`None` before sniffing has decided, which
+    /// no token comes before).
+    pub fn encoding(&self) -> Option<&'static Encoding> {
+        self.watch.sniffed.map(|sniffed| sniffed.encoding)
+    }
+
     /// The encoding change the token just handed out caused, if it did (a `<meta>` declaring
     /// another encoding while the current one was tentative).
     pub fn encoding_change(&self) -> Option<EncodingChange> {

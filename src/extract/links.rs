@@ -4,6 +4,7 @@
 //! every token of a document (whole or chunk by chunk), keeps track of `<base href>` and
 //! `<template>`, and resolves each URL with the [`url`] crate.
 
+use std::borrow::Cow;
 use std::vec::Drain;
 
 use url::Url;
@@ -185,6 +186,7 @@ pub struct LinkExtractor {
     links: Vec<Link>,
     /// `links[..resolved]` are resolved.
     resolved: usize,
+    query_encoding: QueryEncoding,
 }
 
 impl LinkExtractor {
@@ -195,6 +197,27 @@ impl LinkExtractor {
             page,
             ..LinkExtractor::default()
         }
+    }
+
+    /// The document's encoding, in which the queries of the links resolved from now on are
+    /// percent-encoded (as the HTML Standard parses URLs: `?q=é` in a windows-1252 page is
+    /// `?q=%E9`); their paths stay UTF-8, as do the queries of non-special schemes. Without it,
+    /// UTF-8. Set it before the first token (a transcoder knows it once it has sniffed).
+    ///
+    /// ```
+    /// use tagstream::encoding::Encoding;
+    /// use tagstream::extract::{LinkExtractor, Url};
+    /// use tagstream::Tokenizer;
+    ///
+    /// let mut extractor = LinkExtractor::new(Url::parse("https://example.com/").ok());
+    /// extractor.set_encoding(Encoding::for_label(b"windows-1252").unwrap());
+    /// Tokenizer::default().tokenize("<a href='/é?q=é'>".as_bytes()).for_each(|t| extractor.push(&t));
+    /// let link = &extractor.finish()[0];
+    /// assert_eq!(link.resolved.as_ref().unwrap().as_str(), "https://example.com/%C3%A9?q=%E9");
+    /// ```
+    #[cfg(feature = "encoding")]
+    pub fn set_encoding(&mut self, encoding: &'static encoding_rs::Encoding) {
+        self.query_encoding = QueryEncoding(Some(encoding).filter(|e| *e != encoding_rs::UTF_8));
     }
 
     /// Take the next token of the document (every token, in order: tags outside links matter
@@ -230,6 +253,7 @@ impl LinkExtractor {
                 &mut self.links[self.resolved..],
                 base.as_ref(),
                 self.page.as_ref(),
+                self.query_encoding,
             );
             self.resolved = self.links.len();
         }
@@ -238,7 +262,7 @@ impl LinkExtractor {
     /// The base URL from the `<base href>` starting at `links[at]`: the href resolved against the
     /// page URL, or the page URL when that fails or gives a `data:` or `javascript:` URL.
     fn frozen_base_url(&self, at: usize) -> Option<Url> {
-        let href = resolve(&self.links[at].url, self.page.as_ref());
+        let href = resolve(&self.links[at].url, self.page.as_ref(), self.query_encoding);
         match href {
             Some(url) if !matches!(url.scheme(), "data" | "javascript") => Some(url),
             _ => self.page.clone(),
@@ -261,24 +285,66 @@ impl LinkExtractor {
             &mut self.links[self.resolved..],
             base.as_ref(),
             self.page.as_ref(),
+            self.query_encoding,
         );
         self.links
     }
 }
 
 /// Resolve `links` against the document base URL (`<base>` itself against the page URL).
-fn resolve_all(links: &mut [Link], base: Option<&Url>, page: Option<&Url>) {
+fn resolve_all(
+    links: &mut [Link],
+    base: Option<&Url>,
+    page: Option<&Url>,
+    query_encoding: QueryEncoding,
+) {
     for link in links {
         let against = if link.element == "base" { page } else { base };
-        link.resolved = resolve(&link.url, against);
+        link.resolved = resolve(&link.url, against, query_encoding);
     }
 }
 
-/// `url` parsed relative to `base` (or alone, when there is no base).
-fn resolve(url: &str, base: Option<&Url>) -> Option<Url> {
-    match base {
-        Some(base) => base.join(url).ok(),
-        None => Url::parse(url).ok(),
+/// `url` parsed relative to `base` (or alone, when there is no base), its query encoded in
+/// `query_encoding`.
+fn resolve(url: &str, base: Option<&Url>, query_encoding: QueryEncoding) -> Option<Url> {
+    let encode: &dyn Fn(&str) -> Cow<'_, [u8]> = &|query| query_encoding.encode(query);
+    let options = Url::options().base_url(base);
+    if query_encoding.is_utf8() {
+        options.parse(url).ok()
+    } else {
+        options.encoding_override(Some(encode)).parse(url).ok()
+    }
+}
+
+/// The encoding of the document whose links are resolved, for their queries (see
+/// [`LinkExtractor::set_encoding`]); `None`: UTF-8.
+#[derive(Clone, Copy, Debug, Default)]
+struct QueryEncoding(#[cfg(feature = "encoding")] Option<&'static encoding_rs::Encoding>);
+
+impl QueryEncoding {
+    #[cfg(feature = "encoding")]
+    fn is_utf8(self) -> bool {
+        self.0.is_none()
+    }
+
+    #[cfg(not(feature = "encoding"))]
+    fn is_utf8(self) -> bool {
+        true
+    }
+
+    /// `query` in the encoding (the URL Standard's "encode": unmappable characters as HTML
+    /// character references; UTF-16 and replacement give UTF-8).
+    #[cfg(feature = "encoding")]
+    fn encode(self, query: &str) -> Cow<'_, [u8]> {
+        match self.0 {
+            Some(encoding) => encoding.encode(query).0,
+            None => Cow::Borrowed(query.as_bytes()),
+        }
+    }
+
+    #[cfg(not(feature = "encoding"))]
+    fn encode(self, query: &str) -> Cow<'_, [u8]> {
+        Cow::Borrowed(query.as_bytes())
     }
 }
 

@@ -52,6 +52,9 @@ impl Page for LinkPage {
     const MAPS_SPANS: bool = true;
 
     fn push(&mut self, token: &Token<'_>, tokens: &DecodedTokens<'_>) {
+        if let (Token::StartTag(_), Some(encoding)) = (token, tokens.encoding()) {
+            self.extractor.set_encoding(encoding);
+        }
         if let (Some(spans), Token::StartTag(tag)) = (&mut self.spans, token) {
             tag_links(tag, |link| spans.push(tokens.original_span(link.span)));
         }

@@ -6,12 +6,14 @@
 //! progress bar (on a terminal) and a summary go to stderr, as does a line for everything skipped.
 //!
 //! Exit status: 0 when every input was read, 3 when something was skipped (an unreadable file, a
-//! broken gzip member, a malformed WARC record), 1 when the output could not be written, 2 for
-//! bad arguments.
+//! broken gzip member, a malformed WARC record, an HTTP body that cannot be decoded), 1 when the
+//! output could not be written, 2 for bad arguments.
 
 pub(crate) mod encoding;
+mod http;
 pub(crate) mod inputs;
 pub(crate) mod links;
+pub(crate) mod output;
 pub(crate) mod stats;
 mod stream;
 pub(crate) mod text;
@@ -23,7 +25,8 @@ pub(crate) const CRAWLING: &str = "\
 Inputs: files, directories (their .html, .htm, .xhtml, .warc and .warc.gz files, recursively, in \
 name order), `-` for standard input, and WARC archives (.warc, or .warc.gz with one gzip member \
 per record, as Common Crawl writes them): only their `response` records with an HTML \
-Content-Type are read. Lines from a WARC record also carry \"offset\" (of the record, or of its \
+Content-Type are read, their bodies with any Transfer-Encoding (chunked) and Content-Encoding \
+(gzip, deflate, br) undone, as wget and Heritrix keep them. Lines from a WARC record also carry \"offset\" (of the record, or of its \
 gzip member) and \"page\" (its WARC-Target-URI).
 
 Output is in input order whatever --jobs. A file or standard input longer than 4 MiB is read in \
@@ -31,12 +34,12 @@ chunks, in bounded memory (WARC records are read one at a time). On standard err
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; one \
 with a tag, comment or DOCTYPE longer than --max-token, at its start, likewise; a malformed WARC \
-record, a broken or truncated gzip member; the run goes on after each), a note for \
+record, a broken or truncated gzip member, an HTTP body that cannot be decoded; the run goes on after each), a note for \
 standard input (or a pipe) whose encoding a <meta> changes too late to read it again (see \
 --encoding), and a summary (inputs, documents, MB, MB/s, skipped) unless --quiet.
 
 Exit status: 0 when everything was read, 3 when something was skipped, 1 when the output could \
-not be written, 2 for bad arguments.";
+not be written (a full disk, or standard output closed with >&-), 2 for bad arguments.";
 
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -239,7 +242,7 @@ impl Run {
     ) -> io::Result<()> {
         let (sender, receiver) = mpsc::channel();
         let stop = AtomicBool::new(false);
-        let mut out = BufWriter::new(io::stdout().lock());
+        let mut out = BufWriter::new(output::stdout());
         let mut totals = C::Totals::default();
         let written = std::thread::scope(|scope| {
             let stop = &stop;

@@ -1,7 +1,8 @@
 //! WARC archives (ISO 28500): `.warc`, and `.warc.gz` with one gzip member per record as Common
 //! Crawl writes them. Only `response` records whose HTTP `Content-Type` is HTML become documents,
-//! their bodies as they are, with the `charset` of that `Content-Type` for the commands to decode
-//! with (see `super::encoding`).
+//! their bodies with any transfer and content coding undone (see `super::http`), with the
+//! `charset` of that `Content-Type` for the commands to decode with (see `super::encoding`). A
+//! body that cannot be decoded is skipped, as a malformed record is.
 //!
 //! The reader is our own (flate2 for the gzip members) rather than the `warc` crate: we need the
 //! file offset of every record and gzip member to report what is skipped, and to go on after a
@@ -15,6 +16,7 @@ use std::path::Path;
 
 use flate2::bufread::GzDecoder;
 
+use super::http::HttpResponse;
 use super::inputs::{Body, Document, Skip};
 
 /// The longest header line read; a longer one makes the record malformed.
@@ -155,21 +157,26 @@ impl Archive<'_> {
             return;
         }
         let offset = member.unwrap_or(record.offset);
-        let Some(response) = http_response(&record.block) else {
+        let Some(response) = HttpResponse::parse(&record.block) else {
             return self.skip(
                 offset,
                 "malformed HTTP response in a WARC response record".to_owned(),
             );
         };
-        if !is_html(response.content_type) {
+        let content_type = response.header("content-type").unwrap_or_default();
+        if !is_html(&content_type) {
             return;
         }
+        let body = match response.body() {
+            Ok(body) => body,
+            Err(why) => return self.skip(offset, format!("HTTP body not decoded: {why}")),
+        };
         (self.each)(Document {
             input: self.name,
             offset: Some(offset),
             url: record.uri.as_deref(),
-            body: Body::Whole(response.body),
-            charset: charset(response.content_type),
+            body: Body::Whole(&body),
+            charset: charset(&content_type),
         });
     }
 }
@@ -319,33 +326,6 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(filled)
-}
-
-/// An HTTP response message, split.
-struct HttpResponse<'a> {
-    content_type: &'a str,
-    body: &'a [u8],
-}
-
-/// The `Content-Type` and body of an HTTP response message; `None` when it has no status line or
-/// no end of headers.
-fn http_response(block: &[u8]) -> Option<HttpResponse<'_>> {
-    if !block.starts_with(b"HTTP/") {
-        return None;
-    }
-    let end = memchr::memmem::find(block, b"\r\n\r\n").map(|i| (i, i + 4));
-    let end = end.or_else(|| memchr::memmem::find(block, b"\n\n").map(|i| (i, i + 2)))?;
-    let head = std::str::from_utf8(&block[..end.0]).ok()?;
-    let content_type = head
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_once(':'))
-        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-type"))
-        .map_or("", |(_, value)| value.trim());
-    Some(HttpResponse {
-        content_type,
-        body: &block[end.1..],
-    })
 }
 
 /// Whether a `Content-Type` value names HTML (`text/html` or `application/xhtml+xml`).
