@@ -134,7 +134,8 @@ pub use html::{html5lib, simulator};
 pub use options::Options;
 pub use span::{Span, TextKind};
 pub use token::{
-    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, StartTag, Text, Token,
+    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Raw, StartTag, Text,
+    Token,
 };
 
 /// Hooks for the fuzz targets in `fuzz/` (feature `fuzzing`), not part of the API: the crate-private

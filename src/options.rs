@@ -20,6 +20,7 @@ pub struct Options {
     pub(crate) track_positions: bool,
     pub(crate) validate_utf8: bool,
     pub(crate) strip_bom: bool,
+    pub(crate) lossless: bool,
     pub(crate) limits: Limits,
     /// What only the HTML dialect reads.
     pub(crate) html: HtmlOptions,
@@ -45,6 +46,7 @@ impl Default for Options {
             track_positions: false,
             validate_utf8: false,
             strip_bom: true,
+            lossless: false,
             limits: Limits::NONE,
             html: HtmlOptions {
                 legacy_pi: false,
@@ -173,6 +175,26 @@ impl Options {
     /// ```
     pub fn strip_bom(mut self, on: bool) -> Options {
         self.strip_bom = on;
+        self
+    }
+
+    /// Hand out every byte of the input (off by default; off costs nothing): the bytes that
+    /// belong to no token — a byte order mark [`Options::strip_bom`] strips, the `<![CDATA[` and
+    /// `]]>` around CDATA text, `</>`, a tag cut off by the end of input, anything else the
+    /// standard drops — come out as [`Token::Raw`](crate::Token::Raw) items in their place, so
+    /// that the raw bytes of everything the iterator yields, concatenated, are the input, for any
+    /// chunking and any pauses. What a writer needs to copy a document through. (Bytes after a
+    /// memory limit stopped the stream are not handed out.)
+    ///
+    /// ```
+    /// use tagstream::{Options, Tokenizer};
+    /// let input = b"\xEF\xBB\xBF<svg><![CDATA[x]]></></svg><p";
+    /// let mut tokenizer = Tokenizer::new(Options::new().lossless(true));
+    /// let copy: Vec<u8> = tokenizer.tokenize(input).flat_map(|t| t.raw().to_vec()).collect();
+    /// assert_eq!(copy, input);
+    /// ```
+    pub fn lossless(mut self, on: bool) -> Options {
+        self.lossless = on;
         self
     }
 

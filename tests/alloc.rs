@@ -30,6 +30,7 @@ fn pass<'t>(all: impl Iterator<Item = Token<'t>>) -> (usize, usize) {
             Token::Comment(c) => c.data().len(),
             Token::Doctype(d) => d.name().map_or(0, str::len),
             Token::ProcessingInstruction(pi) => pi.target().len() + pi.data().len(),
+            Token::Raw(r) => r.raw().len(),
         };
     }
     (tokens, bytes)

@@ -21,6 +21,7 @@ fn describe(token: &Token<'_>) -> String {
         Token::Comment(c) => format!("comment {:?}", c.data()),
         Token::ProcessingInstruction(p) => format!("pi {} {:?}", p.target(), p.data()),
         Token::Doctype(d) => format!("doctype {:?}", d.name()),
+        Token::Raw(r) => format!("raw {:?}", r.raw()),
     }
 }
 

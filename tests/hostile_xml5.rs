@@ -15,6 +15,7 @@ enum Shape {
     Text(TextKind, String),
     Pi(String, String),
     Doctype(Option<String>),
+    Raw(Vec<u8>),
 }
 
 fn shape(token: &Token<'_>) -> Shape {
@@ -31,6 +32,7 @@ fn shape(token: &Token<'_>) -> Shape {
         Token::Text(t) => Shape::Text(t.kind(), t.text().to_owned()),
         Token::ProcessingInstruction(p) => Shape::Pi(p.target().to_owned(), p.data().to_owned()),
         Token::Doctype(d) => Shape::Doctype(d.name().map(str::to_owned)),
+        Token::Raw(r) => Shape::Raw(r.raw().to_vec()),
     }
 }
 

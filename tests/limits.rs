@@ -31,6 +31,7 @@ fn shape(token: &Token<'_>) -> (&'static str, usize, usize) {
         Token::Comment(_) => "comment",
         Token::Doctype(_) => "doctype",
         Token::ProcessingInstruction(_) => "pi",
+        Token::Raw(_) => "raw",
     };
     (kind, token.span().start, token.span().end)
 }

@@ -57,6 +57,7 @@ impl Rendering {
             Token::Text(t) => (t.text().to_owned(), Some(t.kind())),
             Token::Doctype(_) => ("<!DOCTYPE>".to_owned(), None),
             Token::ProcessingInstruction(p) => (format!("<?{}>", p.target()), None),
+            Token::Raw(r) => (format!("raw {:?}", r.raw()), None),
         };
         match (kind, self.lines.last_mut()) {
             (Some(k), Some(prev)) if self.last_text == Some(k) => {

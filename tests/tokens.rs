@@ -949,6 +949,7 @@ fn every_part_has_its_raw_bytes_beside_its_decoding() {
             Token::Comment(t) => t.raw(),
             Token::Text(t) => t.raw(),
             Token::ProcessingInstruction(t) => t.raw(),
+            Token::Raw(t) => t.raw(),
         };
         assert_eq!(own, token.raw());
         assert_eq!(own, slice(input, token.span()));

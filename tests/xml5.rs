@@ -312,6 +312,7 @@ fn tokens(chunks: &[&[u8]], errors: bool) -> (Vec<String>, Vec<(ErrorCode, usize
                 d.raw_internal_subset(),
                 d.span()
             ),
+            Token::Raw(r) => format!("raw {:?} {:?}", r.raw(), r.span()),
         };
         out.push(s);
     };

@@ -177,6 +177,7 @@ pub fn spans(mut h: u64, token: &Token<'_>) -> u64 {
             h = mix(h, pi.target_span().len() as u64);
             h = mix(h, pi.data_span().len() as u64);
         }
+        Token::Raw(r) => h = mix(h, r.span().len() as u64),
     }
     mix(h, token.span().end as u64)
 }
@@ -206,6 +207,7 @@ pub fn decoded(mut h: u64, token: &Token<'_>) -> u64 {
             h = text(h, pi.target());
             h = text(h, pi.data());
         }
+        Token::Raw(r) => h = bytes(h, r.raw()),
     }
     mix(h, token.span().end as u64)
 }

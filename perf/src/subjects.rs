@@ -55,6 +55,11 @@ pub const SUBJECTS: &[(&str, &str)] = &[
          split at chunk seams adds up to the same)",
     ),
     (
+        "tagstream-lossless",
+        "every item with Options::lossless(true) (the raw items too), each item's raw() taken, as \
+         a writer that copies the input through does. Sum: raw() lengths (= the corpus bytes)",
+    ),
+    (
         "html5ever",
         "html5ever::tokenizer::Tokenizer with a TokenSink that returns RawData/Plaintext after the \
          start tags above (default TokenizerOpts, input pre-made as StrTendril). Sum: tag name \
@@ -130,6 +135,7 @@ pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Su
         "tagstream-decode" => Box::new(tagstream::decoded()),
         "tagstream-errors" => Box::new(tagstream::spans(true)),
         "tagstream-chunks" => Box::new(tagstream::Chunks::new(chunk_size)),
+        "tagstream-lossless" => Box::new(tagstream::lossless()),
         "html5ever" => Box::new(html5ever_tok::Html5ever::new(corpus)),
         "html5gum" => Box::new(html5gum_tok::Callback),
         "html5gum-iter" => Box::new(html5gum_tok::Iter),
@@ -233,6 +239,10 @@ mod tagstream {
                 *sum += p.span().len() as u64;
                 None
             }
+            Token::Raw(r) => {
+                *sum += r.span().len() as u64;
+                None
+            }
         }
     }
 
@@ -270,6 +280,10 @@ mod tagstream {
                 *sum += (p.target().len() + p.data().len()) as u64;
                 None
             }
+            Token::Raw(r) => {
+                *sum += r.raw().len() as u64;
+                None
+            }
         }
     }
 
@@ -296,6 +310,14 @@ mod tagstream {
     /// `tagstream` (errors off) and `tagstream-errors`: spans and raw names.
     pub fn spans(errors: bool) -> impl Subject {
         Whole::new(Options::new().errors(errors), consume_spans)
+    }
+
+    /// `tagstream-lossless`: every byte handed out, each item's raw bytes taken.
+    pub fn lossless() -> impl Subject {
+        Whole::new(Options::new().lossless(true), |token, sum| {
+            *sum += token.raw().len() as u64;
+            None
+        })
     }
 
     /// `tagstream-decode`: every string decoded.

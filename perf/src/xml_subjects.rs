@@ -96,6 +96,7 @@ mod xml5 {
             Token::Comment(c) => c.data_span().len(),
             Token::Doctype(d) => d.span().len(),
             Token::ProcessingInstruction(p) => p.span().len(),
+            Token::Raw(r) => r.span().len(),
         } as u64;
     }
 
@@ -117,6 +118,7 @@ mod xml5 {
             Token::Comment(c) => c.data().len(),
             Token::Doctype(d) => len(d.name()) + len(d.public_id()) + len(d.system_id()),
             Token::ProcessingInstruction(p) => p.target().len() + p.data().len(),
+            Token::Raw(r) => r.raw().len(),
         } as u64;
     }
 

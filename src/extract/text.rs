@@ -134,7 +134,10 @@ impl TextExtractor {
             Token::Text(text) => self.push_text(text.kind(), text.text()),
             Token::StartTag(tag) => self.start_tag(tag),
             Token::EndTag(tag) => self.end_tag(tag.name()),
-            Token::Doctype(_) | Token::Comment(_) | Token::ProcessingInstruction(_) => {}
+            Token::Doctype(_)
+            | Token::Comment(_)
+            | Token::ProcessingInstruction(_)
+            | Token::Raw(_) => {}
         }
     }
 

@@ -155,6 +155,8 @@ pub fn push(output: &mut Vec<Html5libToken>, token: Token<'_>) {
             target: pi.target().to_owned(),
             data: pi.data().to_owned(),
         },
+        // Bytes the standard drops have no shape; text around them stays one character token.
+        Token::Raw(_) => return,
     };
     output.push(shaped);
 }

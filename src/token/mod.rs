@@ -191,6 +191,10 @@ pub enum Token<'a> {
     Text(Text<'a>),
     /// `<?target data>` (HTML Standard since 2026)
     ProcessingInstruction(ProcessingInstruction<'a>),
+    /// Bytes that belong to no other token, handed out only with
+    /// [`Options::lossless`](crate::Options::lossless): a byte order mark, the `<![CDATA[` and `]]>` around CDATA
+    /// text, `</>`, a tag cut off by the end of input.
+    Raw(Raw<'a>),
 }
 
 impl<'a> Token<'a> {
@@ -203,6 +207,7 @@ impl<'a> Token<'a> {
             Token::Comment(t) => t.span,
             Token::Text(t) => t.span,
             Token::ProcessingInstruction(t) => t.span,
+            Token::Raw(t) => t.span,
         }
     }
 
@@ -220,6 +225,7 @@ impl<'a> Token<'a> {
             Token::Comment(t) => t.src,
             Token::Text(t) => t.src,
             Token::ProcessingInstruction(t) => t.src,
+            Token::Raw(t) => t.src,
         }
     }
 }
@@ -233,6 +239,7 @@ impl fmt::Debug for Token<'_> {
             Token::Comment(t) => t.fmt(f),
             Token::Text(t) => t.fmt(f),
             Token::ProcessingInstruction(t) => t.fmt(f),
+            Token::Raw(t) => t.fmt(f),
         }
     }
 }
@@ -693,6 +700,37 @@ impl fmt::Debug for ProcessingInstruction<'_> {
         f.debug_struct("ProcessingInstruction")
             .field("target", &self.target())
             .field("data", &self.data())
+            .field("span", &self.span)
+            .finish()
+    }
+}
+
+/// Bytes of the input that belong to no other token ([`Token::Raw`], with
+/// [`Options::lossless`](crate::Options::lossless)): the standard drops them (`</>`, a tag the
+/// end of input cuts off, the `<![CDATA[` and `]]>` around CDATA text) or the decoder strips them
+/// (a byte order mark). They carry no meaning; a writer copies them to reproduce the input.
+#[derive(Clone, Copy)]
+pub struct Raw<'a> {
+    pub(crate) src: &'a Source<'a>,
+    pub(crate) span: Span,
+}
+
+impl<'a> Raw<'a> {
+    /// The bytes the item covers.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The bytes as written.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src.raw(self.span)
+    }
+}
+
+impl fmt::Debug for Raw<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Raw")
+            .field("raw", &String::from_utf8_lossy(self.raw()))
             .field("span", &self.span)
             .finish()
     }

@@ -291,6 +291,7 @@ pub fn record(token: Token<'_>, input: &[u8], out: &mut Outcome) {
             check("pi data", p.data_span(), p.raw_data());
             ("pi", vec![p.target_span(), p.data_span()])
         }
+        Token::Raw(_) => ("raw", vec![]),
     };
     for part in &parts {
         if part.start < span.start || part.end > span.end || part.start > part.end {

@@ -150,6 +150,7 @@ fn collect(mut tokens: tagstream::Tokens<'_>, out: &mut Simulated) {
             Token::ProcessingInstruction(pi) => {
                 panic!("legacy mode makes no processing instructions: {pi:?}")
             }
+            Token::Raw(raw) => panic!("the tokenizer is not lossless: {raw:?}"),
         };
         push(&mut out.tokens, tok);
         if let Some(why) = tokens.ambiguity() {

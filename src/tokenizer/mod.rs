@@ -15,6 +15,8 @@
 //! Dropping the iterator early pauses: what was not consumed is kept in the carry, and the next
 //! [`Tokenizer::feed`](crate::Tokenizer::feed) (an empty one is fine) resumes exactly there.
 
+mod lossless;
+
 use std::collections::VecDeque;
 
 use bumpalo::Bump;
@@ -28,6 +30,8 @@ use crate::span::{AttrRecord, Kind, Lexeme, Record, Span, TextKind, Window};
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
 };
+
+use lossless::Owed;
 
 /// Input-side bookkeeping: UTF-8 validity, input-stream errors, lines and columns, and the errors
 /// reported so far.
@@ -357,6 +361,11 @@ pub(crate) struct Stream<D: Dialect> {
     /// The memory limit the stream stopped at, if any: it stays stopped until a new stream.
     limit_error: Option<LimitError>,
     simulator: D::Stage,
+    /// [`Options::lossless`]: how far the items handed out reach (see [`lossless`]).
+    covered: usize,
+    /// What this feed leaves for the next one to hand out first, and what the last one left.
+    owed: Owed,
+    owed_in: Owed,
 }
 
 impl<D: Dialect> Stream<D> {
@@ -374,6 +383,9 @@ impl<D: Dialect> Stream<D> {
             finished: false,
             limit_error: None,
             simulator: D::stage(&options),
+            covered: 0,
+            owed: Owed::default(),
+            owed_in: Owed::default(),
             options,
         };
         stream.reset();
@@ -401,6 +413,9 @@ impl<D: Dialect> Stream<D> {
             self.arena = Bump::new();
         }
         self.simulator.reset();
+        self.covered = 0;
+        self.owed.clear();
+        self.owed_in.clear();
     }
 
     /// [`Tokenizer::tokenize`](crate::Tokenizer::tokenize), for any dialect.
@@ -503,7 +518,12 @@ impl<D: Dialect> Stream<D> {
         let chunk_src: &'t Source<'t> =
             self.arena
                 .alloc(Source::new(chunk, chunk_base, &self.arena, D::XML));
-        Pull {
+        let lossless = self.options.lossless;
+        if lossless {
+            std::mem::swap(&mut self.owed, &mut self.owed_in);
+            self.owed.clear();
+        }
+        let mut pull = Pull {
             machine: &mut self.machine,
             side: &mut self.side,
             arena: &self.arena,
@@ -522,7 +542,8 @@ impl<D: Dialect> Stream<D> {
             frozen_src: None,
             phase,
             // The chunk is the window from the start: the first call need not prepare it.
-            plain: phase == Phase::Chunk && self.options.limits.arena == usize::MAX,
+            plain: phase == Phase::Chunk && self.options.limits.arena == usize::MAX && !lossless,
+            ready: phase == Phase::Chunk && self.options.limits.arena == usize::MAX,
             window: chunk_src,
             window_buf: Window {
                 bytes: chunk_src.bytes,
@@ -533,7 +554,17 @@ impl<D: Dialect> Stream<D> {
             limit_error: &mut self.limit_error,
             forget: None,
             sim: &mut self.simulator,
+            lossless,
+            covered: &mut self.covered,
+            queued: None,
+            owe: &mut self.owed,
+            owed_src: None,
+            left: None,
+        };
+        if lossless {
+            pull.take_owed(&self.owed_in);
         }
+        pull
     }
 }
 
@@ -725,6 +756,9 @@ pub(crate) struct Pull<'t, D: Dialect> {
     /// [`Phase::Chunk`] or [`Phase::Frozen`], nothing waits to be forgotten, and there is no
     /// arena limit. Cleared by every change of phase and by [`Pull::forget_later`].
     plain: bool,
+    /// `plain` but for [`Options::lossless`], which always goes through [`Pull::prepare`]: the
+    /// window is ready to read.
+    ready: bool,
     /// The window the machine reads in [`Phase::Chunk`] or [`Phase::Frozen`], once `plain` is set.
     window: &'t Source<'t>,
     /// `window` as the machine reads it (kept here so that the lanes read it in place).
@@ -742,6 +776,15 @@ pub(crate) struct Pull<'t, D: Dialect> {
     forget: Option<(&'t Source<'t>, usize)>,
     /// The dialect's tree stage (see [`crate::feedback`]).
     sim: &'t mut D::Stage,
+    /// [`Options::lossless`], and its state (see [`lossless`]): how far the items handed out
+    /// reach, the token waiting behind a raw item, what this feed owes the next, the bytes the
+    /// last feed owed, and the fixed window this feed left for a copy.
+    lossless: bool,
+    covered: &'t mut usize,
+    queued: Option<Token<'t>>,
+    owe: &'t mut Owed,
+    owed_src: Option<&'t Source<'t>>,
+    left: Option<&'t Source<'t>>,
 }
 
 impl<'t, D: Dialect> Pull<'t, D> {
@@ -951,6 +994,7 @@ impl<'t, D: Dialect> Pull<'t, D> {
             self.held.frozen = Frozen::Fixed(bytes);
             self.held.frozen_base = retention;
             self.held.copied = self.held.chunk.len();
+            self.left = self.frozen_src;
             self.frozen_src =
                 Some(
                     self.arena
@@ -1011,6 +1055,10 @@ impl<'t, D: Dialect> Pull<'t, D> {
                 Some(self.token(record, src))
             }
             None if self.machine.is_done() || self.limit_error.is_some() => {
+                if self.lossless {
+                    // What the machine dropped at the end of input goes out from here.
+                    self.frozen_source();
+                }
                 self.set_phase(Phase::Done);
                 None
             }
@@ -1040,6 +1088,9 @@ impl<'t, D: Dialect> Pull<'t, D> {
             return record.map(|r| self.token(r, src));
         }
         let Some(record) = record else {
+            if self.lossless {
+                self.owe_before(retention);
+            }
             let Frozen::Extending(v) = &mut self.held.frozen else {
                 unreachable!("extending")
             };
@@ -1061,6 +1112,7 @@ impl<'t, D: Dialect> Pull<'t, D> {
         if self.side.track_positions {
             self.forget = Some((src, from));
             self.plain = false;
+            self.ready = false;
         } else {
             // Untracked positions are known only up to the first seam: nothing to put off.
             self.side.forget_before(&src.window(), from);
@@ -1095,13 +1147,15 @@ impl<'t, D: Dialect> Pull<'t, D> {
     fn read_window(&mut self, src: &'t Source<'t>) {
         self.window = src;
         self.window_buf = self.buf(src);
-        self.plain = self.forget.is_none() && self.limits.arena == usize::MAX;
+        self.ready = self.forget.is_none() && self.limits.arena == usize::MAX;
+        self.plain = self.ready && !self.lossless;
     }
 
     /// Change phase; [`Pull::prepare`] runs before the next read.
     fn set_phase(&mut self, phase: Phase) {
         self.phase = phase;
         self.plain = false;
+        self.ready = false;
     }
 
     /// What [`Iterator::next`] checks before reading the window, done when something changed
@@ -1109,6 +1163,15 @@ impl<'t, D: Dialect> Pull<'t, D> {
     /// from the window.
     #[inline]
     fn prepare(&mut self) -> Option<Option<Token<'t>>> {
+        if self.lossless {
+            return Some(self.next_lossless());
+        }
+        self.prepare_window()
+    }
+
+    /// [`Pull::prepare`] for the window the machine reads.
+    #[inline]
+    fn prepare_window(&mut self) -> Option<Option<Token<'t>>> {
         if self.limits.arena != usize::MAX && self.arena.allocated_bytes() > self.limits.arena {
             return Some(self.arena_limit());
         }
@@ -1122,7 +1185,8 @@ impl<'t, D: Dialect> Pull<'t, D> {
             Phase::Frozen => self.frozen_source(),
         };
         self.window_buf = self.buf(self.window);
-        self.plain = self.limits.arena == usize::MAX;
+        self.ready = self.limits.arena == usize::MAX;
+        self.plain = self.ready && !self.lossless;
         None
     }
 
@@ -1467,7 +1531,18 @@ impl<'t, D: Dialect> Pull<'t, D> {
     /// of a fixed window), out of line.
     #[inline(never)]
     fn next_again(&mut self) -> Option<Token<'t>> {
-        self.next_token()
+        self.next_lexed()
+    }
+
+    /// The next token the machine lexes (without [`Options::lossless`]'s raw items).
+    #[inline(always)]
+    fn next_lexed(&mut self) -> Option<Token<'t>> {
+        if !self.ready
+            && let Some(answer) = self.prepare_window()
+        {
+            return answer;
+        }
+        self.next_in_window()
     }
 }
 
@@ -1478,7 +1553,7 @@ impl<D: Dialect> Drop for Pull<'_, D> {
         if self.forget.is_some() {
             self.forget_now();
         }
-        if self.phase != Phase::Done {
+        if self.phase != Phase::Done || self.lossless {
             self.pause();
         }
     }
@@ -1490,6 +1565,14 @@ impl<D: Dialect> Pull<'_, D> {
     #[cold]
     #[inline(never)]
     fn pause(&mut self) {
+        if self.lossless && self.limit_error.is_none() {
+            let until = if self.machine.is_done() {
+                self.held.chunk_base + self.held.chunk.len()
+            } else {
+                self.machine.retention()
+            };
+            self.owe_before(until);
+        }
         match self.phase {
             Phase::Done => return,
             Phase::Extending => self.carry_all(),
