@@ -161,6 +161,12 @@ struct TokensArgs {
     #[arg(long, conflicts_with_all = ["encoding", "default_encoding"])]
     xml5lib: bool,
 
+    /// Also print the bytes that belong to no token as {"type":"raw","raw","span"} lines, where
+    /// they are (a byte order mark, the `<![CDATA[` and `]]>` around CDATA text, `</>`, a tag cut
+    /// off by the end of input): the spans of all lines then cover the input, each byte once.
+    #[arg(long, conflicts_with_all = ["html5lib", "xml5lib"])]
+    lossless: bool,
+
     /// Turn the tree-builder simulator off: the tokenizer alone, which leaves the data state only
     /// by --state (the simulator is on by default, except with --html5lib). HTML only.
     #[arg(long, conflicts_with = "simulate")]
@@ -342,7 +348,7 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
             xml5::stream_tokens(
                 &mut input,
                 &name,
-                args.errors,
+                (args.errors, args.lossless),
                 encoding,
                 chunk_size,
                 &mut out,
@@ -376,6 +382,7 @@ fn options(args: &TokensArgs, errors: bool, simulate: bool) -> Options {
         .simulate(simulate)
         .scripting(args.scripting)
         .errors(errors)
+        .lossless(args.lossless)
         .legacy_processing_instructions(args.legacy_pi)
         .initial_state(args.state.unwrap_or_default());
     if let Some(name) = &args.last_start_tag {
@@ -421,6 +428,7 @@ fn stream_tokens(
     let options = options(args, args.errors, !args.no_simulate);
     let mut tokenizer = args.encoding.transcoder(options, None, true);
     let mut buf = vec![0; chunk_size];
+    let mut bom = Bom::new(args.lossless);
     loop {
         let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
             name: name.to_owned(),
@@ -428,18 +436,23 @@ fn stream_tokens(
         })?;
         if n < buf.len() {
             // A short read is the end: sniffing, if still open, knows the input ends here.
-            print_tokens(tokenizer.feed_last(&buf[..n]), out)?;
+            print_tokens(tokenizer.feed_last(&buf[..n]), &mut bom, out)?;
             return Ok(print_dropped(&tokenizer.tokenizer().dropped_errors(), out)?);
         }
-        print_tokens(tokenizer.feed(&buf), out)?;
+        print_tokens(tokenizer.feed(&buf), &mut bom, out)?;
     }
 }
 
 /// Print every token of one feed, each followed by the parse errors reported while producing it
 /// and the encoding change it caused; spans and offsets in bytes of the input.
-fn print_tokens(mut tokens: DecodedTokens<'_>, out: &mut impl Write) -> io::Result<()> {
+fn print_tokens(
+    mut tokens: DecodedTokens<'_>,
+    bom: &mut Bom,
+    out: &mut impl Write,
+) -> io::Result<()> {
     while let Some(token) = tokens.next() {
         let original = |span: Span| tokens.original_span(span).unwrap_or(span);
+        bom.print_before(original(token.span()), out)?;
         writeln!(out, "{}", token_json(&token, tokens.ambiguity(), &original))?;
         if let Some(change) = tokens.encoding_change() {
             writeln!(out, "{}", encoding_change_json(&change))?;
@@ -539,6 +552,39 @@ fn array(items: impl Iterator<Item = String>) -> String {
     format!("[{}]", items.collect::<Vec<_>>().join(","))
 }
 
+/// With `--lossless`: the byte order mark the decoder takes before the tokenizer sees anything,
+/// printed as a raw line before the first token (at the original offset 0), so that the lines'
+/// spans cover the input.
+struct Bom {
+    pending: bool,
+}
+
+impl Bom {
+    fn new(lossless: bool) -> Bom {
+        Bom { pending: lossless }
+    }
+
+    /// Before the first token, whose span in the input is `first`: the BOM's line, if the
+    /// token does not start the input.
+    fn print_before(&mut self, first: Span, out: &mut impl Write) -> io::Result<()> {
+        if !std::mem::take(&mut self.pending) || first.start == 0 {
+            return Ok(());
+        }
+        let line = Object::new()
+            .field("type", "raw")
+            .field("raw", "\u{FEFF}")
+            .field(
+                "span",
+                span_json(Span {
+                    start: 0,
+                    end: first.start,
+                }),
+            )
+            .finish();
+        writeln!(out, "{line}")
+    }
+}
+
 fn span_json(span: Span) -> Value {
     json!([span.start, span.end])
 }
@@ -586,6 +632,9 @@ fn token_json(
             .field("type", "processing_instruction")
             .field("target", pi.target())
             .field("data", pi.data()),
+        Token::Raw(raw) => Object::new()
+            .field("type", "raw")
+            .field("raw", String::from_utf8_lossy(raw.raw()).as_ref()),
     };
     let object = object.field("span", span_json(original(token.span())));
     match ambiguity {

@@ -18,7 +18,7 @@ use tagstream::xml5::Tokenizer;
 use tagstream::xml5::xml5lib::{self, Xml5libToken};
 use tagstream::{Options, Span};
 
-use crate::{CliError, Object, array, error_json, print_dropped, read_chunk, token_json};
+use crate::{Bom, CliError, Object, array, error_json, print_dropped, read_chunk, token_json};
 
 /// Feed the input chunk by chunk, printing each token (and, with `errors`, the parse errors found
 /// for it after it) as it comes. The input is decoded from `encoding`, else from what the BOM or
@@ -26,16 +26,18 @@ use crate::{CliError, Object, array, error_json, print_dropped, read_chunk, toke
 pub(crate) fn stream_tokens(
     input: &mut dyn Read,
     name: &str,
-    errors: bool,
+    (errors, lossless): (bool, bool),
     encoding: Option<&'static Encoding>,
     chunk_size: usize,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut transcoder = Transcoder::xml5(Options::new().errors(errors)).map_offsets(true);
+    let mut transcoder =
+        Transcoder::xml5(Options::new().errors(errors).lossless(lossless)).map_offsets(true);
     if let Some(encoding) = encoding {
         transcoder = transcoder.known_encoding(encoding);
     }
     let mut buf = vec![0; chunk_size];
+    let mut bom = Bom::new(lossless);
     loop {
         let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
             name: name.to_owned(),
@@ -43,11 +45,11 @@ pub(crate) fn stream_tokens(
         })?;
         if n < buf.len() {
             // A short read is the end: sniffing, if still open, knows the input ends here.
-            print_tokens(transcoder.feed_last(&buf[..n]), out)?;
+            print_tokens(transcoder.feed_last(&buf[..n]), &mut bom, out)?;
             let dropped = transcoder.tokenizer().dropped_errors();
             return Ok(print_dropped(&dropped, out)?);
         }
-        print_tokens(transcoder.feed(&buf), out)?;
+        print_tokens(transcoder.feed(&buf), &mut bom, out)?;
     }
 }
 
@@ -55,10 +57,12 @@ pub(crate) fn stream_tokens(
 /// offsets in bytes of the input.
 fn print_tokens(
     mut tokens: DecodedTokens<'_, Tokenizer>,
+    bom: &mut Bom,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     while let Some(token) = tokens.next() {
         let original = |span: Span| tokens.original_span(span).unwrap_or(span);
+        bom.print_before(original(token.span()), out)?;
         writeln!(out, "{}", token_json(&token, None, &original))?;
         print_errors(&mut tokens, out)?;
     }

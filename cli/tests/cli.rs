@@ -447,3 +447,27 @@ fn help_texts_stand_on_their_own() {
         assert!(help.contains("Exit status:"), "{args:?}: {help}");
     }
 }
+
+#[test]
+fn tokens_lossless_lines_cover_every_input_byte() {
+    let input = "\u{FEFF}a</>b<svg><![CDATA[c]]></svg><p class=x".as_bytes();
+    for chunk in ["1", "5", "65536"] {
+        let lines = json_lines(&stdout_ok(
+            &["tokens", "--lossless", "--chunk-size", chunk],
+            input,
+        ));
+        let mut at = 0;
+        for line in &lines {
+            let (start, end) = span(line);
+            assert_eq!(start, at, "chunk size {chunk}: {line}");
+            at = end;
+        }
+        assert_eq!(at, input.len() as u64, "chunk size {chunk}");
+        let raws: Vec<&str> = lines
+            .iter()
+            .filter(|l| l["type"] == "raw")
+            .map(|l| l["raw"].as_str().unwrap())
+            .collect();
+        assert_eq!(raws, ["\u{FEFF}", "</>", "<![CDATA[", "]]>", "<p class=x"]);
+    }
+}

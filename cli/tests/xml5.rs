@@ -345,3 +345,33 @@ fn help_describes_the_dialects() {
         assert!(help.contains(text), "{text} missing from {help}");
     }
 }
+
+#[test]
+fn tokens_lossless_lines_cover_every_input_byte_in_utf16() {
+    // UTF-16LE with a BOM (which the decoder takes): "a</><b" — the short end tag, then a tag the
+    // end of input cuts off, which XML5 emits.
+    let input = b"\xFF\xFEa\0<\0/\0>\0<\0b\0";
+    let stdout = stdout_ok(&["tokens", "--dialect", "xml5", "--lossless"], input);
+    let spans: Vec<(String, [u64; 2])> = stdout
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let span = [
+                v["span"][0].as_u64().unwrap(),
+                v["span"][1].as_u64().unwrap(),
+            ];
+            (v["type"].as_str().unwrap().to_owned(), span)
+        })
+        .collect();
+    let expected = [
+        ("raw", [0, 2]),
+        ("text", [2, 4]),
+        ("end_tag", [4, 10]),
+        ("start_tag", [10, 14]),
+    ];
+    let expected: Vec<(String, [u64; 2])> = expected
+        .iter()
+        .map(|(k, s)| ((*k).to_owned(), *s))
+        .collect();
+    assert_eq!(spans, expected);
+}
