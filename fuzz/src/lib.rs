@@ -4,6 +4,7 @@
 //! - [`check`]: per-token invariants and independent oracles (positions, names, plain text).
 //! - [`drive`]: running tagstream whole or chunked, with feedback and pauses, into an [`Outcome`].
 //! - [`limits`]: the memory limits' contract, a run with limits against one without.
+//! - [`lossless`]: every byte handed out (`Options::lossless`), HTML and XML5.
 //! - [`reference`]: html5ever's tokenizer in the same token shapes.
 //! - [`xml5`]: the XML5 tokenizer's target (no panic, per-token checks, chunk invariance).
 //!
@@ -14,6 +15,7 @@ pub mod case;
 pub mod check;
 pub mod drive;
 pub mod limits;
+pub mod lossless;
 pub mod reference;
 pub mod xml5;
 
