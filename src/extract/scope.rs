@@ -1,42 +1,44 @@
-//! Where a token sits, as far as the extractors care: inside `<template>` contents, inside SVG or
-//! MathML. The tokenizer's simulator already chose the right text states; this only counts the
-//! start and end tags of those subtrees (it does not model the tree builder's implied closes and
-//! breakouts, which conforming documents do not rely on).
+//! Where a token sits, as far as the extractors care: the namespace of a start tag's element
+//! (an `<a>` inside `<svg>` is an SVG element; a `<p>` there breaks out to HTML), and whether
+//! it is inside `<template>` contents. A tree-builder
+//! [`Simulator`] of its own follows the tokens, whatever the tokenizer's options: the same
+//! rules, in one place, as the tokenizer's (integration points, breakout tags, self-closing
+//! foreign elements, templates).
 
 use crate::Token;
+use crate::html::simulator::{Namespace, Simulator};
 
-/// Depths of the open `<template>` (HTML) and `<svg>`/`<math>` elements.
-#[derive(Clone, Copy, Debug, Default)]
+/// The tree-builder state the extractors read, after each token.
+#[derive(Debug)]
 pub(crate) struct Scope {
-    template: u32,
-    foreign: u32,
+    simulator: Simulator,
+    /// The namespace of the last start tag's element.
+    namespace: Namespace,
+}
+
+impl Default for Scope {
+    fn default() -> Scope {
+        Scope {
+            // The scripting flag changes text states only, which the tokens already show.
+            simulator: Simulator::new(true, false),
+            namespace: Namespace::Html,
+        }
+    }
 }
 
 impl Scope {
     /// Account for `token`; call it for every token, before looking at the token.
     pub(crate) fn update(&mut self, token: &Token<'_>) {
-        match token {
-            Token::StartTag(tag) => match tag.name() {
-                "svg" | "math" if !tag.self_closing() => self.foreign += 1,
-                "template" if self.foreign == 0 => self.template += 1,
-                _ => {}
-            },
-            Token::EndTag(tag) => match tag.name() {
-                "svg" | "math" => self.foreign = self.foreign.saturating_sub(1),
-                "template" if self.foreign == 0 => self.template = self.template.saturating_sub(1),
-                _ => {}
-            },
-            _ => {}
-        }
+        self.namespace = self.simulator.observe(token).unwrap_or_default();
+    }
+
+    /// The namespace of the element of the start tag just seen (HTML after any other token).
+    pub(crate) fn namespace(&self) -> Namespace {
+        self.namespace
     }
 
     /// Inside the contents of an HTML `<template>` (inert: not rendered, not fetched).
     pub(crate) fn in_template(&self) -> bool {
-        self.template > 0
-    }
-
-    /// Inside an SVG or MathML subtree (`<title>` and `<base>` there are not the HTML ones).
-    pub(crate) fn in_foreign(&self) -> bool {
-        self.foreign > 0
+        self.simulator.in_template()
     }
 }

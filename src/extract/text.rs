@@ -2,6 +2,7 @@
 //! title and meta description.
 
 use super::scope::Scope;
+use crate::html::simulator::Namespace;
 use crate::{Options, StartTag, TextKind, Token, Tokenizer};
 
 /// What the text extractor should do.
@@ -140,16 +141,17 @@ impl TextExtractor {
 
     fn start_tag(&mut self, tag: &StartTag<'_>) {
         let name = tag.name();
+        let html = self.scope.namespace() == Namespace::Html;
         self.raw_owner = match name {
             "textarea" | "xmp" => RawOwner::Shown,
-            "title" if self.title.is_none() && !self.scope.in_foreign() => {
+            "title" if self.title.is_none() && html => {
                 self.title = Some(String::new());
                 self.title_open = true;
                 RawOwner::Title
             }
             _ => RawOwner::Hidden,
         };
-        if self.scope.in_foreign() && hidden_in_foreign(name) && !tag.self_closing() {
+        if !html && hidden_in_foreign(name) && !tag.self_closing() {
             self.foreign_hidden += 1;
         }
         if name == "meta" && self.description.is_none() && !self.scope.in_template() {
