@@ -580,6 +580,68 @@ fn text_of_pages_without_title_and_with_an_unclosed_one() {
 }
 
 #[test]
+fn text_drops_nul_where_the_tree_builder_does_and_replaces_it_in_foreign_content() {
+    let text = |html: &[u8]| extract::text(html, TextOptions::new()).text;
+    assert_eq!(text(b"<p>a\0b \0 c\0"), "ab c", "HTML content: dropped");
+    assert_eq!(text(b"<table><td>a\0b</table>x\0"), "ab x");
+    assert_eq!(
+        text(b"<textarea>a\0b</textarea><xmp>c\0d</xmp><plaintext>e\0f"),
+        "a\u{FFFD}b c\u{FFFD}d e\u{FFFD}f",
+        "RCDATA, RAWTEXT, PLAINTEXT: the tokenizer's U+FFFD"
+    );
+    assert_eq!(
+        text(b"<svg><text>a\0b<![CDATA[c\0d]]></text></svg>"),
+        "a\u{FFFD}bc\u{FFFD}d",
+        "SVG content and CDATA sections: U+FFFD"
+    );
+    assert_eq!(
+        text(
+            b"<svg><foreignObject>a\0b</foreignObject></svg>\
+              <math><mi>c\0d</mi><mrow>e\0f</mrow></math>"
+        ),
+        "ab cde\u{FFFD}f",
+        "integration points: the insertion modes' rule"
+    );
+    let title = extract::text(b"<title>a\0b</title>", TextOptions::new()).title;
+    assert_eq!(title.as_deref(), Some("a\u{FFFD}b"));
+}
+
+#[test]
+fn form_controls_and_embedded_content_separate_words_other_inline_elements_do_not() {
+    let text = |html: &str| extract::text(html.as_bytes(), TextOptions::new()).text;
+    let cases = [
+        (
+            "<button>All Methods</button><button>Instance Methods</button>",
+            "All Methods Instance Methods",
+        ),
+        ("Search<input>Go<input type=HIDDEN>ne", "Search Gone"),
+        ("a<select><option>b</select>c", "a b c"),
+        (
+            "a<textarea>b</textarea>c<meter>d</meter>e<progress>f</progress>g",
+            "a b c d e f g",
+        ),
+        (
+            "Home<img src=sep.gif>About<embed src=x>Contact",
+            "Home About Contact",
+        ),
+        ("x<svg><text>y</text></svg>z<iframe>w</iframe>v", "x y z v"),
+        (
+            "<b>a</b><i>b</i><span>c</span><a href=#>d</a><label>e</label>",
+            "abcde",
+        ),
+        ("<button>a</button> <button>b</button>", "a b"),
+    ];
+    for (html, expected) in cases {
+        assert_eq!(text(html), expected, "{html}");
+    }
+    let blocks = extract::text(
+        b"<p>a</p><button>b</button>",
+        TextOptions::new().blocks(true),
+    );
+    assert_eq!(blocks.text, "a\nb", "a block boundary stays a newline");
+}
+
+#[test]
 fn take_text_streams_without_losing_separators() {
     let mut extractor = TextExtractor::new(TextOptions::new());
     let mut tokenizer = Tokenizer::default();

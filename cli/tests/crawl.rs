@@ -832,3 +832,13 @@ fn links_follow_the_namespace_whole_and_streamed_with_their_spans() {
         );
     }
 }
+
+#[test]
+fn text_drops_nul_and_separates_adjacent_controls() {
+    let html = b"<p>a\0b</p><button>All Methods</button><button>Instance Methods</button>\
+        <b>c</b><i>d</i><svg><text>e\0f</text></svg>";
+    assert_eq!(
+        text_of(&[], html),
+        "ab All Methods Instance Methods cd e\u{FFFD}f"
+    );
+}

@@ -1,6 +1,6 @@
 //! Where a token sits, as far as the extractors care: the namespace of a start tag's element
-//! (an `<a>` inside `<svg>` is an SVG element; a `<p>` there breaks out to HTML), and whether
-//! it is inside `<template>` contents. A tree-builder
+//! (an `<a>` inside `<svg>` is an SVG element; a `<p>` there breaks out to HTML), whether text
+//! is foreign content's, and whether it is inside `<template>` contents. A tree-builder
 //! [`Simulator`] of its own follows the tokens, whatever the tokenizer's options: the same
 //! rules, in one place, as the tokenizer's (integration points, breakout tags, self-closing
 //! foreign elements, templates).
@@ -14,6 +14,8 @@ pub(crate) struct Scope {
     simulator: Simulator,
     /// The namespace of the last start tag's element.
     namespace: Namespace,
+    /// The last token was text that the rules for foreign content take.
+    foreign_text: bool,
 }
 
 impl Default for Scope {
@@ -22,6 +24,7 @@ impl Default for Scope {
             // The scripting flag changes text states only, which the tokens already show.
             simulator: Simulator::new(true, false),
             namespace: Namespace::Html,
+            foreign_text: false,
         }
     }
 }
@@ -29,12 +32,20 @@ impl Default for Scope {
 impl Scope {
     /// Account for `token`; call it for every token, before looking at the token.
     pub(crate) fn update(&mut self, token: &Token<'_>) {
+        self.foreign_text =
+            matches!(token, Token::Text(_)) && self.simulator.text_in_foreign_content();
         self.namespace = self.simulator.observe(token).unwrap_or_default();
     }
 
     /// The namespace of the element of the start tag just seen (HTML after any other token).
     pub(crate) fn namespace(&self) -> Namespace {
         self.namespace
+    }
+
+    /// Whether the text just seen is foreign content's (the current node is an SVG or MathML
+    /// element, not an integration point): there U+0000 becomes U+FFFD instead of being dropped.
+    pub(crate) fn in_foreign_text(&self) -> bool {
+        self.foreign_text
     }
 
     /// Inside the contents of an HTML `<template>` (inert: not rendered, not fetched).

@@ -1,5 +1,24 @@
 //! Visible text: what a reader sees of a page, in document order, whitespace collapsed, plus its
 //! title and meta description.
+//!
+//! Words are separated where a reader sees them apart:
+//!
+//! - whitespace in the text, and block boundaries (see [`block_gap`]): the start and end of a
+//!   paragraph, heading, list item, table row or cell, `<br>`, …;
+//! - the edges of atomic inline boxes (see [`atomic_inline`]): form controls (`button`,
+//!   `select`, `textarea`, `input` but `type=hidden`, `meter`, `progress`) and embedded content
+//!   (`img`, `svg`, `canvas`, `video`, `iframe`, `embed`, `object`). A browser draws each as a box
+//!   of its own, so `<button>All</button><button>New</button>` reads "All New", not "AllNew"
+//!   (`innerText` would run them together; what one sees does not).
+//!
+//! Other inline elements separate nothing: `<b>a</b><i>b</i>` is "ab", as it renders.
+//!
+//! U+0000 is shown as a browser's tree builder leaves it: dropped from text the insertion modes
+//! take (HTML content, integration points), U+FFFD in SVG and MathML content and in CDATA
+//! sections there; the tokenizer already turned it into U+FFFD in RCDATA, raw text and
+//! PLAINTEXT.
+
+use std::borrow::Cow;
 
 use super::scope::Scope;
 use crate::html::simulator::Namespace;
@@ -84,7 +103,11 @@ enum RawOwner {
 /// `noframes`, `noscript` (with scripting on), `title` (reported apart), or SVG/MathML `script`,
 /// `style`, `title` and `desc`; comments are never text. Runs of ASCII whitespace become one space (or one
 /// newline at a block boundary with [`TextOptions::blocks`]); there is none at the start or end.
-/// `&nbsp;` stays U+00A0, as in CSS.
+/// `&nbsp;` stays U+00A0, as in CSS. Form controls (`<button>`, `<input>`, `<select>`, …) and
+/// embedded content (`<img>`, `<svg>`, `<iframe>`, …) are boxes of their own and separate the
+/// words around them by a space; other inline elements separate nothing (`<b>a</b><i>b</i>` is
+/// "ab"). U+0000 is dropped, as the tree builder drops it, but in SVG and MathML content, where
+/// it is U+FFFD.
 ///
 /// ```
 /// use tagstream::extract::{TextExtractor, TextOptions};
@@ -158,6 +181,9 @@ impl TextExtractor {
             self.description = meta_description(tag);
         }
         self.boundary(name);
+        if atomic_inline(tag) {
+            self.gap = self.gap.max(Gap::Space);
+        }
     }
 
     fn end_tag(&mut self, name: &str) {
@@ -170,6 +196,9 @@ impl TextExtractor {
             _ => {}
         }
         self.boundary(name);
+        if ends_atomic_inline(name) {
+            self.gap = self.gap.max(Gap::Space);
+        }
     }
 
     /// A block element starts or ends: words on either side are separated.
@@ -190,9 +219,23 @@ impl TextExtractor {
             TextKind::ScriptData => false,
         };
         if shown {
-            self.push_words(text);
+            self.push_words(&self.tree_builder_nuls(kind, text));
         } else if kind == TextKind::Rcdata && self.title_open {
             self.title.get_or_insert_default().push_str(text);
+        }
+    }
+
+    /// `text` with its U+0000 characters as the tree builder leaves them (see the module docs):
+    /// U+FFFD in foreign content, else dropped. The tokenizer keeps them in data and CDATA
+    /// sections only.
+    fn tree_builder_nuls<'t>(&self, kind: TextKind, text: &'t str) -> Cow<'t, str> {
+        if !text.contains('\0') {
+            return Cow::Borrowed(text);
+        }
+        if kind == TextKind::Cdata || self.scope.in_foreign_text() {
+            Cow::Owned(text.replace('\0', "\u{FFFD}"))
+        } else {
+            Cow::Owned(text.replace('\0', ""))
         }
     }
 
@@ -278,6 +321,36 @@ fn block_gap(name: &str) -> Option<Gap> {
         }
         _ => None,
     }
+}
+
+/// Whether the element of `tag` is drawn as an atomic inline box that separates the words
+/// around it (see the module docs): a form control or embedded content, unless hidden.
+fn atomic_inline(tag: &StartTag<'_>) -> bool {
+    match tag.name() {
+        "input" => !tag
+            .attribute("type")
+            .is_some_and(|t| t.value().eq_ignore_ascii_case("hidden")),
+        "img" | "embed" => true,
+        name => ends_atomic_inline(name),
+    }
+}
+
+/// Whether an end tag named `name` closes an atomic inline box ([`atomic_inline`]; the void
+/// ones, `input`, `img` and `embed`, have no end).
+fn ends_atomic_inline(name: &str) -> bool {
+    matches!(
+        name,
+        "button"
+            | "select"
+            | "textarea"
+            | "meter"
+            | "progress"
+            | "svg"
+            | "canvas"
+            | "video"
+            | "iframe"
+            | "object"
+    )
 }
 
 /// The text of a whole document.

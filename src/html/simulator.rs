@@ -2715,6 +2715,15 @@ impl Simulator {
         }
     }
 
+    /// Whether character tokens go to the rules for parsing tokens in foreign content (which
+    /// turn U+0000 into U+FFFD) rather than to the insertion modes (which drop it): the current
+    /// node is an SVG or MathML element and neither kind of integration point.
+    pub(crate) fn text_in_foreign_content(&self) -> bool {
+        self.stack
+            .last()
+            .is_some_and(|top| top.is_foreign() && top.flags & (F_HTML_IP | F_TEXT_IP) == 0)
+    }
+
     /// Inside the contents of an HTML `template` element.
     pub(crate) fn in_template(&self) -> bool {
         !self.templates.is_empty()
@@ -2882,15 +2891,19 @@ mod tests {
         assert_eq!(Switch(Switch::CDATA_CHANGE).cdata(), Some(false));
     }
 
-    /// The namespace [`Simulator::observe`] gives each start tag of `html`, as `name:ns`.
+    /// The namespace [`Simulator::observe`] gives each start tag of `html`, as `name:ns`, and
+    /// whether each text is foreign content's, as `text:foreign` or `text:html`.
     #[cfg(feature = "extract")]
     fn observed(html: &str) -> Vec<String> {
         let mut observer = Simulator::new(true, false);
         let mut tokenizer = crate::Tokenizer::default();
         let mut seen = Vec::new();
         for token in tokenizer.tokenize(html.as_bytes()) {
-            if let (Token::StartTag(tag), Some(ns)) = (&token, observer.observe(&token)) {
-                seen.push(format!("{}:{ns:?}", tag.name()));
+            let foreign_text = observer.text_in_foreign_content();
+            match (&token, observer.observe(&token)) {
+                (Token::StartTag(tag), Some(ns)) => seen.push(format!("{}:{ns:?}", tag.name())),
+                (Token::Text(_), _) => seen.push(format!("text:{foreign_text}")),
+                _ => {}
             }
         }
         seen
@@ -2906,9 +2919,11 @@ mod tests {
                 &[
                     "body:Html",
                     "p:Html",
+                    "text:false",
                     "svg:Svg",
                     "a:Svg",
                     "script:Svg",
+                    "text:true",
                     "p:Html",
                 ],
             ),
@@ -2919,9 +2934,11 @@ mod tests {
                     "svg:Svg",
                     "foreignobject:Svg",
                     "b:Html",
+                    "text:false",
                     "svg:Svg",
                     "use:Svg",
                     "g:Svg",
+                    "text:true",
                 ],
             ),
             (
@@ -2930,12 +2947,14 @@ mod tests {
                 &[
                     "math:MathMl",
                     "mi:MathMl",
+                    "text:false",
                     "mglyph:MathMl",
                     "b:Html",
                     "annotation-xml:MathMl",
                     "svg:Svg",
                     "annotation-xml:MathMl",
                     "i:Html",
+                    "text:false",
                 ],
             ),
             // `font` breaks out only with color, face or size.
