@@ -14,8 +14,6 @@ pub(crate) struct Scope {
     simulator: Simulator,
     /// The namespace of the last start tag's element.
     namespace: Namespace,
-    /// The last token was text that the rules for foreign content take.
-    foreign_text: bool,
 }
 
 impl Default for Scope {
@@ -24,7 +22,6 @@ impl Default for Scope {
             // The scripting flag changes text states only, which the tokens already show.
             simulator: Simulator::new(true, false),
             namespace: Namespace::Html,
-            foreign_text: false,
         }
     }
 }
@@ -32,8 +29,6 @@ impl Default for Scope {
 impl Scope {
     /// Account for `token`; call it for every token, before looking at the token.
     pub(crate) fn update(&mut self, token: &Token<'_>) {
-        self.foreign_text =
-            matches!(token, Token::Text(_)) && self.simulator.text_in_foreign_content();
         self.namespace = self.simulator.observe(token).unwrap_or_default();
     }
 
@@ -42,10 +37,11 @@ impl Scope {
         self.namespace
     }
 
-    /// Whether the text just seen is foreign content's (the current node is an SVG or MathML
-    /// element, not an integration point): there U+0000 becomes U+FFFD instead of being dropped.
+    /// Whether text here is foreign content's (the current node is an SVG or MathML element,
+    /// not an integration point): there U+0000 becomes U+FFFD instead of being dropped. Text
+    /// opens and closes no element, so this holds for the text just seen as it did before it.
     pub(crate) fn in_foreign_text(&self) -> bool {
-        self.foreign_text
+        self.simulator.text_in_foreign_content()
     }
 
     /// Inside the contents of an HTML `<template>` (inert: not rendered, not fetched).

@@ -3,9 +3,9 @@
 //!
 //! Words are separated where a reader sees them apart:
 //!
-//! - whitespace in the text, and block boundaries (see [`block_gap`]): the start and end of a
+//! - whitespace in the text, and block boundaries (see [`tag_gap`]): the start and end of a
 //!   paragraph, heading, list item, table row or cell, `<br>`, …;
-//! - the edges of atomic inline boxes (see [`atomic_inline`]): form controls (`button`,
+//! - the edges of atomic inline boxes (see [`tag_gap`]): form controls (`button`,
 //!   `select`, `textarea`, `input` but `type=hidden`, `meter`, `progress`) and embedded content
 //!   (`img`, `svg`, `canvas`, `video`, `iframe`, `embed`, `object`). A browser draws each as a box
 //!   of its own, so `<button>All</button><button>New</button>` reads "All New", not "AllNew"
@@ -17,8 +17,6 @@
 //! take (HTML content, integration points), U+FFFD in SVG and MathML content and in CDATA
 //! sections there; the tokenizer already turned it into U+FFFD in RCDATA, raw text and
 //! PLAINTEXT.
-
-use std::borrow::Cow;
 
 use super::scope::Scope;
 use crate::html::simulator::Namespace;
@@ -180,10 +178,10 @@ impl TextExtractor {
         if name == "meta" && self.description.is_none() && !self.scope.in_template() {
             self.description = meta_description(tag);
         }
-        self.boundary(name);
-        if atomic_inline(tag) {
+        if name == "input" && shown_input(tag) {
             self.gap = self.gap.max(Gap::Space);
         }
+        self.boundary(name);
     }
 
     fn end_tag(&mut self, name: &str) {
@@ -196,14 +194,12 @@ impl TextExtractor {
             _ => {}
         }
         self.boundary(name);
-        if ends_atomic_inline(name) {
-            self.gap = self.gap.max(Gap::Space);
-        }
     }
 
-    /// A block element starts or ends: words on either side are separated.
+    /// A block element or atomic inline box starts or ends: words on either side are
+    /// separated.
     fn boundary(&mut self, name: &str) {
-        if let Some(gap) = block_gap(name) {
+        if let Some(gap) = tag_gap(name) {
             let gap = if self.blocks { gap } else { Gap::Space };
             self.gap = self.gap.max(gap);
         }
@@ -219,45 +215,49 @@ impl TextExtractor {
             TextKind::ScriptData => false,
         };
         if shown {
-            self.push_words(&self.tree_builder_nuls(kind, text));
+            // U+0000 as the tree builder leaves it (see the module docs); the tokenizer keeps
+            // it in data and CDATA sections only.
+            let foreign = kind == TextKind::Cdata || self.scope.in_foreign_text();
+            self.push_words(text, if foreign { "\u{FFFD}" } else { "" });
         } else if kind == TextKind::Rcdata && self.title_open {
             self.title.get_or_insert_default().push_str(text);
         }
     }
 
-    /// `text` with its U+0000 characters as the tree builder leaves them (see the module docs):
-    /// U+FFFD in foreign content, else dropped. The tokenizer keeps them in data and CDATA
-    /// sections only.
-    fn tree_builder_nuls<'t>(&self, kind: TextKind, text: &'t str) -> Cow<'t, str> {
-        if !text.contains('\0') {
-            return Cow::Borrowed(text);
-        }
-        if kind == TextKind::Cdata || self.scope.in_foreign_text() {
-            Cow::Owned(text.replace('\0', "\u{FFFD}"))
-        } else {
-            Cow::Owned(text.replace('\0', ""))
-        }
-    }
-
-    /// Append `text` with its whitespace runs collapsed into the pending gap.
-    fn push_words(&mut self, text: &str) {
-        for (i, word) in text.split(|c: char| c.is_ascii_whitespace()).enumerate() {
-            if i > 0 {
+    /// Append `text` with its whitespace runs collapsed into the pending gap and each U+0000
+    /// replaced by `nul`. One pass over the bytes: the ASCII whitespace and NUL bytes it splits
+    /// at are never inside a UTF-8 sequence.
+    fn push_words(&mut self, text: &str, nul: &str) {
+        let mut start = 0;
+        for (at, byte) in text.bytes().enumerate() {
+            if byte.is_ascii_whitespace() {
+                self.push_word(&text[start..at]);
                 self.gap = self.gap.max(Gap::Space);
-            }
-            if word.is_empty() {
+            } else if byte == 0 {
+                self.push_word(&text[start..at]);
+                self.push_word(nul);
+            } else {
                 continue;
             }
-            match self.gap {
-                _ if !self.started => {}
-                Gap::None => {}
-                Gap::Space => self.text.push(' '),
-                Gap::Line => self.text.push('\n'),
-            }
-            self.gap = Gap::None;
-            self.started = true;
-            self.text.push_str(word);
+            start = at + 1;
         }
+        self.push_word(&text[start..]);
+    }
+
+    /// Append `word` (or part of one), after the pending gap.
+    fn push_word(&mut self, word: &str) {
+        if word.is_empty() {
+            return;
+        }
+        match self.gap {
+            _ if !self.started => {}
+            Gap::None => {}
+            Gap::Space => self.text.push(' '),
+            Gap::Line => self.text.push('\n'),
+        }
+        self.gap = Gap::None;
+        self.started = true;
+        self.text.push_str(word);
     }
 
     /// The visible text collected so far (not yet taken).
@@ -305,12 +305,15 @@ fn collapse(text: &str) -> String {
     text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The separator a block element's start or end tag puts between words, from the HTML
-/// Standard's rendering section (elements displayed as blocks, list items, table parts).
-/// Table cells separate words on one line.
-fn block_gap(name: &str) -> Option<Gap> {
+/// The separator an element's start or end tag puts between words: a block element's, from the
+/// HTML Standard's rendering section (elements displayed as blocks, list items, table parts);
+/// on one line, a table cell's and an atomic inline box's (form controls and embedded content:
+/// see the module docs; `input` has its own test, [`shown_input`]).
+fn tag_gap(name: &str) -> Option<Gap> {
     match name {
         "td" | "th" => Some(Gap::Space),
+        "button" | "select" | "textarea" | "meter" | "progress" | "img" | "svg" | "canvas"
+        | "video" | "iframe" | "embed" | "object" => Some(Gap::Space),
         "address" | "article" | "aside" | "blockquote" | "body" | "br" | "caption" | "center"
         | "dd" | "details" | "dialog" | "dir" | "div" | "dl" | "dt" | "fieldset" | "figcaption"
         | "figure" | "footer" | "form" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "header"
@@ -323,34 +326,11 @@ fn block_gap(name: &str) -> Option<Gap> {
     }
 }
 
-/// Whether the element of `tag` is drawn as an atomic inline box that separates the words
-/// around it (see the module docs): a form control or embedded content, unless hidden.
-fn atomic_inline(tag: &StartTag<'_>) -> bool {
-    match tag.name() {
-        "input" => !tag
-            .attribute("type")
-            .is_some_and(|t| t.value().eq_ignore_ascii_case("hidden")),
-        "img" | "embed" => true,
-        name => ends_atomic_inline(name),
-    }
-}
-
-/// Whether an end tag named `name` closes an atomic inline box ([`atomic_inline`]; the void
-/// ones, `input`, `img` and `embed`, have no end).
-fn ends_atomic_inline(name: &str) -> bool {
-    matches!(
-        name,
-        "button"
-            | "select"
-            | "textarea"
-            | "meter"
-            | "progress"
-            | "svg"
-            | "canvas"
-            | "video"
-            | "iframe"
-            | "object"
-    )
+/// Whether `input` is drawn: an atomic inline box ([`tag_gap`]) unless `type=hidden`.
+fn shown_input(input: &StartTag<'_>) -> bool {
+    !input
+        .attribute("type")
+        .is_some_and(|t| t.value().eq_ignore_ascii_case("hidden"))
 }
 
 /// The text of a whole document.

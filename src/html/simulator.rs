@@ -2646,30 +2646,33 @@ impl Simulator {
     /// extractors, which want to know where each token sits. The same paths, in the same
     /// states; the switches are dropped. For a start tag, the namespace the tree builder puts
     /// its element in (as the state was before the tag).
+    #[inline]
     pub(crate) fn observe(&mut self, token: &Token<'_>) -> Option<Namespace> {
-        let fast = self.mode == Mode::Fast;
-        // What the switches would be, dropped.
-        let _switch = match token {
+        match token {
             Token::StartTag(tag) => {
                 let namespace = self.namespace_of(tag);
                 self.observe_start_tag(tag);
                 return Some(namespace);
             }
-            Token::EndTag(tag) => match self.path {
-                TagPath::Foreign => self.foreign_end_tag_fast(tag),
-                TagPath::Region => self.region_end_tag_fast(tag),
-                TagPath::General if fast => self.end_tag_fast(tag),
-                TagPath::General => self.end_tag_general(tag),
-            },
+            Token::EndTag(tag) => self.observe_end_tag(tag),
             // The common state wants no other token.
-            _ if fast => Switch::NONE,
-            Token::Text(text) => self.text_general(text),
-            _ => {
-                self.other_general();
-                Switch::NONE
+            _ if self.mode == Mode::Fast => {}
+            Token::Text(text) => {
+                let _switch = self.text_general(text);
             }
-        };
+            _ => self.other_general(),
+        }
         None
+    }
+
+    /// [`Simulator::observe`] for an end tag: [`Feedback::token`]'s paths.
+    fn observe_end_tag(&mut self, tag: &EndTag<'_>) {
+        let _switch = match self.path {
+            TagPath::Foreign => self.foreign_end_tag_fast(tag),
+            TagPath::Region => self.region_end_tag_fast(tag),
+            TagPath::General if self.mode == Mode::Fast => self.end_tag_fast(tag),
+            TagPath::General => self.end_tag_general(tag),
+        };
     }
 
     /// [`Simulator::observe`] for a start tag: [`Feedback::token`]'s paths.
@@ -2703,15 +2706,20 @@ impl Simulator {
     /// the rules for foreign content take the tag and it does not break out, else (the
     /// insertion modes) SVG for `svg`, MathML for `math`, HTML for the rest.
     fn namespace_of(&self, tag: &StartTag<'_>) -> Namespace {
-        let (name, flags) = classify_tag(tag.src, tag.name);
-        match self.foreign_rules_for(name) {
-            Some(Kind::Svg) if !breaks_out(tag, name, flags) => Namespace::Svg,
-            Some(Kind::MathMl) if !breaks_out(tag, name, flags) => Namespace::MathMl,
-            _ => match name {
-                Name::Svg => Namespace::Svg,
-                Name::Math => Namespace::MathMl,
-                _ => Namespace::Html,
-            },
+        // Only a foreign current node needs the tag's class (most pages never have one).
+        if self.stack.last().is_some_and(Frame::is_foreign) {
+            let (name, flags) = classify_tag(tag.src, tag.name);
+            match self.foreign_rules_for(name) {
+                Some(Kind::Svg) if !breaks_out(tag, name, flags) => return Namespace::Svg,
+                Some(Kind::MathMl) if !breaks_out(tag, name, flags) => return Namespace::MathMl,
+                _ => {}
+            }
+        }
+        let raw = tag.raw_name();
+        match raw.len() {
+            3 if eq(raw, b"svg") => Namespace::Svg,
+            4 if eq(raw, b"math") => Namespace::MathMl,
+            _ => Namespace::Html,
         }
     }
 
