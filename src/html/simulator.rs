@@ -2900,7 +2900,7 @@ mod tests {
     }
 
     /// The namespace [`Simulator::observe`] gives each start tag of `html`, as `name:ns`, and
-    /// whether each text is foreign content's, as `text:foreign` or `text:html`.
+    /// whether each text is foreign content's, as `text:true` (or `text:false`).
     #[cfg(feature = "extract")]
     fn observed(html: &str) -> Vec<String> {
         let mut observer = Simulator::new(true, false);
