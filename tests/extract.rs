@@ -272,6 +272,122 @@ fn svg_base_and_template_base_do_not_set_the_base() {
     );
 }
 
+/// A link as (element, attribute, url).
+type LinkName<'a> = (&'static str, &'static str, &'a str);
+
+/// (element, attribute, url) of every link of `html`.
+fn link_names(html: &str) -> Vec<(&'static str, &'static str, String)> {
+    extract::links(html.as_bytes(), Some(&page_url()))
+        .into_iter()
+        .map(|l| (l.element, l.attribute, l.url))
+        .collect()
+}
+
+#[test]
+fn links_follow_the_element_namespace() {
+    let owned = |rows: &[LinkName<'_>]| -> Vec<_> {
+        rows.iter().map(|&(e, a, u)| (e, a, u.to_owned())).collect()
+    };
+    let cases: &[(&str, &[LinkName<'_>])] = &[
+        // HTML rules do not apply to SVG elements of the same names.
+        (
+            "<svg><iframe src=/if></iframe><script src=/s></script><video src=/v /><link href=/l>\
+             </svg><math><iframe src=/mif></iframe></math>",
+            &[],
+        ),
+        // SVG's own: href, else xlink:href; href wins when both are given.
+        (
+            "<svg><a xlink:href=/xa><text>x</text></a><image href=/i.png xlink:href=/old.png />\
+             <use xlink:href=/u.svg#i /><feImage href=/f.png /><script href=/s.js></script></svg>",
+            &[
+                ("a", "xlink:href", "/xa"),
+                ("image", "href", "/i.png"),
+                ("use", "xlink:href", "/u.svg#i"),
+                ("feImage", "href", "/f.png"),
+                ("script", "href", "/s.js"),
+            ],
+        ),
+        // In-document references and xlink:href on HTML elements are not links.
+        (
+            "<svg><linearGradient href=#g /><textPath href=#p /></svg><a xlink:href=/x>x</a>",
+            &[],
+        ),
+        // MathML: href on its elements.
+        (
+            "<math href=/m><mi href=/mi>x</mi><a href=/a>y</a><mtext src=/no>z</mtext></math>",
+            &[
+                ("math", "href", "/m"),
+                ("mi", "href", "/mi"),
+                ("a", "href", "/a"),
+            ],
+        ),
+        // Integration points and breakout tags bring HTML back; the end of svg too.
+        (
+            "<svg><foreignObject><img src=/fo.png><svg><a href=/inner /></svg></foreignObject>\
+             <desc><a href=/desc>d</a></desc><p><img src=/out.png></svg><script src=/after.js></script>\
+             <math><embed src=/e.swf></math>",
+            &[
+                ("img", "src", "/fo.png"),
+                ("a", "href", "/inner"),
+                ("a", "href", "/desc"),
+                ("img", "src", "/out.png"),
+                ("script", "src", "/after.js"),
+                ("embed", "src", "/e.swf"),
+            ],
+        ),
+        (
+            "<math><annotation-xml encoding=text/html><a href=/h>h</a></annotation-xml>\
+             <annotation-xml><a href=/m /></annotation-xml><mi><img src=/mi.png></mi></math>",
+            &[
+                ("a", "href", "/h"),
+                ("a", "href", "/m"),
+                ("img", "src", "/mi.png"),
+            ],
+        ),
+    ];
+    for (html, expected) in cases {
+        assert_eq!(link_names(html), owned(expected), "{html}");
+    }
+}
+
+#[test]
+fn only_an_html_base_sets_the_base_url() {
+    let resolved = |html: &str| {
+        let found = extract::links(html.as_bytes(), Some(&page_url()));
+        found.last().unwrap().resolved.as_ref().unwrap().to_string()
+    };
+    // An SVG or MathML `base` is no base element (and no link).
+    assert_eq!(
+        resolved(
+            "<svg><base href=http://svg.example/ /></svg>\
+             <math><base href=http://m.example/ /></math><a href=x>x</a>"
+        ),
+        "https://example.com/site/x"
+    );
+    // One inside an integration point is HTML.
+    assert_eq!(
+        resolved(
+            "<svg><foreignObject><base href=http://fo.example/d/></foreignObject></svg>\
+             <a href=x>x</a>"
+        ),
+        "http://fo.example/d/x"
+    );
+}
+
+#[test]
+fn just_found_gives_each_tags_links_as_pushed() {
+    let html = b"<svg><script src=/no href=/s.js /></svg><img src=a.png srcset='b.png 2x'><p>";
+    let mut extractor = LinkExtractor::new(None);
+    let mut found = Vec::new();
+    for token in Tokenizer::default().tokenize(html) {
+        extractor.push(&token);
+        found.push(extractor.just_found().len());
+    }
+    assert_eq!(found, [0, 1, 0, 2, 0]);
+    let urls: Vec<String> = extractor.finish().into_iter().map(|l| l.url).collect();
+    assert_eq!(urls, ["/s.js", "a.png", "b.png"]);
+}
+
 #[test]
 fn script_contents_and_comments_hold_no_links_scripting_on_hides_noscript() {
     let html = br#"<script>document.write("<a href='/x'>")</script><!--<img src=y>-->
@@ -461,6 +577,68 @@ fn text_of_pages_without_title_and_with_an_unclosed_one() {
         TextOptions::new(),
     );
     assert_eq!(xmp.text, "<b>shown</b>");
+}
+
+#[test]
+fn text_drops_nul_where_the_tree_builder_does_and_replaces_it_in_foreign_content() {
+    let text = |html: &[u8]| extract::text(html, TextOptions::new()).text;
+    assert_eq!(text(b"<p>a\0b \0 c\0"), "ab c", "HTML content: dropped");
+    assert_eq!(text(b"<table><td>a\0b</table>x\0"), "ab x");
+    assert_eq!(
+        text(b"<textarea>a\0b</textarea><xmp>c\0d</xmp><plaintext>e\0f"),
+        "a\u{FFFD}b c\u{FFFD}d e\u{FFFD}f",
+        "RCDATA, RAWTEXT, PLAINTEXT: the tokenizer's U+FFFD"
+    );
+    assert_eq!(
+        text(b"<svg><text>a\0b<![CDATA[c\0d]]></text></svg>"),
+        "a\u{FFFD}bc\u{FFFD}d",
+        "SVG content and CDATA sections: U+FFFD"
+    );
+    assert_eq!(
+        text(
+            b"<svg><foreignObject>a\0b</foreignObject></svg>\
+              <math><mi>c\0d</mi><mrow>e\0f</mrow></math>"
+        ),
+        "ab cde\u{FFFD}f",
+        "integration points: the insertion modes' rule"
+    );
+    let title = extract::text(b"<title>a\0b</title>", TextOptions::new()).title;
+    assert_eq!(title.as_deref(), Some("a\u{FFFD}b"));
+}
+
+#[test]
+fn form_controls_and_embedded_content_separate_words_other_inline_elements_do_not() {
+    let text = |html: &str| extract::text(html.as_bytes(), TextOptions::new()).text;
+    let cases = [
+        (
+            "<button>All Methods</button><button>Instance Methods</button>",
+            "All Methods Instance Methods",
+        ),
+        ("Search<input>Go<input type=HIDDEN>ne", "Search Gone"),
+        ("a<select><option>b</select>c", "a b c"),
+        (
+            "a<textarea>b</textarea>c<meter>d</meter>e<progress>f</progress>g",
+            "a b c d e f g",
+        ),
+        (
+            "Home<img src=sep.gif>About<embed src=x>Contact",
+            "Home About Contact",
+        ),
+        ("x<svg><text>y</text></svg>z<iframe>w</iframe>v", "x y z v"),
+        (
+            "<b>a</b><i>b</i><span>c</span><a href=#>d</a><label>e</label>",
+            "abcde",
+        ),
+        ("<button>a</button> <button>b</button>", "a b"),
+    ];
+    for (html, expected) in cases {
+        assert_eq!(text(html), expected, "{html}");
+    }
+    let blocks = extract::text(
+        b"<p>a</p><button>b</button>",
+        TextOptions::new().blocks(true),
+    );
+    assert_eq!(blocks.text, "a\nb", "a block boundary stays a newline");
 }
 
 #[test]

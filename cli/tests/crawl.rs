@@ -786,3 +786,59 @@ fn a_link_query_is_percent_encoded_in_the_document_encoding_and_its_path_in_utf8
     // Only special schemes take the override.
     assert_eq!(links(b"<a href='foo:x?q=\xe9'>a</a>"), "foo:x?q=%C3%A9\n");
 }
+
+/// A page whose links depend on the namespace of their element.
+const NAMESPACED: &[u8] = b"<svg><base href=/svg-base/><script src=/no.js href=/s.js></script>\
+    <a xlink:href=/x><text>x</text></a><image href=/new.png xlink:href=/old.png/>\
+    <foreignObject><img src=/fo.png></foreignObject></svg><math><mi href=/mi>i</mi></math>\
+    <a href=rel>r</a>";
+
+#[test]
+fn links_follow_the_namespace_whole_and_streamed_with_their_spans() {
+    // Past 4 MiB the page is streamed: spans are mapped as links are found.
+    let padding = b"<p>padding</p>".repeat((5 << 20) / 14);
+    for prefix in [&b""[..], &padding] {
+        let html = [prefix, NAMESPACED].concat();
+        let args = ["links", "-q", "--base", "https://example.com/d/p.html", "-"];
+        let lines = json_lines(&stdout_ok(&args, &html));
+        let rows: Vec<(&str, &str, &str, &str)> = lines
+            .iter()
+            .map(|l| {
+                let span = &l["span"];
+                let (start, end) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
+                let written = std::str::from_utf8(&html[start as usize..end as usize]).unwrap();
+                assert_eq!(written, l["url"], "{l}");
+                let text = |key: &str| l[key].as_str().unwrap();
+                (
+                    text("element"),
+                    text("attribute"),
+                    text("url"),
+                    text("resolved"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("script", "href", "/s.js", "https://example.com/s.js"),
+                ("a", "xlink:href", "/x", "https://example.com/x"),
+                ("image", "href", "/new.png", "https://example.com/new.png"),
+                ("img", "src", "/fo.png", "https://example.com/fo.png"),
+                ("mi", "href", "/mi", "https://example.com/mi"),
+                ("a", "href", "rel", "https://example.com/d/rel"),
+            ],
+            "{} bytes before",
+            prefix.len()
+        );
+    }
+}
+
+#[test]
+fn text_drops_nul_and_separates_adjacent_controls() {
+    let html = b"<p>a\0b</p><button>All Methods</button><button>Instance Methods</button>\
+        <b>c</b><i>d</i><svg><text>e\0f</text></svg>";
+    assert_eq!(
+        text_of(&[], html),
+        "ab All Methods Instance Methods cd e\u{FFFD}f"
+    );
+}

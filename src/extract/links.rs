@@ -1,8 +1,10 @@
 //! Links: every URL a page references, with where it is written.
 //!
 //! [`tag_links`] finds the URLs of one start tag without copying them; [`LinkExtractor`] takes
-//! every token of a document (whole or chunk by chunk), keeps track of `<base href>` and
-//! `<template>`, and resolves each URL with the [`url`] crate.
+//! every token of a document (whole or chunk by chunk), keeps track of `<base href>`,
+//! `<template>` and the namespace of each element, and resolves each URL with the [`url`] crate.
+//! Which attributes are URLs, by namespace, is in the [`extract`](super) module docs: the
+//! tables below ([`HTML_LINKS`], [`SVG_LINKS`], [`MATHML_LINKS`]) are that list.
 
 use std::borrow::Cow;
 use std::vec::Drain;
@@ -11,11 +13,12 @@ use url::Url;
 
 use super::scope::Scope;
 use super::syntax::{parse_refresh, parse_srcset, trim_html_space};
+use crate::html::simulator::Namespace;
 use crate::{Attribute, Span, StartTag, Token, Tokenizer};
 
-/// The elements that reference URLs, with their URL attributes. `srcset` holds image candidates;
-/// `content` counts only on `<meta http-equiv=refresh>`.
-const LINK_ATTRIBUTES: &[(&str, &[&str])] = &[
+/// The HTML elements that reference URLs, with their URL attributes. `srcset` holds image
+/// candidates; `content` counts only on `<meta http-equiv=refresh>`.
+const HTML_LINKS: &[(&str, &[&str])] = &[
     ("a", &["href"]),
     ("area", &["href"]),
     ("audio", &["src"]),
@@ -33,12 +36,58 @@ const LINK_ATTRIBUTES: &[(&str, &[&str])] = &[
     ("video", &["src"]),
 ];
 
+/// The SVG elements that reference a resource in `href` (or `xlink:href`): their names as the
+/// tokenizer gives them (lowercase) and as SVG spells them.
+const SVG_LINKS: &[(&str, &str)] = &[
+    ("a", "a"),
+    ("feimage", "feImage"),
+    ("image", "image"),
+    ("script", "script"),
+    ("use", "use"),
+];
+
+/// The MathML elements whose `href` is a hyperlink: MathML Core's, and its `a`.
+const MATHML_LINKS: &[&str] = &[
+    "a",
+    "annotation",
+    "annotation-xml",
+    "maction",
+    "math",
+    "merror",
+    "mfrac",
+    "mi",
+    "mmultiscripts",
+    "mn",
+    "mo",
+    "mover",
+    "mpadded",
+    "mphantom",
+    "mprescripts",
+    "mroot",
+    "mrow",
+    "ms",
+    "mspace",
+    "msqrt",
+    "mstyle",
+    "msub",
+    "msubsup",
+    "msup",
+    "mtable",
+    "mtd",
+    "mtext",
+    "mtr",
+    "munder",
+    "munderover",
+    "none",
+    "semantics",
+];
+
 /// One URL as written in a start tag, borrowed from the tokenizer's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RawLink<'a> {
-    /// The element name (`"a"`, `"img"`, …).
+    /// The element name, as the DOM spells it (`"a"`, `"img"`, `"feImage"`, …).
     pub element: &'static str,
-    /// The attribute name (`"href"`, `"srcset"`, …).
+    /// The attribute name (`"href"`, `"srcset"`, `"xlink:href"`, …).
     pub attribute: &'static str,
     /// The URL with character references resolved and surrounding ASCII whitespace removed; for
     /// `srcset` one candidate's URL, for a refresh the URL part of `content`.
@@ -48,8 +97,10 @@ pub struct RawLink<'a> {
     pub span: Span,
 }
 
-/// Call `found` for every URL `tag` references, in attribute order (see the crate README for the
-/// list of elements and attributes). Nothing is copied: the URLs borrow the tokenizer's input.
+/// Call `found` for every URL `tag` references as an HTML element, in attribute order (see the
+/// [`extract`](crate::extract) module docs for the elements and attributes). Nothing is copied: the URLs borrow the
+/// tokenizer's input. Inside SVG or MathML the same tag names other attributes, or none: the
+/// [`LinkExtractor`] follows the namespaces.
 ///
 /// ```
 /// use tagstream::extract::tag_links;
@@ -66,9 +117,23 @@ pub struct RawLink<'a> {
 ///     ("srcset", "c,d.png", b"c,d.png"),
 /// ]);
 /// ```
-pub fn tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
+pub fn tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
+    html_tag_links(tag, found);
+}
+
+/// [`tag_links`] for an element in `namespace`.
+fn element_links<'a>(tag: &StartTag<'a>, namespace: Namespace, found: impl FnMut(RawLink<'a>)) {
+    match namespace {
+        Namespace::Html => html_tag_links(tag, found),
+        Namespace::Svg => svg_tag_links(tag, found),
+        Namespace::MathMl => mathml_tag_links(tag, found),
+    }
+}
+
+/// The URLs of an HTML element.
+fn html_tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
     let name = tag.name();
-    let Some(&(element, attributes)) = LINK_ATTRIBUTES.iter().find(|(e, _)| *e == name) else {
+    let Some(&(element, attributes)) = HTML_LINKS.iter().find(|(e, _)| *e == name) else {
         return;
     };
     if element == "meta" && !is_refresh(tag) {
@@ -95,6 +160,43 @@ pub fn tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
             }
             _ => found(link(trim_html_space(value))),
         }
+    }
+}
+
+/// The URL of an SVG element: its `href`, else its `xlink:href` (SVG 2).
+fn svg_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
+    let name = tag.name();
+    let Some(&(_, element)) = SVG_LINKS.iter().find(|(lower, _)| *lower == name) else {
+        return;
+    };
+    let href = tag.attribute("href").map(|a| ("href", a));
+    let chosen = href.or_else(|| tag.attribute("xlink:href").map(|a| ("xlink:href", a)));
+    href_link(element, chosen, found);
+}
+
+/// The URL of a MathML element: its `href`.
+fn mathml_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
+    let name = tag.name();
+    let Some(&element) = MATHML_LINKS.iter().find(|e| **e == name) else {
+        return;
+    };
+    href_link(element, tag.attribute("href").map(|a| ("href", a)), found);
+}
+
+/// Report `attribute` (named as given), if any, as the one URL of `element`.
+fn href_link<'a>(
+    element: &'static str,
+    attribute: Option<(&'static str, Attribute<'a>)>,
+    mut found: impl FnMut(RawLink<'a>),
+) {
+    if let Some((name, attribute)) = attribute {
+        let url = trim_html_space(attribute.value());
+        found(RawLink {
+            element,
+            attribute: name,
+            url,
+            span: span_of(&attribute, url),
+        });
     }
 }
 
@@ -125,9 +227,9 @@ fn span_of(attribute: &Attribute<'_>, part: &str) -> Span {
 /// A URL a page references, resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
-    /// The element name (`"a"`, `"img"`, …).
+    /// The element name, as the DOM spells it (`"a"`, `"img"`, `"feImage"`, …).
     pub element: &'static str,
-    /// The attribute name (`"href"`, `"srcset"`, …).
+    /// The attribute name (`"href"`, `"srcset"`, `"xlink:href"`, …).
     pub attribute: &'static str,
     /// The URL as the document gives it (character references resolved, whitespace trimmed).
     pub url: String,
@@ -145,7 +247,7 @@ pub struct Link {
 /// Collects the links of one document from its tokens, whole or fed chunk by chunk.
 ///
 /// The document's base URL is, as the HTML Standard says, the first `<base href>` of the
-/// document (outside `<template>` and SVG/MathML), resolved against the page URL, and it applies
+/// document (an HTML `base` element, outside `<template>`), resolved against the page URL, and it applies
 /// to every link, also to those before it (as `a.href` reports them in browsers). While
 /// streaming, the extractor therefore holds links back until it knows the base: once a
 /// `<base href>` has been seen, [`drain_ready`](Self::drain_ready) hands out every link as soon
@@ -186,6 +288,8 @@ pub struct LinkExtractor {
     links: Vec<Link>,
     /// `links[..resolved]` are resolved.
     resolved: usize,
+    /// How many links the last [`push`](Self::push) found (at the end of `links`).
+    last_found: usize,
     query_encoding: QueryEncoding,
 }
 
@@ -224,12 +328,14 @@ impl LinkExtractor {
     /// for `<template>` and SVG).
     pub fn push(&mut self, token: &Token<'_>) {
         self.scope.update(token);
+        self.last_found = 0;
         let Token::StartTag(tag) = token else {
             return;
         };
         let in_template = self.scope.in_template();
+        let namespace = self.scope.namespace();
         let found_from = self.links.len();
-        tag_links(tag, |raw| {
+        element_links(tag, namespace, |raw| {
             self.links.push(Link {
                 element: raw.element,
                 attribute: raw.attribute,
@@ -239,7 +345,8 @@ impl LinkExtractor {
                 in_template,
             });
         });
-        let may_set_base = self.base.is_none() && !in_template && !self.scope.in_foreign();
+        self.last_found = self.links.len() - found_from;
+        let may_set_base = self.base.is_none() && !in_template && namespace == Namespace::Html;
         if may_set_base
             && self
                 .links
@@ -274,7 +381,28 @@ impl LinkExtractor {
     pub fn drain_ready(&mut self) -> Drain<'_, Link> {
         let ready = self.resolved;
         self.resolved = 0;
+        self.last_found = self.last_found.min(self.links.len() - ready);
         self.links.drain(..ready)
+    }
+
+    /// The links the last [`push`](Self::push) found, until [`drain_ready`](Self::drain_ready)
+    /// takes them: for a caller that needs something of each link while its token is at hand
+    /// (such as its span in the bytes before decoding), before the link comes out resolved.
+    ///
+    /// ```
+    /// use tagstream::extract::LinkExtractor;
+    /// use tagstream::Tokenizer;
+    ///
+    /// let mut extractor = LinkExtractor::new(None);
+    /// let mut found = Vec::new();
+    /// for token in Tokenizer::default().tokenize(b"<svg><a href=x /><script src=y /></svg>") {
+    ///     extractor.push(&token);
+    ///     found.extend(extractor.just_found().iter().map(|l| (l.element, l.attribute)));
+    /// }
+    /// assert_eq!(found, [("a", "href")]); // an SVG script's URL is its href, not src
+    /// ```
+    pub fn just_found(&self) -> &[Link] {
+        &self.links[self.links.len() - self.last_found..]
     }
 
     /// The end of the document: the links not drained yet, all resolved (against the page URL

@@ -14,6 +14,31 @@
 //!   copying; [`parse_srcset`] and [`parse_refresh`] are the HTML Standard's micro-syntaxes.
 //! - [`text()`] / [`TextExtractor`]: visible text, title and meta description.
 //!
+//! # Which attributes are links
+//!
+//! That depends on the element's namespace, as the tree builder decides it: the extractors
+//! follow the tokens with a tree-builder simulator of their own, so an element inside `<svg>` is
+//! an SVG element until a breakout tag (`<p>`, `<img>`, …) or an integration point
+//! (`<foreignObject>`, `<desc>`, SVG `<title>`; MathML `<mi>`, `<annotation-xml
+//! encoding=text/html>`, …) brings HTML back.
+//!
+//! - HTML elements: `a`, `area`, `base`, `link` `href`; `audio`, `embed`, `iframe`, `script`,
+//!   `track`, `video` `src`; `img`, `source` `src` and `srcset`; `form` `action`; `object`
+//!   `data`; `meta http-equiv=refresh` `content`. Only these: an SVG `<script src>`,
+//!   `<iframe>` or `<base>` loads nothing, and an SVG `<base>` does not change the document's
+//!   base URL.
+//! - SVG elements that reference a resource by URL, in SVG 2's `href` or, without it, the older
+//!   `xlink:href` (`href` wins when both are given): `a` (a hyperlink), `image` and `feImage`
+//!   (images), `script` (a script), `use` (an SVG document or element it copies). The
+//!   attribute is reported as written, `"href"` or `"xlink:href"`; the element as SVG spells it
+//!   (`"feImage"`). The other SVG `href`s (gradients, patterns, `textPath`, `mpath`, filters,
+//!   animations) point at elements of the same document and are left out.
+//! - MathML elements: `href`, a hyperlink, on MathML Core's elements and its `a` (Firefox also
+//!   follows `href` on the others, as MathML 3 defined it).
+//!
+//! A link's kind is told by its element and attribute: an HTML `<script>` has `src`, an SVG one
+//! `href`; `image`, `feImage`, `use` and the MathML names are their namespace's only.
+//!
 //! ```
 //! use tagstream::extract::{self, TextOptions, Url};
 //!

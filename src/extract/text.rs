@@ -1,7 +1,25 @@
 //! Visible text: what a reader sees of a page, in document order, whitespace collapsed, plus its
 //! title and meta description.
+//!
+//! Words are separated where a reader sees them apart:
+//!
+//! - whitespace in the text, and block boundaries (see [`tag_gap`]): the start and end of a
+//!   paragraph, heading, list item, table row or cell, `<br>`, …;
+//! - the edges of atomic inline boxes (see [`tag_gap`]): form controls (`button`,
+//!   `select`, `textarea`, `input` but `type=hidden`, `meter`, `progress`) and embedded content
+//!   (`img`, `svg`, `canvas`, `video`, `iframe`, `embed`, `object`). A browser draws each as a box
+//!   of its own, so `<button>All</button><button>New</button>` reads "All New", not "AllNew"
+//!   (`innerText` would run them together; what one sees does not).
+//!
+//! Other inline elements separate nothing: `<b>a</b><i>b</i>` is "ab", as it renders.
+//!
+//! U+0000 is shown as a browser's tree builder leaves it: dropped from text the insertion modes
+//! take (HTML content, integration points), U+FFFD in SVG and MathML content and in CDATA
+//! sections there; the tokenizer already turned it into U+FFFD in RCDATA, raw text and
+//! PLAINTEXT.
 
 use super::scope::Scope;
+use crate::html::simulator::Namespace;
 use crate::{Options, StartTag, TextKind, Token, Tokenizer};
 
 /// What the text extractor should do.
@@ -83,7 +101,11 @@ enum RawOwner {
 /// `noframes`, `noscript` (with scripting on), `title` (reported apart), or SVG/MathML `script`,
 /// `style`, `title` and `desc`; comments are never text. Runs of ASCII whitespace become one space (or one
 /// newline at a block boundary with [`TextOptions::blocks`]); there is none at the start or end.
-/// `&nbsp;` stays U+00A0, as in CSS.
+/// `&nbsp;` stays U+00A0, as in CSS. Form controls (`<button>`, `<input>`, `<select>`, …) and
+/// embedded content (`<img>`, `<svg>`, `<iframe>`, …) are boxes of their own and separate the
+/// words around them by a space; other inline elements separate nothing (`<b>a</b><i>b</i>` is
+/// "ab"). U+0000 is dropped, as the tree builder drops it, but in SVG and MathML content, where
+/// it is U+FFFD.
 ///
 /// ```
 /// use tagstream::extract::{TextExtractor, TextOptions};
@@ -143,20 +165,24 @@ impl TextExtractor {
 
     fn start_tag(&mut self, tag: &StartTag<'_>) {
         let name = tag.name();
+        let html = self.scope.namespace() == Namespace::Html;
         self.raw_owner = match name {
             "textarea" | "xmp" => RawOwner::Shown,
-            "title" if self.title.is_none() && !self.scope.in_foreign() => {
+            "title" if self.title.is_none() && html => {
                 self.title = Some(String::new());
                 self.title_open = true;
                 RawOwner::Title
             }
             _ => RawOwner::Hidden,
         };
-        if self.scope.in_foreign() && hidden_in_foreign(name) && !tag.self_closing() {
+        if !html && hidden_in_foreign(name) && !tag.self_closing() {
             self.foreign_hidden += 1;
         }
         if name == "meta" && self.description.is_none() && !self.scope.in_template() {
             self.description = meta_description(tag);
+        }
+        if name == "input" && shown_input(tag) {
+            self.gap = self.gap.max(Gap::Space);
         }
         self.boundary(name);
     }
@@ -173,9 +199,10 @@ impl TextExtractor {
         self.boundary(name);
     }
 
-    /// A block element starts or ends: words on either side are separated.
+    /// A block element or atomic inline box starts or ends: words on either side are
+    /// separated.
     fn boundary(&mut self, name: &str) {
-        if let Some(gap) = block_gap(name) {
+        if let Some(gap) = tag_gap(name) {
             let gap = if self.blocks { gap } else { Gap::Space };
             self.gap = self.gap.max(gap);
         }
@@ -191,31 +218,49 @@ impl TextExtractor {
             TextKind::ScriptData => false,
         };
         if shown {
-            self.push_words(text);
+            // U+0000 as the tree builder leaves it (see the module docs); the tokenizer keeps
+            // it in data and CDATA sections only.
+            let foreign = kind == TextKind::Cdata || self.scope.in_foreign_text();
+            self.push_words(text, if foreign { "\u{FFFD}" } else { "" });
         } else if kind == TextKind::Rcdata && self.title_open {
             self.title.get_or_insert_default().push_str(text);
         }
     }
 
-    /// Append `text` with its whitespace runs collapsed into the pending gap.
-    fn push_words(&mut self, text: &str) {
-        for (i, word) in text.split(|c: char| c.is_ascii_whitespace()).enumerate() {
-            if i > 0 {
+    /// Append `text` with its whitespace runs collapsed into the pending gap and each U+0000
+    /// replaced by `nul`. One pass over the bytes: the ASCII whitespace and NUL bytes it splits
+    /// at are never inside a UTF-8 sequence.
+    fn push_words(&mut self, text: &str, nul: &str) {
+        let mut start = 0;
+        for (at, byte) in text.bytes().enumerate() {
+            if byte.is_ascii_whitespace() {
+                self.push_word(&text[start..at]);
                 self.gap = self.gap.max(Gap::Space);
-            }
-            if word.is_empty() {
+            } else if byte == 0 {
+                self.push_word(&text[start..at]);
+                self.push_word(nul);
+            } else {
                 continue;
             }
-            match self.gap {
-                _ if !self.started => {}
-                Gap::None => {}
-                Gap::Space => self.text.push(' '),
-                Gap::Line => self.text.push('\n'),
-            }
-            self.gap = Gap::None;
-            self.started = true;
-            self.text.push_str(word);
+            start = at + 1;
         }
+        self.push_word(&text[start..]);
+    }
+
+    /// Append `word` (or part of one), after the pending gap.
+    fn push_word(&mut self, word: &str) {
+        if word.is_empty() {
+            return;
+        }
+        match self.gap {
+            _ if !self.started => {}
+            Gap::None => {}
+            Gap::Space => self.text.push(' '),
+            Gap::Line => self.text.push('\n'),
+        }
+        self.gap = Gap::None;
+        self.started = true;
+        self.text.push_str(word);
     }
 
     /// The visible text collected so far (not yet taken).
@@ -263,12 +308,15 @@ fn collapse(text: &str) -> String {
     text.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The separator a block element's start or end tag puts between words, from the HTML
-/// Standard's rendering section (elements displayed as blocks, list items, table parts).
-/// Table cells separate words on one line.
-fn block_gap(name: &str) -> Option<Gap> {
+/// The separator an element's start or end tag puts between words: a block element's, from the
+/// HTML Standard's rendering section (elements displayed as blocks, list items, table parts);
+/// on one line, a table cell's and an atomic inline box's (form controls and embedded content:
+/// see the module docs; `input` has its own test, [`shown_input`]).
+fn tag_gap(name: &str) -> Option<Gap> {
     match name {
         "td" | "th" => Some(Gap::Space),
+        "button" | "select" | "textarea" | "meter" | "progress" | "img" | "svg" | "canvas"
+        | "video" | "iframe" | "embed" | "object" => Some(Gap::Space),
         "address" | "article" | "aside" | "blockquote" | "body" | "br" | "caption" | "center"
         | "dd" | "details" | "dialog" | "dir" | "div" | "dl" | "dt" | "fieldset" | "figcaption"
         | "figure" | "footer" | "form" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "header"
@@ -279,6 +327,13 @@ fn block_gap(name: &str) -> Option<Gap> {
         }
         _ => None,
     }
+}
+
+/// Whether `input` is drawn: an atomic inline box ([`tag_gap`]) unless `type=hidden`.
+fn shown_input(input: &StartTag<'_>) -> bool {
+    !input
+        .attribute("type")
+        .is_some_and(|t| t.value().eq_ignore_ascii_case("hidden"))
 }
 
 /// The text of a whole document.

@@ -1658,15 +1658,21 @@ impl Simulator {
 
     fn start_tag(&mut self, tag: &StartTag<'_>) -> Switch {
         let (name, flags) = classify_tag(tag.src, tag.name);
-        if let Some(top) = self.stack.last()
-            && top.is_foreign()
-            && !(top.flags & F_HTML_IP != 0
-                || top.flags & F_TEXT_IP != 0 && !matches!(name, Name::Mglyph | Name::Malignmark)
-                || top.name == Name::AnnotationXml && name == Name::Svg)
-        {
-            return self.foreign_start_tag(tag, top.kind, name, flags);
+        if let Some(kind) = self.foreign_rules_for(name) {
+            return self.foreign_start_tag(tag, kind, name, flags);
         }
         self.html_start_tag(tag, name, flags)
+    }
+
+    /// The tree construction dispatcher for a start tag named `name`: the namespace of the
+    /// current node when the rules for parsing tokens in foreign content take it, `None` when
+    /// the insertion modes do.
+    fn foreign_rules_for(&self, name: Name) -> Option<Kind> {
+        let top = self.stack.last().filter(|top| top.is_foreign())?;
+        let html_rules = top.flags & F_HTML_IP != 0
+            || top.flags & F_TEXT_IP != 0 && !matches!(name, Name::Mglyph | Name::Malignmark)
+            || top.name == Name::AnnotationXml && name == Name::Svg;
+        (!html_rules).then_some(top.kind)
     }
 
     /// A start tag with [`TagPath::Foreign`]: the current node is a plain foreign element, so
@@ -1805,13 +1811,7 @@ impl Simulator {
         name: Name,
         flags: Flags,
     ) -> Switch {
-        let breakout = flags & BREAKOUT != 0
-            || name == Name::Font
-                && tag.attributes().any(|a| {
-                    let n = a.raw_name();
-                    eq(n, b"color") || eq(n, b"face") || eq(n, b"size")
-                });
-        if breakout {
+        if breaks_out(tag, name, flags) {
             self.pop_foreign_content();
             return self.html_start_tag(tag, name, flags);
         }
@@ -2302,6 +2302,17 @@ impl Simulator {
     }
 }
 
+/// Whether a start tag that the rules for parsing tokens in foreign content take breaks out of
+/// foreign content (and `font` with `color`, `face` or `size`).
+fn breaks_out(tag: &StartTag<'_>, name: Name, flags: Flags) -> bool {
+    flags & BREAKOUT != 0
+        || name == Name::Font
+            && tag.attributes().any(|a| {
+                let n = a.raw_name();
+                eq(n, b"color") || eq(n, b"face") || eq(n, b"size")
+            })
+}
+
 // ---- the simulator as the iterator's feedback stage --------------------------------------------
 
 impl Feedback for Simulator {
@@ -2616,6 +2627,117 @@ impl Simulator {
     }
 }
 
+// ---- the simulator as an observer (for the extractors) ------------------------------------------
+
+/// The namespace the tree builder puts an element in.
+#[cfg(feature = "extract")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Namespace {
+    #[default]
+    Html,
+    Svg,
+    MathMl,
+}
+
+#[cfg(feature = "extract")]
+impl Simulator {
+    /// Follow `token` as [`Feedback::token`] does, with no lexer to switch: for a reader of
+    /// tokens that a tokenizer (and its own simulator) already handed out, such as the
+    /// extractors, which want to know where each token sits. The same paths, in the same
+    /// states; the switches are dropped. For a start tag, the namespace the tree builder puts
+    /// its element in (as the state was before the tag).
+    #[inline]
+    pub(crate) fn observe(&mut self, token: &Token<'_>) -> Option<Namespace> {
+        match token {
+            Token::StartTag(tag) => {
+                let namespace = self.namespace_of(tag);
+                self.observe_start_tag(tag);
+                return Some(namespace);
+            }
+            Token::EndTag(tag) => self.observe_end_tag(tag),
+            // The common state wants no other token.
+            _ if self.mode == Mode::Fast => {}
+            Token::Text(text) => {
+                let _switch = self.text_general(text);
+            }
+            _ => self.other_general(),
+        }
+        None
+    }
+
+    /// [`Simulator::observe`] for an end tag: [`Feedback::token`]'s paths.
+    fn observe_end_tag(&mut self, tag: &EndTag<'_>) {
+        let _switch = match self.path {
+            TagPath::Foreign => self.foreign_end_tag_fast(tag),
+            TagPath::Region => self.region_end_tag_fast(tag),
+            TagPath::General if self.mode == Mode::Fast => self.end_tag_fast(tag),
+            TagPath::General => self.end_tag_general(tag),
+        };
+    }
+
+    /// [`Simulator::observe`] for a start tag: [`Feedback::token`]'s paths.
+    fn observe_start_tag(&mut self, tag: &StartTag<'_>) {
+        let left = match self.path {
+            TagPath::Foreign => self.foreign_start_tag_fast(tag),
+            TagPath::Region => self.region_start_tag_fast(tag),
+            TagPath::General => {
+                let _switch = if self.mode == Mode::Fast {
+                    self.start_tag_fast(tag)
+                } else {
+                    self.start_tag_general(tag)
+                };
+                return;
+            }
+        };
+        let _switch = match left {
+            Left::Nothing => Switch::NONE,
+            Left::Push(kind, name, flags) => {
+                self.push_tag_frame(kind, name, flags, tag);
+                Switch::NONE
+            }
+            Left::Rest(class) if self.path == TagPath::Foreign => {
+                self.foreign_start_tag_rest(tag, class)
+            }
+            Left::Rest(class) => self.region_start_tag_rest(tag, class),
+        };
+    }
+
+    /// The namespace of the element of `tag`, were it the next token: the current node's when
+    /// the rules for foreign content take the tag and it does not break out, else (the
+    /// insertion modes) SVG for `svg`, MathML for `math`, HTML for the rest.
+    fn namespace_of(&self, tag: &StartTag<'_>) -> Namespace {
+        // Only a foreign current node needs the tag's class (most pages never have one).
+        if self.stack.last().is_some_and(Frame::is_foreign) {
+            let (name, flags) = classify_tag(tag.src, tag.name);
+            match self.foreign_rules_for(name) {
+                Some(Kind::Svg) if !breaks_out(tag, name, flags) => return Namespace::Svg,
+                Some(Kind::MathMl) if !breaks_out(tag, name, flags) => return Namespace::MathMl,
+                _ => {}
+            }
+        }
+        let raw = tag.raw_name();
+        match raw.len() {
+            3 if eq(raw, b"svg") => Namespace::Svg,
+            4 if eq(raw, b"math") => Namespace::MathMl,
+            _ => Namespace::Html,
+        }
+    }
+
+    /// Whether character tokens go to the rules for parsing tokens in foreign content (which
+    /// turn U+0000 into U+FFFD) rather than to the insertion modes (which drop it): the current
+    /// node is an SVG or MathML element and neither kind of integration point.
+    pub(crate) fn text_in_foreign_content(&self) -> bool {
+        self.stack
+            .last()
+            .is_some_and(|top| top.is_foreign() && top.flags & (F_HTML_IP | F_TEXT_IP) == 0)
+    }
+
+    /// Inside the contents of an HTML `template` element.
+    pub(crate) fn in_template(&self) -> bool {
+        !self.templates.is_empty()
+    }
+}
+
 /// Apply `switch`, the simulator's answer to a token read from `src`, to `lexer` if there is
 /// anything to apply: the test inline, the work out of line (most tokens change nothing).
 #[inline(always)]
@@ -2775,5 +2897,82 @@ mod tests {
         }
         assert!(Switch::NONE.is_none());
         assert_eq!(Switch(Switch::CDATA_CHANGE).cdata(), Some(false));
+    }
+
+    /// The namespace [`Simulator::observe`] gives each start tag of `html`, as `name:ns`, and
+    /// whether each text is foreign content's, as `text:true` (or `text:false`).
+    #[cfg(feature = "extract")]
+    fn observed(html: &str) -> Vec<String> {
+        let mut observer = Simulator::new(true, false);
+        let mut tokenizer = crate::Tokenizer::default();
+        let mut seen = Vec::new();
+        for token in tokenizer.tokenize(html.as_bytes()) {
+            let foreign_text = observer.text_in_foreign_content();
+            match (&token, observer.observe(&token)) {
+                (Token::StartTag(tag), Some(ns)) => seen.push(format!("{}:{ns:?}", tag.name())),
+                (Token::Text(_), _) => seen.push(format!("text:{foreign_text}")),
+                _ => {}
+            }
+        }
+        seen
+    }
+
+    #[cfg(feature = "extract")]
+    #[test]
+    fn observe_gives_the_namespace_the_tree_builder_inserts_in() {
+        let cases: &[(&str, &[&str])] = &[
+            // The common state (the fast path), then foreign content and its breakouts.
+            (
+                "<body><p>x<svg><a/><script>y</script><p>",
+                &[
+                    "body:Html",
+                    "p:Html",
+                    "text:false",
+                    "svg:Svg",
+                    "a:Svg",
+                    "script:Svg",
+                    "text:true",
+                    "p:Html",
+                ],
+            ),
+            // Integration points: HTML inside, the current node's namespace again after.
+            (
+                "<svg><foreignObject><b>x</b><svg><use/></svg></foreignObject><g>y",
+                &[
+                    "svg:Svg",
+                    "foreignobject:Svg",
+                    "b:Html",
+                    "text:false",
+                    "svg:Svg",
+                    "use:Svg",
+                    "g:Svg",
+                    "text:true",
+                ],
+            ),
+            (
+                "<math><mi>x<mglyph/><b></b></mi><annotation-xml><svg/></annotation-xml>\
+                 <annotation-xml encoding=TEXT/HTML><i>z",
+                &[
+                    "math:MathMl",
+                    "mi:MathMl",
+                    "text:false",
+                    "mglyph:MathMl",
+                    "b:Html",
+                    "annotation-xml:MathMl",
+                    "svg:Svg",
+                    "annotation-xml:MathMl",
+                    "i:Html",
+                    "text:false",
+                ],
+            ),
+            // `font` breaks out only with color, face or size.
+            (
+                "<svg><font/><font size=2>",
+                &["svg:Svg", "font:Svg", "font:Html"],
+            ),
+        ];
+        for (html, expected) in cases {
+            assert_eq!(observed(html), *expected, "{html}");
+        }
     }
 }

@@ -4,7 +4,7 @@
 use clap::Args;
 use serde::Serialize;
 use tagstream::encoding::DecodedTokens;
-use tagstream::extract::{Link, LinkExtractor, Url, tag_links};
+use tagstream::extract::{Link, LinkExtractor, Url};
 use tagstream::{Options, Span, Token};
 
 use super::encoding::{Done, Page};
@@ -42,9 +42,9 @@ struct LinkLine<'a> {
 struct LinkPage {
     extractor: LinkExtractor,
     /// Streaming: the span of every link found, in order, mapped back to the input's bytes as
-    /// soon as it is found, as a stream forgets the map of what its tokenizer let go of (the
-    /// extractor finds the links [`tag_links`] gives, but hands them out only at the end: their
-    /// base URL may come later). `None` for a document held whole, whose map is kept to the end.
+    /// soon as it is found ([`LinkExtractor::just_found`]), as a stream forgets the map of what
+    /// its tokenizer let go of (the extractor hands the links out only at the end: their base
+    /// URL may come later). `None` for a document held whole, whose map is kept to the end.
     spans: Option<Vec<Option<Span>>>,
 }
 
@@ -55,10 +55,11 @@ impl Page for LinkPage {
         if let (Token::StartTag(_), Some(encoding)) = (token, tokens.encoding()) {
             self.extractor.set_encoding(encoding);
         }
-        if let (Some(spans), Token::StartTag(tag)) = (&mut self.spans, token) {
-            tag_links(tag, |link| spans.push(tokens.original_span(link.span)));
-        }
         self.extractor.push(token);
+        if let Some(spans) = &mut self.spans {
+            let found = self.extractor.just_found().iter();
+            spans.extend(found.map(|link| tokens.original_span(link.span)));
+        }
     }
 }
 
