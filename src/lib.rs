@@ -123,6 +123,7 @@ mod testutil;
 mod token;
 mod tokenizer;
 mod word;
+pub mod write;
 pub mod xml5;
 
 pub use error::{

@@ -1,0 +1,984 @@
+//! [`Serializer`]: tokens in, HTML out, in three stages that each see every token: the token
+//! checks and transforms ([`SerializerOptions::inject_meta_charset`] holds back the head's tokens
+//! here), optional-tag omission (one tag held back until the next token decides it), and the
+//! writer, which escapes by context into a buffer that goes to the output in large writes.
+
+use std::borrow::Cow;
+use std::io::Write;
+
+use super::check::{self, is_raw};
+use super::elements::{
+    eats_leading_newline, is_boolean_attribute, is_void, preserves_whitespace, text_state_after,
+};
+use super::error::{Location, Place, Refusal, WriteError};
+use super::escape::{Escapes, choose_quote, escape_into, needs_quotes};
+use super::optional::{self, Next};
+use super::options::SerializerOptions;
+use crate::TextKind;
+
+/// The namespace of an element, which decides whether `/>` means something (foreign elements)
+/// and whether its text is raw text (HTML elements only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Namespace {
+    /// An HTML element.
+    #[default]
+    Html,
+    /// An SVG element (foreign).
+    Svg,
+    /// A MathML element (foreign).
+    MathMl,
+}
+
+/// A DOCTYPE to write: `<!DOCTYPE name PUBLIC "public id" "system id">`.
+///
+/// ```
+/// use tagstream::write::{Doctype, Serializer, SerializerOptions};
+/// let mut out = Vec::new();
+/// let mut s = Serializer::new(&mut out, SerializerOptions::new());
+/// s.doctype(&Doctype::html()).unwrap();
+/// s.finish().unwrap();
+/// assert_eq!(out, b"<!DOCTYPE html>");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Doctype<'a> {
+    /// The name (`html`); `None` writes `<!DOCTYPE>`, which a tokenizer reads with force-quirks on.
+    pub name: Option<&'a str>,
+    /// The public identifier.
+    pub public_id: Option<&'a str>,
+    /// The system identifier.
+    pub system_id: Option<&'a str>,
+    /// Write it so that a tokenizer sets the force-quirks flag: the last identifier's closing
+    /// quote is left out, or `PUBLIC` is written without an identifier.
+    pub force_quirks: bool,
+}
+
+impl Doctype<'static> {
+    /// `<!DOCTYPE html>`.
+    pub fn html() -> Doctype<'static> {
+        Doctype {
+            name: Some("html"),
+            ..Doctype::default()
+        }
+    }
+}
+
+/// One token on its way through the stages, its strings checked (and fixed, if lossy).
+#[derive(Clone, Copy)]
+enum Item<'a> {
+    Start {
+        name: &'a str,
+        attributes: &'a [(&'a str, &'a str)],
+        self_closing: bool,
+        namespace: Namespace,
+    },
+    End(&'a str),
+    Text(&'a str, TextKind),
+    Comment(&'a str),
+    Doctype(Doctype<'a>),
+    Pi(&'a str, &'a str),
+}
+
+/// An [`Item`] held back while [`SerializerOptions::inject_meta_charset`] waits for the head's
+/// declaration.
+enum Held {
+    Start {
+        name: String,
+        attributes: Vec<(String, String)>,
+        self_closing: bool,
+        namespace: Namespace,
+    },
+    End(String),
+    Text(String, TextKind),
+    Comment(String),
+    Doctype {
+        name: Option<String>,
+        public_id: Option<String>,
+        system_id: Option<String>,
+        force_quirks: bool,
+    },
+    Pi(String, String),
+}
+
+impl Held {
+    fn from_item(item: Item<'_>) -> Held {
+        match item {
+            Item::Start {
+                name,
+                attributes,
+                self_closing,
+                namespace,
+            } => Held::Start {
+                name: name.to_owned(),
+                attributes: attributes
+                    .iter()
+                    .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                    .collect(),
+                self_closing,
+                namespace,
+            },
+            Item::End(name) => Held::End(name.to_owned()),
+            Item::Text(text, kind) => Held::Text(text.to_owned(), kind),
+            Item::Comment(text) => Held::Comment(text.to_owned()),
+            Item::Doctype(d) => Held::Doctype {
+                name: d.name.map(str::to_owned),
+                public_id: d.public_id.map(str::to_owned),
+                system_id: d.system_id.map(str::to_owned),
+                force_quirks: d.force_quirks,
+            },
+            Item::Pi(target, data) => Held::Pi(target.to_owned(), data.to_owned()),
+        }
+    }
+
+    /// The bytes this item holds (for the 1024-byte bound).
+    fn size(&self) -> usize {
+        match self {
+            Held::Start {
+                name, attributes, ..
+            } => {
+                name.len()
+                    + attributes
+                        .iter()
+                        .map(|(n, v)| n.len() + v.len() + 2)
+                        .sum::<usize>()
+            }
+            Held::End(s) | Held::Text(s, _) | Held::Comment(s) => s.len(),
+            Held::Doctype {
+                name,
+                public_id,
+                system_id,
+                ..
+            } => [name, public_id, system_id]
+                .iter()
+                .map(|s| s.as_ref().map_or(0, String::len))
+                .sum(),
+            Held::Pi(t, d) => t.len() + d.len(),
+        }
+    }
+}
+
+/// Where [`SerializerOptions::inject_meta_charset`] is.
+enum Meta {
+    /// Not asked for, or done.
+    Off,
+    /// Waiting for `<head>`.
+    BeforeHead,
+    /// Holding the head's tokens back (the first is `<head>`).
+    InHead { held: Vec<Held>, bytes: usize },
+}
+
+/// A tag held back by optional-tag omission.
+#[derive(Clone, Copy)]
+enum Pending {
+    Start {
+        name: &'static str,
+        after_omitted_end: Option<&'static str>,
+    },
+    End(&'static str),
+}
+
+/// How many bytes of the head are held back at most before the charset declaration is injected.
+const META_WINDOW: usize = 1024;
+
+/// How many bytes the writer gathers before it writes them to the output.
+const FLUSH_AT: usize = 64 * 1024;
+
+/// Writes tokens as HTML (HTML Standard §13.1 "Writing HTML documents"); see the
+/// [module docs](super).
+///
+/// ```
+/// use tagstream::write::{Serializer, SerializerOptions};
+///
+/// let mut out = Vec::new();
+/// let mut s = Serializer::new(&mut out, SerializerOptions::new());
+/// s.start_tag("p", &[("title", "a \"b\"")]).unwrap();
+/// s.text("1 < 2 & 3").unwrap();
+/// s.end_tag("p").unwrap();
+/// s.start_tag("script", &[]).unwrap();
+/// s.text("if (a < b) {}").unwrap();
+/// assert!(s.text("</script>").is_err());
+/// s.end_tag("script").unwrap();
+/// s.finish().unwrap();
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "<p title='a \"b\"'>1 &lt; 2 &amp; 3</p><script>if (a < b) {}</script>"
+/// );
+/// ```
+pub struct Serializer<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    options: SerializerOptions,
+    /// The index the next token gets, and where the current one is.
+    index: u64,
+    at: Location,
+    /// The tokens come from a tokenizer ([`Serializer::write_token`]): a tag where the tracked
+    /// context says raw text means the context was foreign content, not an error.
+    pub(super) trust: bool,
+    /// The text state the output is in, and the element that put it there.
+    context: TextKind,
+    context_element: String,
+    /// The name of the last start tag (the element raw text given by state belongs to).
+    last_start_tag: String,
+    /// [`SerializerOptions::strip_whitespace`]: the depth inside whitespace-keeping elements, and
+    /// whether the last text written ended in a collapsed space.
+    preserve: u32,
+    collapsed_space: bool,
+    meta: Meta,
+    pending: Option<Pending>,
+    /// The last start tag written eats a leading newline ([`SerializerOptions::pre_newline`]).
+    newline_eater: bool,
+}
+
+impl<W: Write> Serializer<W> {
+    /// A serializer writing to `out`.
+    pub fn new(out: W, options: SerializerOptions) -> Serializer<W> {
+        let meta = if options.inject_meta_charset.is_some() {
+            Meta::BeforeHead
+        } else {
+            Meta::Off
+        };
+        Serializer {
+            out,
+            buf: Vec::new(),
+            options,
+            index: 0,
+            at: Location::Index(0),
+            trust: false,
+            context: TextKind::Data,
+            context_element: String::new(),
+            last_start_tag: String::new(),
+            preserve: 0,
+            collapsed_space: false,
+            meta,
+            pending: None,
+            newline_eater: false,
+        }
+    }
+
+    /// The text state the next text lands in, as the serializer tracks it from the tags written.
+    pub fn text_state(&self) -> TextKind {
+        self.context
+    }
+
+    /// The output.
+    pub fn get_ref(&self) -> &W {
+        &self.out
+    }
+
+    /// The output, after [`finish`](Self::finish) (what was not finished is lost).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Where the token being written is: `offset` if known, else its index.
+    pub(super) fn locate(&mut self, offset: Option<usize>) {
+        self.at = offset.map_or(Location::Index(self.index), Location::Offset);
+        self.index += 1;
+    }
+
+    fn refuse(&self, refusal: Refusal) -> WriteError {
+        WriteError::Refused {
+            refusal,
+            at: self.at,
+        }
+    }
+
+    /// `Err` unless lossy, where the caller writes the fixed form.
+    fn refuse_unless_lossy(&self, result: Result<(), Refusal>) -> Result<(), WriteError> {
+        match result {
+            Err(r) if !self.options.lossy => Err(self.refuse(r)),
+            _ => Ok(()),
+        }
+    }
+
+    /// An HTML start tag, not self-closing.
+    pub fn start_tag(&mut self, name: &str, attributes: &[(&str, &str)]) -> Result<(), WriteError> {
+        self.start_tag_in(Namespace::Html, name, attributes, false)
+    }
+
+    /// A start tag in `namespace` with `attributes` as (name, value) pairs, written in that order
+    /// (sorted with [`SerializerOptions::alphabetical_attributes`]). Names are written as given
+    /// (ASCII case is not significant to a tokenizer); a namespaced attribute of a foreign element
+    /// is given by its qualified name (`xlink:href`, §13.1.2.3).
+    pub fn start_tag_in(
+        &mut self,
+        namespace: Namespace,
+        name: &str,
+        attributes: &[(&str, &str)],
+        self_closing: bool,
+    ) -> Result<(), WriteError> {
+        self.locate(None);
+        self.start(namespace, name, attributes, self_closing)
+    }
+
+    pub(super) fn start(
+        &mut self,
+        namespace: Namespace,
+        name: &str,
+        attributes: &[(&str, &str)],
+        self_closing: bool,
+    ) -> Result<(), WriteError> {
+        check::check_tag_name(name).map_err(|r| self.refuse(r))?;
+        for (n, v) in attributes {
+            check::check_attribute_name(n).map_err(|r| self.refuse(r))?;
+            self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
+        }
+        if let Some(i) = check::first_duplicate(attributes) {
+            let duplicate = Refusal::DuplicateAttribute(attributes[i].0.to_owned());
+            self.refuse_unless_lossy(Err(duplicate))?;
+        }
+        self.check_markup_allowed(None)?;
+        let attributes = self.prepare_attributes(name, attributes);
+        let views: Vec<(&str, &str)> = attributes.iter().map(|(n, v)| (*n, v.as_ref())).collect();
+        self.enter(namespace, name, self_closing);
+        self.emit(Item::Start {
+            name,
+            attributes: &views,
+            self_closing,
+            namespace,
+        })
+    }
+
+    /// The attributes as written: repeats dropped and U+0000 replaced (lossy), sorted, and the
+    /// charset of a `<meta>` replaced ([`SerializerOptions::inject_meta_charset`]).
+    fn prepare_attributes<'t>(
+        &mut self,
+        element: &str,
+        attributes: &[(&'t str, &'t str)],
+    ) -> Vec<(&'t str, Cow<'t, str>)> {
+        let mut prepared: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(attributes.len());
+        for (i, (n, v)) in attributes.iter().enumerate() {
+            if !attributes[..i]
+                .iter()
+                .any(|(m, _)| m.eq_ignore_ascii_case(n))
+            {
+                prepared.push((n, check::fix_chars(v, true)));
+            }
+        }
+        if self.options.alphabetical_attributes {
+            prepared.sort_by(|a, b| a.0.cmp(b.0));
+        }
+        if element.eq_ignore_ascii_case("meta")
+            && let Some(encoding) = &self.options.inject_meta_charset
+            && declare_charset(&mut prepared, encoding)
+        {
+            match self.meta {
+                Meta::InHead { .. } => self.flush_head(false),
+                Meta::BeforeHead => self.meta = Meta::Off,
+                Meta::Off => {}
+            }
+        }
+        prepared
+    }
+
+    /// Track what a start tag does to the text state and whitespace stripping.
+    fn enter(&mut self, namespace: Namespace, name: &str, self_closing: bool) {
+        self.last_start_tag.clear();
+        self.last_start_tag.push_str(name);
+        if namespace == Namespace::Html {
+            if let Some(kind) = text_state_after(name, self.options.scripting) {
+                self.context = kind;
+                self.context_element.clear();
+                self.context_element.push_str(name);
+            }
+            if !is_void(name) && (self.preserve > 0 || preserves_whitespace(name)) {
+                self.preserve += 1;
+            }
+        } else if !self_closing && self.preserve > 0 {
+            self.preserve += 1;
+        }
+        self.collapsed_space = false;
+    }
+
+    /// Markup (a tag, other than `end_tag` closing the raw text element; a comment, DOCTYPE or
+    /// processing instruction) cannot go inside raw text, RCDATA or PLAINTEXT: it would read back
+    /// as text. Tokens from a tokenizer prove the tracking wrong instead (the element was
+    /// foreign), and the context goes back to data.
+    fn check_markup_allowed(&mut self, end_tag: Option<&str>) -> Result<(), WriteError> {
+        if self.context == TextKind::Data || self.context == TextKind::Cdata {
+            return Ok(());
+        }
+        let closes = self.context != TextKind::Plaintext
+            && end_tag.is_some_and(|n| n.eq_ignore_ascii_case(&self.context_element));
+        if closes {
+            return Ok(());
+        }
+        if self.trust {
+            self.context = TextKind::Data;
+            return Ok(());
+        }
+        let element = self.context_element.clone();
+        self.refuse_unless_lossy(Err(Refusal::MarkupInText { element }))
+    }
+
+    /// An end tag.
+    pub fn end_tag(&mut self, name: &str) -> Result<(), WriteError> {
+        self.locate(None);
+        self.end(name)
+    }
+
+    pub(super) fn end(&mut self, name: &str) -> Result<(), WriteError> {
+        check::check_tag_name(name).map_err(|r| self.refuse(r))?;
+        self.check_markup_allowed(Some(name))?;
+        if self.context != TextKind::Plaintext {
+            self.context = TextKind::Data;
+        }
+        self.preserve = self.preserve.saturating_sub(1);
+        self.collapsed_space = false;
+        self.emit(Item::End(name))
+    }
+
+    /// Text, in the state the serializer tracks from the tags written ([`text_state`]): escaped
+    /// in data and RCDATA, written as it is in raw text (refused if it would end the element).
+    ///
+    /// [`text_state`]: Self::text_state
+    pub fn text(&mut self, text: &str) -> Result<(), WriteError> {
+        self.locate(None);
+        self.text_of_kind(text, self.context)
+    }
+
+    /// Text in the given tokenizer state, for callers that know it better than the serializer's
+    /// tracking (a [`Text`](crate::Text)'s [`kind`](crate::Text::kind), say): the tracked state
+    /// becomes `kind`. [`TextKind::Cdata`] writes a CDATA section ([`cdata`](Self::cdata)).
+    pub fn text_in(&mut self, text: &str, kind: TextKind) -> Result<(), WriteError> {
+        self.locate(None);
+        self.text_of_kind(text, kind)
+    }
+
+    pub(super) fn text_of_kind(&mut self, text: &str, kind: TextKind) -> Result<(), WriteError> {
+        if kind == TextKind::Cdata {
+            return self.cdata_section(text);
+        }
+        if text.is_empty() {
+            return Ok(());
+        }
+        let compat = self.options.html5lib_compat;
+        let element = if kind == self.context {
+            self.context_element.clone()
+        } else {
+            self.last_start_tag.clone()
+        };
+        let place = Place::Text(kind);
+        match kind {
+            TextKind::Rcdata => self.refuse_unless_lossy(check::check_nul(text, place))?,
+            k if is_raw(k) => {
+                self.refuse_unless_lossy(check::check_nul(text, place))?;
+                if !compat {
+                    self.refuse_unless_lossy(check::check_cr(text, place))?;
+                }
+                if k != TextKind::Plaintext && !self.options.escape_rcdata {
+                    self.refuse_unless_lossy(check::check_raw_text(text, &element))?;
+                }
+            }
+            _ => {}
+        }
+        if kind != self.context {
+            self.context = kind;
+            self.context_element = element.clone();
+        }
+        let mut fixed = match kind {
+            TextKind::Data => Cow::Borrowed(text),
+            _ => check::fix_chars(text, compat || !is_raw(kind)),
+        };
+        if is_raw(kind) && kind != TextKind::Plaintext && !self.options.escape_rcdata {
+            fixed = Cow::Owned(check::fix_raw_text(&fixed, &element).into_owned());
+        }
+        let text = if self.options.strip_whitespace && self.preserve == 0 && !is_raw(kind) {
+            self.collapse_whitespace(&fixed)
+        } else {
+            fixed
+        };
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.emit(Item::Text(&text, kind))
+    }
+
+    /// [`SerializerOptions::strip_whitespace`]: each run of ASCII whitespace as one space, also
+    /// across adjacent texts.
+    fn collapse_whitespace<'t>(&mut self, text: &'t str) -> Cow<'t, str> {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if c.is_ascii() && check::is_space(c as u8) {
+                if !self.collapsed_space {
+                    out.push(' ');
+                    self.collapsed_space = true;
+                }
+            } else {
+                out.push(c);
+                self.collapsed_space = false;
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// A CDATA section (`<![CDATA[text]]>`), which the tokenizer reads only in foreign content.
+    pub fn cdata(&mut self, text: &str) -> Result<(), WriteError> {
+        self.locate(None);
+        self.cdata_section(text)
+    }
+
+    fn cdata_section(&mut self, text: &str) -> Result<(), WriteError> {
+        self.refuse_unless_lossy(check::check_cdata(text))?;
+        let compat = self.options.html5lib_compat;
+        if !compat {
+            self.refuse_unless_lossy(check::check_cr(text, Place::Text(TextKind::Cdata)))?;
+        }
+        let text = if compat || !text.contains('\r') {
+            Cow::Borrowed(text)
+        } else {
+            Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+        };
+        self.collapsed_space = false;
+        self.emit(Item::Text(&text, TextKind::Cdata))
+    }
+
+    /// A comment (`<!--text-->`), refused if its text breaks a rule of §13.1.6 (see
+    /// [`Refusal::Comment`]).
+    pub fn comment(&mut self, text: &str) -> Result<(), WriteError> {
+        self.locate(None);
+        self.comment_token(text)
+    }
+
+    pub(super) fn comment_token(&mut self, text: &str) -> Result<(), WriteError> {
+        self.refuse_unless_lossy(check::check_comment(text))?;
+        self.refuse_unless_lossy(check::check_nul(text, Place::Comment))?;
+        if !self.options.html5lib_compat {
+            self.refuse_unless_lossy(check::check_cr(text, Place::Comment))?;
+        }
+        self.check_markup_allowed(None)?;
+        let fixed = check::fix_chars(text, self.options.html5lib_compat);
+        let fixed = check::fix_comment(&fixed).into_owned();
+        self.collapsed_space = false;
+        self.emit(Item::Comment(&fixed))
+    }
+
+    /// A DOCTYPE.
+    pub fn doctype(&mut self, doctype: &Doctype<'_>) -> Result<(), WriteError> {
+        self.locate(None);
+        self.doctype_token(doctype)
+    }
+
+    pub(super) fn doctype_token(&mut self, d: &Doctype<'_>) -> Result<(), WriteError> {
+        let cr_ok = self.options.html5lib_compat;
+        match d.name {
+            Some(name) => {
+                check::check_doctype_name(name).map_err(|r| self.refuse(r))?;
+                self.refuse_unless_lossy(check::check_nul(name, Place::Doctype))?;
+            }
+            None if d.public_id.is_some() || d.system_id.is_some() => {
+                let what = "without a name cannot have identifiers";
+                return Err(self.refuse(Refusal::Doctype { what }));
+            }
+            None if !d.force_quirks => {
+                let what = "without a name always has force-quirks on";
+                self.refuse_unless_lossy(Err(Refusal::Doctype { what }))?;
+            }
+            None => {}
+        }
+        for id in [d.public_id, d.system_id].into_iter().flatten() {
+            self.refuse_unless_lossy(check::doctype_quote(id).map(drop))?;
+            self.refuse_unless_lossy(check::check_nul(id, Place::Doctype))?;
+            if !cr_ok {
+                self.refuse_unless_lossy(check::check_cr(id, Place::Doctype))?;
+            }
+        }
+        self.check_markup_allowed(None)?;
+        let fix = |s: Option<&str>| {
+            s.map(|s| check::fix_doctype_id(&check::fix_chars(s, cr_ok)).into_owned())
+        };
+        let (public_id, system_id) = (fix(d.public_id), fix(d.system_id));
+        let name = d.name.map(|n| check::fix_chars(n, true).into_owned());
+        self.collapsed_space = false;
+        self.emit(Item::Doctype(Doctype {
+            name: name.as_deref(),
+            public_id: public_id.as_deref(),
+            system_id: system_id.as_deref(),
+            force_quirks: d.force_quirks,
+        }))
+    }
+
+    /// A processing instruction, `<?target data?>` (HTML Standard since 2026).
+    pub fn processing_instruction(&mut self, target: &str, data: &str) -> Result<(), WriteError> {
+        self.locate(None);
+        self.pi(target, data)
+    }
+
+    pub(super) fn pi(&mut self, target: &str, data: &str) -> Result<(), WriteError> {
+        check::check_processing_instruction(target, data).map_err(|r| self.refuse(r))?;
+        self.check_markup_allowed(None)?;
+        self.collapsed_space = false;
+        self.emit(Item::Pi(target, data))
+    }
+
+    /// Write what is held back (an optional tag waiting for its next token, the head waiting for
+    /// its charset declaration) and flush the output. The serializer can go on afterwards, as if
+    /// the stream had ended here.
+    pub fn finish(&mut self) -> Result<(), WriteError> {
+        if let Meta::InHead { .. } = self.meta {
+            self.flush_head(true);
+        }
+        self.settle_pending(Next::Eof);
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        self.out.flush()?;
+        Ok(())
+    }
+
+    // ---- stage 1½: the head held back for the charset declaration ------------------------------
+
+    fn emit(&mut self, item: Item<'_>) -> Result<(), WriteError> {
+        match &mut self.meta {
+            Meta::Off => self.omit_stage(item),
+            Meta::BeforeHead => {
+                if let Item::Start {
+                    name,
+                    namespace: Namespace::Html,
+                    ..
+                } = item
+                    && name.eq_ignore_ascii_case("head")
+                {
+                    let held = vec![Held::from_item(item)];
+                    self.meta = Meta::InHead { held, bytes: 0 };
+                } else {
+                    self.omit_stage(item);
+                }
+            }
+            Meta::InHead { held, bytes } => {
+                let ends_head = match item {
+                    Item::End(name) => name.eq_ignore_ascii_case("head"),
+                    Item::Start { name, .. } => name.eq_ignore_ascii_case("body"),
+                    _ => false,
+                };
+                if ends_head {
+                    self.flush_head(true);
+                    self.omit_stage(item);
+                } else {
+                    let h = Held::from_item(item);
+                    *bytes += h.size();
+                    held.push(h);
+                    if *bytes > META_WINDOW {
+                        self.flush_head(true);
+                    }
+                }
+            }
+        }
+        if self.buf.len() >= FLUSH_AT {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Send the held-back head on, with `<meta charset>` first if `inject`; the injection is done.
+    fn flush_head(&mut self, inject: bool) {
+        let Meta::InHead { held, .. } = std::mem::replace(&mut self.meta, Meta::Off) else {
+            return;
+        };
+        let mut held = held.into_iter();
+        if let Some(head) = held.next() {
+            with_item(&head, |item| self.omit_stage(item));
+        }
+        if inject && let Some(encoding) = self.options.inject_meta_charset.clone() {
+            self.omit_stage(Item::Start {
+                name: "meta",
+                attributes: &[("charset", &encoding)],
+                self_closing: false,
+                namespace: Namespace::Html,
+            });
+        }
+        for h in held {
+            with_item(&h, |item| self.omit_stage(item));
+        }
+    }
+
+    // ---- stage 2: optional tags -----------------------------------------------------------------
+
+    fn omit_stage(&mut self, item: Item<'_>) {
+        if !self.options.omit_optional_tags {
+            return self.write_item(item);
+        }
+        let omitted_end = self.settle_pending(next_of(item));
+        match item {
+            Item::Start {
+                name,
+                attributes: [],
+                self_closing: false,
+                namespace: Namespace::Html,
+            } if let Some(name) = optional::find(optional::OPTIONAL_START, name) => {
+                self.pending = Some(Pending::Start {
+                    name,
+                    after_omitted_end: omitted_end,
+                });
+            }
+            Item::End(name) if let Some(name) = optional::find(optional::OPTIONAL_END, name) => {
+                self.pending = Some(Pending::End(name));
+            }
+            _ => self.write_item(item),
+        }
+    }
+
+    /// Decide the held-back tag now that `next` is known; returns the end tag's name if it was
+    /// omitted.
+    fn settle_pending(&mut self, next: Next<'_>) -> Option<&'static str> {
+        match self.pending.take()? {
+            Pending::Start {
+                name,
+                after_omitted_end,
+            } => {
+                let html5lib = self.options.html5lib_compat;
+                if !optional::may_omit_start(name, next, after_omitted_end, html5lib) {
+                    self.write_item(Item::Start {
+                        name,
+                        attributes: &[],
+                        self_closing: false,
+                        namespace: Namespace::Html,
+                    });
+                }
+                None
+            }
+            Pending::End(name) => {
+                if optional::may_omit_end(name, next, self.options.html5lib_compat) {
+                    return Some(name);
+                }
+                self.write_item(Item::End(name));
+                None
+            }
+        }
+    }
+
+    // ---- stage 3: the writer --------------------------------------------------------------------
+
+    fn write_item(&mut self, item: Item<'_>) {
+        let eater = self.newline_eater;
+        self.newline_eater = false;
+        match item {
+            Item::Start {
+                name,
+                attributes,
+                self_closing,
+                namespace,
+            } => {
+                self.write_start(name, attributes, self_closing, namespace);
+                self.newline_eater = self.options.pre_newline
+                    && namespace == Namespace::Html
+                    && eats_leading_newline(name);
+            }
+            Item::End(name) => {
+                self.buf.extend_from_slice(b"</");
+                self.buf.extend_from_slice(name.as_bytes());
+                self.buf.push(b'>');
+            }
+            Item::Text(text, kind) => {
+                if eater && text.starts_with('\n') {
+                    self.buf.push(b'\n');
+                }
+                self.write_text(text, kind);
+            }
+            Item::Comment(text) => {
+                self.buf.extend_from_slice(b"<!--");
+                self.buf.extend_from_slice(text.as_bytes());
+                self.buf.extend_from_slice(b"-->");
+            }
+            Item::Doctype(d) => self.write_doctype(&d),
+            Item::Pi(target, data) => {
+                self.buf.extend_from_slice(b"<?");
+                self.buf.extend_from_slice(target.as_bytes());
+                if !data.is_empty() {
+                    self.buf.push(b' ');
+                    self.buf.extend_from_slice(data.as_bytes());
+                }
+                self.buf.extend_from_slice(b"?>");
+            }
+        }
+    }
+
+    fn write_start(
+        &mut self,
+        name: &str,
+        attributes: &[(&str, &str)],
+        self_closing: bool,
+        namespace: Namespace,
+    ) {
+        let o = &self.options;
+        self.buf.push(b'<');
+        self.buf.extend_from_slice(name.as_bytes());
+        let mut last_unquoted = false;
+        for (attr, value) in attributes {
+            self.buf.push(b' ');
+            self.buf.extend_from_slice(attr.as_bytes());
+            last_unquoted = false;
+            let boolean = o.minimize_boolean_attributes
+                && is_boolean_attribute(name, attr, o.html5lib_compat)
+                && (o.html5lib_compat || value.is_empty() || value.eq_ignore_ascii_case(attr));
+            if boolean {
+                continue;
+            }
+            self.buf.push(b'=');
+            let angle = o.escape_lt_in_attrs;
+            let cr = !o.html5lib_compat;
+            if needs_quotes(value, o.quote_attr_values, angle) {
+                let quote = choose_quote(value, o.quote_char, o.use_best_quote_char);
+                self.buf.push(quote);
+                let escapes = Escapes {
+                    angle,
+                    quote: Some(quote),
+                    cr,
+                };
+                escape_into(&mut self.buf, value, escapes);
+                self.buf.push(quote);
+            } else {
+                let escapes = Escapes {
+                    angle: true,
+                    quote: None,
+                    cr,
+                };
+                escape_into(&mut self.buf, value, escapes);
+                last_unquoted = true;
+            }
+        }
+        let foreign = namespace != Namespace::Html;
+        let void = !foreign && is_void(name);
+        let solidus =
+            (self_closing && (o.keep_self_closing || foreign)) || (void && o.use_trailing_solidus);
+        if solidus {
+            if o.space_before_trailing_solidus || last_unquoted {
+                self.buf.push(b' ');
+            }
+            self.buf.push(b'/');
+        }
+        self.buf.push(b'>');
+    }
+
+    fn write_text(&mut self, text: &str, kind: TextKind) {
+        let o = &self.options;
+        let cr = !o.html5lib_compat;
+        match kind {
+            TextKind::Cdata => {
+                self.buf.extend_from_slice(b"<![CDATA[");
+                let split = text.replace("]]>", "]]]]><![CDATA[>");
+                self.buf.extend_from_slice(split.as_bytes());
+                self.buf.extend_from_slice(b"]]>");
+            }
+            k if is_raw(k) && !o.escape_rcdata => self.buf.extend_from_slice(text.as_bytes()),
+            _ => {
+                let escapes = Escapes {
+                    angle: true,
+                    quote: None,
+                    cr,
+                };
+                escape_into(&mut self.buf, text, escapes);
+            }
+        }
+    }
+
+    fn write_doctype(&mut self, d: &Doctype<'_>) {
+        let buf = &mut self.buf;
+        buf.extend_from_slice(b"<!DOCTYPE");
+        let Some(name) = d.name else {
+            buf.push(b'>');
+            return;
+        };
+        buf.push(b' ');
+        buf.extend_from_slice(name.as_bytes());
+        let mut identifier = |keyword: &[u8], id: &str, last: bool| {
+            buf.extend_from_slice(keyword);
+            let quote = check::doctype_quote(id).unwrap_or(b'"');
+            buf.push(quote);
+            buf.extend_from_slice(id.as_bytes());
+            // Force-quirks: the tokenizer sets it on an identifier cut short by `>`.
+            if !(last && d.force_quirks) {
+                buf.push(quote);
+            }
+        };
+        match (d.public_id, d.system_id) {
+            (Some(public), system) => {
+                identifier(b" PUBLIC ", public, system.is_none());
+                if let Some(system) = system {
+                    identifier(b" ", system, true);
+                }
+            }
+            (None, Some(system)) => identifier(b" SYSTEM ", system, true),
+            // Force-quirks: `PUBLIC` without an identifier.
+            (None, None) if d.force_quirks => buf.extend_from_slice(b" PUBLIC"),
+            (None, None) => {}
+        }
+        buf.push(b'>');
+    }
+}
+
+/// What the optional-tag rules see of `item`.
+fn next_of<'a>(item: Item<'a>) -> Next<'a> {
+    match item {
+        Item::Start { name, .. } => Next::Start(name),
+        Item::End(name) => Next::End(name),
+        Item::Text(text, _) => Next::Text {
+            space: text.as_bytes().first().is_some_and(|&b| check::is_space(b)),
+        },
+        Item::Comment(_) => Next::Comment,
+        Item::Doctype(_) | Item::Pi(..) => Next::Other,
+    }
+}
+
+/// Call `f` with `held` as an [`Item`].
+fn with_item<R>(held: &Held, f: impl FnOnce(Item<'_>) -> R) -> R {
+    match held {
+        Held::Start {
+            name,
+            attributes,
+            self_closing,
+            namespace,
+        } => {
+            let views: Vec<(&str, &str)> = attributes
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect();
+            f(Item::Start {
+                name,
+                attributes: &views,
+                self_closing: *self_closing,
+                namespace: *namespace,
+            })
+        }
+        Held::End(name) => f(Item::End(name)),
+        Held::Text(text, kind) => f(Item::Text(text, *kind)),
+        Held::Comment(text) => f(Item::Comment(text)),
+        Held::Doctype {
+            name,
+            public_id,
+            system_id,
+            force_quirks,
+        } => f(Item::Doctype(Doctype {
+            name: name.as_deref(),
+            public_id: public_id.as_deref(),
+            system_id: system_id.as_deref(),
+            force_quirks: *force_quirks,
+        })),
+        Held::Pi(target, data) => f(Item::Pi(target, data)),
+    }
+}
+
+/// [`SerializerOptions::inject_meta_charset`] on a `<meta>`'s attributes: a `charset` gets
+/// `encoding`; else an `http-equiv` of `content-type` makes `content` `text/html;
+/// charset=ENCODING`. Whether the meta declares the encoding now.
+fn declare_charset(attributes: &mut [(&str, Cow<'_, str>)], encoding: &str) -> bool {
+    if let Some((_, value)) = attributes
+        .iter_mut()
+        .find(|(n, _)| n.eq_ignore_ascii_case("charset"))
+    {
+        *value = Cow::Owned(encoding.to_owned());
+        return true;
+    }
+    let content_type = attributes.iter().any(|(n, v)| {
+        n.eq_ignore_ascii_case("http-equiv") && v.eq_ignore_ascii_case("content-type")
+    });
+    match attributes
+        .iter_mut()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content"))
+    {
+        Some((_, value)) if content_type => {
+            *value = Cow::Owned(format!("text/html; charset={encoding}"));
+            true
+        }
+        _ => false,
+    }
+}
