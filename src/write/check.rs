@@ -252,3 +252,136 @@ pub(crate) fn is_raw(kind: TextKind) -> bool {
         TextKind::Rawtext | TextKind::ScriptData | TextKind::Plaintext
     )
 }
+
+/// The script data states that decide whether `</script` ends a script (§13.2.5.4 and the
+/// "script data escaped" states after it), followed across the texts of one `script` element:
+/// `<!--` enters the escaped states, `<script` + a tag-ending character there enters the double
+/// escaped ones, whose `</script` only leaves them, and `-->` goes back to plain script data.
+/// This is exact where §13.1.2.6's rule (no `</script` at all) is conservative: a script holding
+/// `<!-- <script></script> -->` reads back as itself, and is written.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ScriptScan {
+    mode: ScriptMode,
+    /// Consecutive `-` just before (in the escaped modes), for `-->`.
+    dashes: u8,
+    /// After a `<`: the bytes since, which may still start `!--`, `/script` or `script` (and the
+    /// character after them), with how many there are.
+    open: bool,
+    held: [u8; 8],
+    len: u8,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum ScriptMode {
+    #[default]
+    Data,
+    Escaped,
+    DoubleEscaped,
+}
+
+/// What the bytes after a `<` are, so far.
+enum Lt {
+    /// Still a prefix of a pattern.
+    Open,
+    /// `!--` (enters the escaped states from script data).
+    Escape,
+    /// `/script` + a tag-ending character.
+    EndTag,
+    /// `script` + a tag-ending character.
+    StartTag,
+    /// None of them.
+    Nothing,
+}
+
+impl ScriptScan {
+    /// Follow `text`; `Err` if it holds an end tag that would end the script.
+    pub(crate) fn scan(&mut self, text: &str) -> Result<(), ()> {
+        text.bytes().try_for_each(|b| self.step(b))
+    }
+
+    /// Whether `</script>` written now ends the script (not in the double escaped states).
+    pub(crate) fn closes(&self) -> bool {
+        self.mode != ScriptMode::DoubleEscaped
+    }
+
+    fn step(&mut self, b: u8) -> Result<(), ()> {
+        if !self.open {
+            return self.plain(b);
+        }
+        self.held[usize::from(self.len)] = b;
+        self.len += 1;
+        match self.classify() {
+            Lt::Open => return Ok(()),
+            Lt::Escape => {
+                self.mode = ScriptMode::Escaped;
+                self.dashes = 2;
+            }
+            Lt::EndTag => match self.mode {
+                ScriptMode::DoubleEscaped => self.mode = ScriptMode::Escaped,
+                _ => return Err(()),
+            },
+            Lt::StartTag => self.mode = ScriptMode::DoubleEscaped,
+            Lt::Nothing => {
+                // Not a pattern: the bytes after `<` are text again, and may start one.
+                let (held, len) = (self.held, usize::from(self.len));
+                self.reset();
+                return held[..len].iter().try_for_each(|&b| self.step(b));
+            }
+        }
+        self.reset();
+        Ok(())
+    }
+
+    /// A byte outside any pattern.
+    fn plain(&mut self, b: u8) -> Result<(), ()> {
+        match b {
+            b'<' => {
+                self.open = true;
+                self.dashes = 0;
+            }
+            b'-' => self.dashes = self.dashes.saturating_add(1),
+            b'>' if self.dashes >= 2 => {
+                self.mode = ScriptMode::Data;
+                self.dashes = 0;
+            }
+            _ => self.dashes = 0,
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        self.open = false;
+        self.len = 0;
+    }
+
+    fn classify(&self) -> Lt {
+        let seen = &self.held[..usize::from(self.len)];
+        let matches = |pattern: &[u8]| {
+            let n = seen.len().min(pattern.len());
+            seen[..n].eq_ignore_ascii_case(&pattern[..n])
+        };
+        let ends_tag = |b: u8| is_space(b) || matches!(b, b'/' | b'>');
+        let tag = |pattern: &[u8], found: Lt| {
+            if !matches(pattern) {
+                Lt::Nothing
+            } else if seen.len() <= pattern.len() {
+                Lt::Open
+            } else if ends_tag(seen[pattern.len()]) {
+                found
+            } else {
+                Lt::Nothing
+            }
+        };
+        if self.mode == ScriptMode::Data && matches(b"!--") {
+            return if seen.len() == 3 {
+                Lt::Escape
+            } else {
+                Lt::Open
+            };
+        }
+        match tag(b"/script", Lt::EndTag) {
+            Lt::Nothing if self.mode == ScriptMode::Escaped => tag(b"script", Lt::StartTag),
+            other => other,
+        }
+    }
+}

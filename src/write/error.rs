@@ -37,9 +37,14 @@ pub enum Refusal {
     /// §13.1.6: comment text must not start with `>` or `->`, contain `<!--`, `-->` or `--!>`,
     /// nor end with `<!-`. `rule` is the string that breaks the rule.
     Comment { rule: &'static str },
-    /// §13.1.2.6: raw text or escapable raw text holding `</` + the element's name + a tab, line
-    /// feed, form feed, carriage return, space, `>` or `/`, which would end the element.
+    /// §13.1.2.6: raw text holding `</` + the element's name + a tab, line feed, form feed,
+    /// carriage return, space, `>` or `/`, which would end the element (in a script: where the
+    /// tokenizer would read it as the end tag, outside the double escaped states).
     EndTagInRawText { element: String },
+    /// A script end tag after text that left the tokenizer in the script data double escaped
+    /// state (`<!-- <script>` not closed by `</script>` or `-->`), where `</script>` does not
+    /// end the element.
+    ScriptNotClosable,
     /// §13.1.5: CDATA section text holding `]]>`.
     CdataEnd,
     /// A DOCTYPE identifier holding both `"` and `'`, or `>`; or a DOCTYPE name holding ASCII
@@ -110,6 +115,10 @@ impl fmt::Display for Refusal {
             Refusal::EndTagInRawText { element } => {
                 write!(f, "the text of <{element}> holds its end tag")
             }
+            Refusal::ScriptNotClosable => write!(
+                f,
+                "the script's text leaves it double escaped, where </script> does not end it"
+            ),
             Refusal::CdataEnd => write!(f, "CDATA section text holds \"]]>\""),
             Refusal::Doctype { what } => write!(f, "DOCTYPE {what}"),
             Refusal::Nul(place) => write!(f, "U+0000 in {place:?} reads back as U+FFFD"),

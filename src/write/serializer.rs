@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use super::check::{self, is_raw};
+use super::check::{self, ScriptScan, is_raw};
 use super::elements::{
     eats_leading_newline, is_boolean_attribute, is_void, preserves_whitespace, text_state_after,
 };
@@ -216,6 +216,8 @@ pub struct Serializer<W: Write> {
     /// The text state the output is in, and the element that put it there.
     context: TextKind,
     context_element: String,
+    /// Where the current script's text has left the tokenizer (script data escape states).
+    script: ScriptScan,
     /// The name of the last start tag (the element raw text given by state belongs to).
     last_start_tag: String,
     /// [`SerializerOptions::strip_whitespace`]: the depth inside whitespace-keeping elements, and
@@ -245,6 +247,7 @@ impl<W: Write> Serializer<W> {
             trust: false,
             context: TextKind::Data,
             context_element: String::new(),
+            script: ScriptScan::default(),
             last_start_tag: String::new(),
             preserve: 0,
             collapsed_space: false,
@@ -379,6 +382,7 @@ impl<W: Write> Serializer<W> {
                 self.context = kind;
                 self.context_element.clear();
                 self.context_element.push_str(name);
+                self.script = ScriptScan::default();
             }
             if !is_void(name) && (self.preserve > 0 || preserves_whitespace(name)) {
                 self.preserve += 1;
@@ -419,6 +423,10 @@ impl<W: Write> Serializer<W> {
     pub(super) fn end(&mut self, name: &str) -> Result<(), WriteError> {
         check::check_tag_name(name).map_err(|r| self.refuse(r))?;
         self.check_markup_allowed(Some(name))?;
+        if self.context == TextKind::ScriptData && !self.script.closes() {
+            let not_closable = Err(Refusal::ScriptNotClosable);
+            self.refuse_unless_lossy(not_closable)?;
+        }
         if self.context != TextKind::Plaintext {
             self.context = TextKind::Data;
         }
@@ -452,12 +460,20 @@ impl<W: Write> Serializer<W> {
             return Ok(());
         }
         let compat = self.options.html5lib_compat;
-        let element = if kind == self.context {
-            self.context_element.clone()
+        let switched = kind != self.context;
+        let element = if switched {
+            &self.last_start_tag
         } else {
-            self.last_start_tag.clone()
+            &self.context_element
         };
         let place = Place::Text(kind);
+        let literal = is_raw(kind) && kind != TextKind::Plaintext && !self.options.escape_rcdata;
+        let mut script = if switched {
+            ScriptScan::default()
+        } else {
+            self.script
+        };
+        let mut ends_element = false;
         match kind {
             TextKind::Rcdata => self.refuse_unless_lossy(check::check_nul(text, place))?,
             k if is_raw(k) => {
@@ -465,23 +481,37 @@ impl<W: Write> Serializer<W> {
                 if !compat {
                     self.refuse_unless_lossy(check::check_cr(text, place))?;
                 }
-                if k != TextKind::Plaintext && !self.options.escape_rcdata {
-                    self.refuse_unless_lossy(check::check_raw_text(text, &element))?;
+                if literal {
+                    let mut probe = script;
+                    ends_element = if k == TextKind::ScriptData {
+                        probe.scan(text).is_err()
+                    } else {
+                        check::check_raw_text(text, element).is_err()
+                    };
+                    let refusal = Refusal::EndTagInRawText {
+                        element: element.clone(),
+                    };
+                    self.refuse_unless_lossy(if ends_element { Err(refusal) } else { Ok(()) })?;
                 }
             }
             _ => {}
-        }
-        if kind != self.context {
-            self.context = kind;
-            self.context_element = element.clone();
         }
         let mut fixed = match kind {
             TextKind::Data => Cow::Borrowed(text),
             _ => check::fix_chars(text, compat || !is_raw(kind)),
         };
-        if is_raw(kind) && kind != TextKind::Plaintext && !self.options.escape_rcdata {
-            fixed = Cow::Owned(check::fix_raw_text(&fixed, &element).into_owned());
+        if ends_element {
+            fixed = Cow::Owned(check::fix_raw_text(&fixed, element).into_owned());
         }
+        if kind == TextKind::ScriptData && literal {
+            // The text passed the scan, or (lossy) holds no end tag any more.
+            let _ = script.scan(&fixed);
+        }
+        if switched {
+            self.context = kind;
+            self.context_element.clone_from(&self.last_start_tag);
+        }
+        self.script = script;
         let text = if self.options.strip_whitespace && self.preserve == 0 && !is_raw(kind) {
             self.collapse_whitespace(&fixed)
         } else {
