@@ -48,15 +48,17 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
 
 /// Whether `value` must be quoted: it is empty, or holds a character the unquoted syntax cannot
 /// (§13.1.2.3; `<` and `>` only when written literally, and `>` always, see
-/// [`QuoteAttrValues::Spec`]), or one of the legacy set.
-pub(crate) fn needs_quotes(value: &str, when: QuoteAttrValues, angle_escaped: bool) -> bool {
+/// [`QuoteAttrValues::Spec`]; a carriage return only when written literally), or one of the
+/// legacy set.
+pub(crate) fn needs_quotes(value: &str, when: QuoteAttrValues, escapes: Escapes) -> bool {
     if value.is_empty() || when == QuoteAttrValues::Always {
         return true;
     }
-    let spec = |b: u8| {
-        is_space(b)
-            || matches!(b, b'"' | b'\'' | b'=' | b'`' | b'>')
-            || (b == b'<' && !angle_escaped)
+    let spec = |b: u8| match b {
+        b'\r' => !escapes.cr,
+        b'<' => !escapes.angle,
+        b'"' | b'\'' | b'=' | b'`' | b'>' => true,
+        _ => is_space(b),
     };
     if value.bytes().any(spec) {
         return true;
@@ -124,14 +126,26 @@ mod tests {
     #[test]
     fn quoting_follows_the_unquoted_syntax() {
         use QuoteAttrValues::*;
-        assert!(needs_quotes("", Spec, true));
-        assert!(!needs_quotes("a<b", Spec, true));
-        assert!(needs_quotes("a<b", Spec, false));
-        assert!(needs_quotes("a>b", Spec, true));
-        assert!(!needs_quotes("a\x0Bb", Spec, true));
-        assert!(needs_quotes("a\x0Bb", Legacy, true));
-        assert!(needs_quotes("a/b", Legacy, true));
-        assert!(!needs_quotes("a/b", Spec, true));
-        assert!(needs_quotes("x", Always, true));
+        let escaped = Escapes {
+            angle: true,
+            quote: None,
+            cr: true,
+        };
+        let literal = Escapes {
+            angle: false,
+            quote: None,
+            cr: false,
+        };
+        assert!(needs_quotes("", Spec, escaped));
+        assert!(!needs_quotes("a<b", Spec, escaped));
+        assert!(needs_quotes("a<b", Spec, literal));
+        assert!(!needs_quotes("a\rb", Spec, escaped));
+        assert!(needs_quotes("a\rb", Spec, literal));
+        assert!(needs_quotes("a>b", Spec, escaped));
+        assert!(!needs_quotes("a\x0Bb", Spec, escaped));
+        assert!(needs_quotes("a\x0Bb", Legacy, escaped));
+        assert!(needs_quotes("a/b", Legacy, escaped));
+        assert!(!needs_quotes("a/b", Spec, escaped));
+        assert!(needs_quotes("x", Always, escaped));
     }
 }

@@ -844,24 +844,20 @@ impl<W: Write> Serializer<W> {
                 continue;
             }
             self.buf.push(b'=');
-            let angle = o.escape_lt_in_attrs;
-            let cr = !o.html5lib_compat;
-            if needs_quotes(value, o.quote_attr_values, angle) {
+            let mut escapes = Escapes {
+                angle: o.escape_lt_in_attrs,
+                quote: None,
+                cr: !o.html5lib_compat,
+            };
+            if needs_quotes(value, o.quote_attr_values, escapes) {
                 let quote = choose_quote(value, o.quote_char, o.use_best_quote_char);
+                escapes.quote = Some(quote);
                 self.buf.push(quote);
-                let escapes = Escapes {
-                    angle,
-                    quote: Some(quote),
-                    cr,
-                };
                 escape_into(&mut self.buf, value, escapes);
                 self.buf.push(quote);
             } else {
-                let escapes = Escapes {
-                    angle: true,
-                    quote: None,
-                    cr,
-                };
+                // Unquoted: no quote, `<`, `>`, whitespace or `=` is left in the value.
+                escapes.angle = true;
                 escape_into(&mut self.buf, value, escapes);
                 last_unquoted = true;
             }
