@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use super::error::{Place, Refusal};
 use crate::TextKind;
+use crate::scan::{find1, find3};
 
 /// ASCII whitespace as the tokenizer reads it before newline normalization.
 pub(crate) fn is_space(b: u8) -> bool {
@@ -43,13 +44,20 @@ pub(crate) fn check_attribute_name(name: &str) -> Result<(), Refusal> {
 }
 
 /// The index of the first attribute whose name repeats an earlier one (ASCII
-/// case-insensitively): the tokenizer drops it.
+/// case-insensitively): the tokenizer drops it. Pairwise for a few attributes, through a set of
+/// the lowercased names for many (so that a tag with thousands stays linear).
 pub(crate) fn first_duplicate(attributes: &[(&str, &str)]) -> Option<usize> {
-    (1..attributes.len()).find(|&i| {
-        attributes[..i]
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(attributes[i].0))
-    })
+    if attributes.len() <= 16 {
+        return (1..attributes.len()).find(|&i| {
+            attributes[..i]
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(attributes[i].0))
+        });
+    }
+    let mut seen = std::collections::HashSet::with_capacity(attributes.len());
+    attributes
+        .iter()
+        .position(|(n, _)| !seen.insert(n.to_ascii_lowercase()))
 }
 
 /// U+0000 in `text` at `place`, where the tokenizer reads U+FFFD.
@@ -296,7 +304,28 @@ enum Lt {
 impl ScriptScan {
     /// Follow `text`; `Err` if it holds an end tag that would end the script.
     pub(crate) fn scan(&mut self, text: &str) -> Result<(), ()> {
-        text.bytes().try_for_each(|b| self.step(b))
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if !self.open {
+                // Outside a pattern only `<` matters (and `-`, `>` in the escaped states).
+                let skip = match self.mode {
+                    ScriptMode::Data => find1(b'<', &bytes[i..]),
+                    _ => find3(b'<', b'-', b'>', &bytes[i..]),
+                };
+                let Some(skip) = skip else { break };
+                if skip > 0 {
+                    self.dashes = 0;
+                }
+                i += skip;
+            }
+            self.step(bytes[i])?;
+            i += 1;
+        }
+        if !self.open && bytes.last().is_some_and(|&b| b != b'-') {
+            self.dashes = 0;
+        }
+        Ok(())
     }
 
     /// Whether `</script>` written now ends the script (not in the double escaped states).

@@ -3,8 +3,8 @@
 //! fragments": `&`, U+00A0, and in attribute mode `"`, in text mode `<` and `>`; since 2025 `<`
 //! and `>` in attribute mode too).
 
-use super::check::is_space;
 use super::options::{Quote, QuoteAttrValues};
+use crate::scan::{ByteSet, find_in_set};
 
 /// What one escaping pass replaces.
 #[derive(Clone, Copy)]
@@ -17,31 +17,71 @@ pub(crate) struct Escapes {
     pub(crate) cr: bool,
 }
 
+/// The bytes an escaping pass stops at: `&`, the lead byte of U+00A0, and what `escapes` adds.
+const fn stops(angle: bool, quote: Option<u8>, cr: bool) -> ByteSet {
+    let mut bytes = [b'&', 0xC2, b'&', b'&', b'&', b'&'];
+    if angle {
+        bytes[2] = b'<';
+        bytes[3] = b'>';
+    }
+    if let Some(q) = quote {
+        bytes[4] = q;
+    }
+    if cr {
+        bytes[5] = b'\r';
+    }
+    ByteSet::of(&bytes)
+}
+
+/// [`stops`] for every [`Escapes`], indexed by [`Escapes::index`].
+const STOPS: [ByteSet; 12] = {
+    let quotes = [None, Some(b'"'), Some(b'\'')];
+    let mut table = [ByteSet::of(&[]); 12];
+    let mut i = 0;
+    while i < 12 {
+        table[i] = stops(i & 1 != 0, quotes[(i >> 1) % 3], i >= 6);
+        i += 1;
+    }
+    table
+};
+
+impl Escapes {
+    /// This combination's place in [`STOPS`].
+    fn index(self) -> usize {
+        let quote = match self.quote {
+            None => 0,
+            Some(b'"') => 1,
+            Some(_) => 2,
+        };
+        usize::from(self.angle) + quote * 2 + usize::from(self.cr) * 6
+    }
+}
+
 /// Append `text` to `out` with `&`, U+00A0 and what `escapes` says replaced by references.
 pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
+    let stops = &STOPS[escapes.index()];
     let bytes = text.as_bytes();
     let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let replacement: Option<&[u8]> = match b {
-            b'&' => Some(b"&amp;"),
-            b'<' if escapes.angle => Some(b"&lt;"),
-            b'>' if escapes.angle => Some(b"&gt;"),
-            b'\r' if escapes.cr => Some(b"&#13;"),
-            b'"' if escapes.quote == Some(b'"') => Some(b"&quot;"),
-            b'\'' if escapes.quote == Some(b'\'') => Some(b"&#39;"),
-            0xC2 if bytes.get(i + 1) == Some(&0xA0) => Some(b"&nbsp;"),
-            _ => None,
+    while let Some(found) = find_in_set(stops, &bytes[start..]) {
+        let at = start + found;
+        let (replacement, len): (&[u8], usize) = match bytes[at] {
+            b'&' => (b"&amp;", 1),
+            b'<' => (b"&lt;", 1),
+            b'>' => (b"&gt;", 1),
+            b'\r' => (b"&#13;", 1),
+            b'"' => (b"&quot;", 1),
+            b'\'' => (b"&#39;", 1),
+            // 0xC2: U+00A0 if 0xA0 follows, else another character of U+0080..U+00BF.
+            _ if bytes.get(at + 1) == Some(&0xA0) => (b"&nbsp;", 2),
+            _ => {
+                out.extend_from_slice(&bytes[start..at + 1]);
+                start = at + 1;
+                continue;
+            }
         };
-        if let Some(r) = replacement {
-            out.extend_from_slice(&bytes[start..i]);
-            out.extend_from_slice(r);
-            i += if b == 0xC2 { 2 } else { 1 };
-            start = i;
-        } else {
-            i += 1;
-        }
+        out.extend_from_slice(&bytes[start..at]);
+        out.extend_from_slice(replacement);
+        start = at + len;
     }
     out.extend_from_slice(&bytes[start..]);
 }
@@ -54,17 +94,21 @@ pub(crate) fn needs_quotes(value: &str, when: QuoteAttrValues, escapes: Escapes)
     if value.is_empty() || when == QuoteAttrValues::Always {
         return true;
     }
-    let spec = |b: u8| match b {
-        b'\r' => !escapes.cr,
-        b'<' => !escapes.angle,
-        b'"' | b'\'' | b'=' | b'`' | b'>' => true,
-        _ => is_space(b),
-    };
-    if value.bytes().any(spec) {
+    let quoted = &QUOTED[usize::from(escapes.angle) + 2 * usize::from(escapes.cr)];
+    if find_in_set(quoted, value.as_bytes()).is_some() {
         return true;
     }
     when == QuoteAttrValues::Legacy && value.chars().any(is_legacy_quoted)
 }
+
+/// What the unquoted syntax cannot hold: ASCII whitespace, `"`, `'`, `=`, `` ` ``, `>`, and `<`
+/// unless escaped (odd indexes) and CR unless escaped (indexes 2 and 3).
+const QUOTED: [ByteSet; 4] = [
+    ByteSet::of(b"\t\n\x0C\r \"'=`><"),
+    ByteSet::of(b"\t\n\x0C\r \"'=`>"),
+    ByteSet::of(b"\t\n\x0C \"'=`><"),
+    ByteSet::of(b"\t\n\x0C \"'=`>"),
+];
 
 /// html5lib's "legacy" extra quoting characters: controls, `/`, U+00A0 and the Unicode spaces.
 fn is_legacy_quoted(c: char) -> bool {
@@ -121,6 +165,23 @@ mod tests {
             ..double
         };
         assert_eq!(escaped("\"'", single), "\"&#39;");
+    }
+
+    #[test]
+    fn every_combination_escapes_exactly_its_characters() {
+        for angle in [false, true] {
+            for quote in [None, Some(b'"'), Some(b'\'')] {
+                for cr in [false, true] {
+                    let escapes = Escapes { angle, quote, cr };
+                    let mut expected = String::from("&amp;&nbsp;\u{A1}");
+                    expected += if angle { "&lt;&gt;" } else { "<>" };
+                    expected += if cr { "&#13;" } else { "\r" };
+                    expected += if quote == Some(b'"') { "&quot;" } else { "\"" };
+                    expected += if quote == Some(b'\'') { "&#39;" } else { "'" };
+                    assert_eq!(escaped("&\u{A0}\u{A1}<>\r\"'", escapes), expected);
+                }
+            }
+        }
     }
 
     #[test]

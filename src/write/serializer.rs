@@ -330,12 +330,23 @@ impl<W: Write> Serializer<W> {
             self.refuse_unless_lossy(Err(duplicate))?;
         }
         self.check_markup_allowed(None)?;
-        let attributes = self.prepare_attributes(name, attributes);
-        let views: Vec<(&str, &str)> = attributes.iter().map(|(n, v)| (*n, v.as_ref())).collect();
+        let o = &self.options;
+        let rewrites = o.lossy
+            || o.alphabetical_attributes
+            || (o.inject_meta_charset.is_some() && name.eq_ignore_ascii_case("meta"));
+        let prepared;
+        let views: Vec<(&str, &str)>;
+        let attributes = if rewrites {
+            prepared = self.prepare_attributes(name, attributes);
+            views = prepared.iter().map(|(n, v)| (*n, v.as_ref())).collect();
+            &views
+        } else {
+            attributes
+        };
         self.enter(namespace, name, self_closing);
         self.emit(Item::Start {
             name,
-            attributes: &views,
+            attributes,
             self_closing,
             namespace,
         })
@@ -349,11 +360,12 @@ impl<W: Write> Serializer<W> {
         attributes: &[(&'t str, &'t str)],
     ) -> Vec<(&'t str, Cow<'t, str>)> {
         let mut prepared: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(attributes.len());
-        for (i, (n, v)) in attributes.iter().enumerate() {
-            if !attributes[..i]
-                .iter()
-                .any(|(m, _)| m.eq_ignore_ascii_case(n))
-            {
+        let mut seen = std::collections::HashSet::new();
+        for (n, v) in attributes {
+            // Lossy: a repeat is dropped, U+0000 replaced (else both were refused).
+            if !self.options.lossy {
+                prepared.push((n, Cow::Borrowed(v)));
+            } else if seen.insert(n.to_ascii_lowercase()) {
                 prepared.push((n, check::fix_chars(v, true)));
             }
         }
@@ -473,39 +485,53 @@ impl<W: Write> Serializer<W> {
         } else {
             self.script
         };
+        // U+0000 or CR, which data keeps (escaped) but the other states change.
+        let special =
+            kind != TextKind::Data && memchr::memchr2(0, b'\r', text.as_bytes()).is_some();
         let mut ends_element = false;
+        let mut probe = script;
         match kind {
-            TextKind::Rcdata => self.refuse_unless_lossy(check::check_nul(text, place))?,
-            k if is_raw(k) => {
+            TextKind::Rcdata if special => {
                 self.refuse_unless_lossy(check::check_nul(text, place))?;
-                if !compat {
-                    self.refuse_unless_lossy(check::check_cr(text, place))?;
+            }
+            k if is_raw(k) => {
+                if special {
+                    self.refuse_unless_lossy(check::check_nul(text, place))?;
+                    if !compat {
+                        self.refuse_unless_lossy(check::check_cr(text, place))?;
+                    }
                 }
                 if literal {
-                    let mut probe = script;
                     ends_element = if k == TextKind::ScriptData {
                         probe.scan(text).is_err()
                     } else {
                         check::check_raw_text(text, element).is_err()
                     };
-                    let refusal = Refusal::EndTagInRawText {
-                        element: element.clone(),
-                    };
-                    self.refuse_unless_lossy(if ends_element { Err(refusal) } else { Ok(()) })?;
+                    if ends_element {
+                        let refusal = Refusal::EndTagInRawText {
+                            element: element.clone(),
+                        };
+                        self.refuse_unless_lossy(Err(refusal))?;
+                    }
                 }
             }
             _ => {}
         }
-        let mut fixed = match kind {
-            TextKind::Data => Cow::Borrowed(text),
-            _ => check::fix_chars(text, compat || !is_raw(kind)),
+        let mut fixed = if special {
+            check::fix_chars(text, compat || !is_raw(kind))
+        } else {
+            Cow::Borrowed(text)
         };
         if ends_element {
             fixed = Cow::Owned(check::fix_raw_text(&fixed, element).into_owned());
         }
         if kind == TextKind::ScriptData && literal {
-            // The text passed the scan, or (lossy) holds no end tag any more.
-            let _ = script.scan(&fixed);
+            if let Cow::Borrowed(_) = fixed {
+                script = probe;
+            } else {
+                // Lossy: the fixed text holds no end tag any more.
+                let _ = script.scan(&fixed);
+            }
         }
         if switched {
             self.context = kind;
@@ -577,7 +603,10 @@ impl<W: Write> Serializer<W> {
         }
         self.check_markup_allowed(None)?;
         let fixed = check::fix_chars(text, self.options.html5lib_compat);
-        let fixed = check::fix_comment(&fixed).into_owned();
+        let fixed = match check::fix_comment(&fixed) {
+            Cow::Borrowed(_) => fixed,
+            Cow::Owned(f) => Cow::Owned(f),
+        };
         self.collapsed_space = false;
         self.emit(Item::Comment(&fixed))
     }
