@@ -187,6 +187,25 @@ fn script_end_tags_follow_the_escape_states() {
 }
 
 #[test]
+fn an_end_tag_split_across_texts_is_refused() {
+    let (why, at) = refusal(|s| {
+        s.start_tag("style", &[])?;
+        s.text("a</sty")?;
+        s.text("le\nREFUSED")
+    });
+    let end_tag = Refusal::EndTagInRawText {
+        element: "style".into(),
+    };
+    assert_eq!((why, at), (end_tag, Location::Index(2)));
+    let out = lossy(|s| {
+        s.start_tag("style", &[]).unwrap();
+        s.text("a</sty").unwrap();
+        s.text("le>b").unwrap();
+    });
+    assert_eq!(out, "<style>a</sty\\le>b");
+}
+
+#[test]
 fn lossy_raw_text_escapes_the_solidus() {
     let out = lossy(|s| {
         s.start_tag("script", &[]).unwrap();

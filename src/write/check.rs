@@ -105,31 +105,30 @@ fn end_tag_in(text: &str, element: &str) -> Option<usize> {
     })
 }
 
-/// §13.1.2.6 for the text of raw text element `element` (RCDATA is escaped, so only raw text and
-/// script data need it).
-pub(crate) fn check_raw_text(text: &str, element: &str) -> Result<(), Refusal> {
-    match end_tag_in(text, element) {
-        Some(_) => Err(Refusal::EndTagInRawText {
-            element: element.to_owned(),
-        }),
-        None => Ok(()),
-    }
-}
-
-/// [`check_raw_text`]'s lossy counterpart: `<\/` for each `</` that starts the end tag.
-pub(crate) fn fix_raw_text<'t>(text: &'t str, element: &str) -> Cow<'t, str> {
+/// What lossy mode writes for raw text that would end its element (§13.1.2.6), and where that
+/// leaves `scan`: `<\/` for each `</` that starts the end tag, and a `\` first if the text
+/// completes an end tag begun by the text before it.
+pub(crate) fn fix_raw_text(
+    text: &str,
+    scan: RawScan,
+    element: &str,
+    script: bool,
+) -> (Cow<'static, str>, RawScan) {
     let mut rest = text;
-    let mut out = String::new();
+    let mut fixed = String::with_capacity(text.len() + 1);
     while let Some(at) = end_tag_in(rest, element) {
-        out.push_str(&rest[..at]);
-        out.push_str("<\\/");
+        fixed.push_str(&rest[..at]);
+        fixed.push_str("<\\/");
         rest = &rest[at + 2..];
     }
-    if out.is_empty() {
-        return Cow::Borrowed(text);
+    fixed.push_str(rest);
+    let mut after = scan;
+    if after.scan(&fixed, element, script).is_err() {
+        fixed.insert(0, '\\');
+        after = scan;
+        let _ = after.scan(&fixed, element, script);
     }
-    out.push_str(rest);
-    Cow::Owned(out)
+    (Cow::Owned(fixed), after)
 }
 
 /// §13.1.6 "Comments": the text must not start with `>` or `->`, contain `<!--`, `-->` or `--!>`,
@@ -261,22 +260,22 @@ pub(crate) fn is_raw(kind: TextKind) -> bool {
     )
 }
 
-/// The script data states that decide whether `</script` ends a script (§13.2.5.4 and the
-/// "script data escaped" states after it), followed across the texts of one `script` element:
+/// Whether `</element` would end a raw text element, followed across the texts given for it
+/// (an end tag may be split between two): the RAWTEXT state for raw text elements, and for
+/// `script` the script data states (§13.2.5.4 and the "script data escaped" states after it):
 /// `<!--` enters the escaped states, `<script` + a tag-ending character there enters the double
 /// escaped ones, whose `</script` only leaves them, and `-->` goes back to plain script data.
-/// This is exact where §13.1.2.6's rule (no `</script` at all) is conservative: a script holding
-/// `<!-- <script></script> -->` reads back as itself, and is written.
+/// For scripts this is exact where §13.1.2.6's rule (no `</script` at all) is conservative: a
+/// script holding `<!-- <script></script> -->` reads back as itself, and is written.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ScriptScan {
+pub(crate) struct RawScan {
     mode: ScriptMode,
     /// Consecutive `-` just before (in the escaped modes), for `-->`.
     dashes: u8,
-    /// After a `<`: the bytes since, which may still start `!--`, `/script` or `script` (and the
-    /// character after them), with how many there are.
+    /// After a `<`: how many bytes since, and which patterns they may still start.
     open: bool,
-    held: [u8; 8],
-    len: u8,
+    len: usize,
+    alive: u8,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -287,23 +286,17 @@ enum ScriptMode {
     DoubleEscaped,
 }
 
-/// What the bytes after a `<` are, so far.
-enum Lt {
-    /// Still a prefix of a pattern.
-    Open,
-    /// `!--` (enters the escaped states from script data).
-    Escape,
-    /// `/script` + a tag-ending character.
-    EndTag,
-    /// `script` + a tag-ending character.
-    StartTag,
-    /// None of them.
-    Nothing,
-}
+/// `<!--`: script data enters the escaped states.
+const ESCAPE: u8 = 1;
+/// `</element` + a tag-ending character.
+const END_TAG: u8 = 2;
+/// `<script` + a tag-ending character: the escaped states enter the double escaped ones.
+const START_TAG: u8 = 4;
 
-impl ScriptScan {
-    /// Follow `text`; `Err` if it holds an end tag that would end the script.
-    pub(crate) fn scan(&mut self, text: &str) -> Result<(), ()> {
+impl RawScan {
+    /// Follow `text` in the element `element` (a script if `script`); `Err` if it ends the
+    /// element.
+    pub(crate) fn scan(&mut self, text: &str, element: &str, script: bool) -> Result<(), ()> {
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -313,59 +306,93 @@ impl ScriptScan {
                     ScriptMode::Data => find1(b'<', &bytes[i..]),
                     _ => find3(b'<', b'-', b'>', &bytes[i..]),
                 };
-                let Some(skip) = skip else { break };
+                let Some(skip) = skip else {
+                    self.dashes = 0;
+                    break;
+                };
                 if skip > 0 {
                     self.dashes = 0;
                 }
                 i += skip;
             }
-            self.step(bytes[i])?;
+            self.step(bytes[i], element.as_bytes(), script)?;
             i += 1;
-        }
-        if !self.open && bytes.last().is_some_and(|&b| b != b'-') {
-            self.dashes = 0;
         }
         Ok(())
     }
 
-    /// Whether `</script>` written now ends the script (not in the double escaped states).
+    /// Whether the element's end tag written now ends it (not in the double escaped states).
     pub(crate) fn closes(&self) -> bool {
         self.mode != ScriptMode::DoubleEscaped
     }
 
-    fn step(&mut self, b: u8) -> Result<(), ()> {
+    fn step(&mut self, b: u8, element: &[u8], script: bool) -> Result<(), ()> {
         if !self.open {
-            return self.plain(b);
+            self.plain(b, script);
+            return Ok(());
         }
-        self.held[usize::from(self.len)] = b;
+        let k = self.len;
         self.len += 1;
-        match self.classify() {
-            Lt::Open => return Ok(()),
-            Lt::Escape => {
+        let mut alive = 0;
+        let mut found = 0;
+        let mut follow = |pattern: u8, at: Option<u8>, len: usize| {
+            if self.alive & pattern == 0 {
+            } else if let Some(c) = at {
+                if b.eq_ignore_ascii_case(&c) {
+                    alive |= pattern;
+                }
+            } else if k == len && (is_space(b) || matches!(b, b'/' | b'>')) {
+                found = pattern;
+            }
+        };
+        follow(ESCAPE, b"!--".get(k).copied(), 3);
+        // With no element (no start tag yet), no end tag is appropriate.
+        if !element.is_empty() {
+            let end_at = if k == 0 {
+                Some(b'/')
+            } else {
+                element.get(k - 1).copied()
+            };
+            follow(END_TAG, end_at, element.len() + 1);
+        }
+        follow(START_TAG, b"script".get(k).copied(), 6);
+        if alive & ESCAPE != 0 && k == 2 {
+            (alive, found) = (0, ESCAPE);
+        }
+        self.alive = alive;
+        match found {
+            ESCAPE => {
                 self.mode = ScriptMode::Escaped;
                 self.dashes = 2;
             }
-            Lt::EndTag => match self.mode {
-                ScriptMode::DoubleEscaped => self.mode = ScriptMode::Escaped,
-                _ => return Err(()),
-            },
-            Lt::StartTag => self.mode = ScriptMode::DoubleEscaped,
-            Lt::Nothing => {
-                // Not a pattern: the bytes after `<` are text again, and may start one.
-                let (held, len) = (self.held, usize::from(self.len));
-                self.reset();
-                return held[..len].iter().try_for_each(|&b| self.step(b));
+            END_TAG if self.mode == ScriptMode::DoubleEscaped => self.mode = ScriptMode::Escaped,
+            END_TAG => return Err(()),
+            START_TAG => self.mode = ScriptMode::DoubleEscaped,
+            _ if alive != 0 => return Ok(()),
+            // Not a pattern: this byte is text again (and may be a `<`).
+            _ => {
+                self.open = false;
+                return self.step(b, element, script);
             }
         }
-        self.reset();
+        self.open = false;
         Ok(())
     }
 
     /// A byte outside any pattern.
-    fn plain(&mut self, b: u8) -> Result<(), ()> {
+    fn plain(&mut self, b: u8, script: bool) {
         match b {
             b'<' => {
                 self.open = true;
+                self.len = 0;
+                self.alive = END_TAG;
+                if script {
+                    self.alive |= match self.mode {
+                        ScriptMode::Data => ESCAPE,
+                        ScriptMode::Escaped => START_TAG,
+                        ScriptMode::DoubleEscaped => 0,
+                    };
+                }
                 self.dashes = 0;
             }
             b'-' => self.dashes = self.dashes.saturating_add(1),
@@ -374,43 +401,6 @@ impl ScriptScan {
                 self.dashes = 0;
             }
             _ => self.dashes = 0,
-        }
-        Ok(())
-    }
-
-    fn reset(&mut self) {
-        self.open = false;
-        self.len = 0;
-    }
-
-    fn classify(&self) -> Lt {
-        let seen = &self.held[..usize::from(self.len)];
-        let matches = |pattern: &[u8]| {
-            let n = seen.len().min(pattern.len());
-            seen[..n].eq_ignore_ascii_case(&pattern[..n])
-        };
-        let ends_tag = |b: u8| is_space(b) || matches!(b, b'/' | b'>');
-        let tag = |pattern: &[u8], found: Lt| {
-            if !matches(pattern) {
-                Lt::Nothing
-            } else if seen.len() <= pattern.len() {
-                Lt::Open
-            } else if ends_tag(seen[pattern.len()]) {
-                found
-            } else {
-                Lt::Nothing
-            }
-        };
-        if self.mode == ScriptMode::Data && matches(b"!--") {
-            return if seen.len() == 3 {
-                Lt::Escape
-            } else {
-                Lt::Open
-            };
-        }
-        match tag(b"/script", Lt::EndTag) {
-            Lt::Nothing if self.mode == ScriptMode::Escaped => tag(b"script", Lt::StartTag),
-            other => other,
         }
     }
 }

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use super::check::{self, ScriptScan, is_raw};
+use super::check::{self, RawScan, is_raw};
 use super::elements::{
     eats_leading_newline, is_boolean_attribute, is_void, preserves_whitespace, text_state_after,
 };
@@ -216,8 +216,8 @@ pub struct Serializer<W: Write> {
     /// The text state the output is in, and the element that put it there.
     context: TextKind,
     context_element: String,
-    /// Where the current script's text has left the tokenizer (script data escape states).
-    script: ScriptScan,
+    /// Where the current raw text element's text has left the tokenizer.
+    raw: RawScan,
     /// The name of the last start tag (the element raw text given by state belongs to).
     last_start_tag: String,
     /// [`SerializerOptions::strip_whitespace`]: the depth inside whitespace-keeping elements, and
@@ -247,7 +247,7 @@ impl<W: Write> Serializer<W> {
             trust: false,
             context: TextKind::Data,
             context_element: String::new(),
-            script: ScriptScan::default(),
+            raw: RawScan::default(),
             last_start_tag: String::new(),
             preserve: 0,
             collapsed_space: false,
@@ -394,7 +394,7 @@ impl<W: Write> Serializer<W> {
                 self.context = kind;
                 self.context_element.clear();
                 self.context_element.push_str(name);
-                self.script = ScriptScan::default();
+                self.raw = RawScan::default();
             }
             if !is_void(name) && (self.preserve > 0 || preserves_whitespace(name)) {
                 self.preserve += 1;
@@ -435,7 +435,7 @@ impl<W: Write> Serializer<W> {
     pub(super) fn end(&mut self, name: &str) -> Result<(), WriteError> {
         check::check_tag_name(name).map_err(|r| self.refuse(r))?;
         self.check_markup_allowed(Some(name))?;
-        if self.context == TextKind::ScriptData && !self.script.closes() {
+        if self.context == TextKind::ScriptData && !self.raw.closes() {
             let not_closable = Err(Refusal::ScriptNotClosable);
             self.refuse_unless_lossy(not_closable)?;
         }
@@ -480,16 +480,17 @@ impl<W: Write> Serializer<W> {
         };
         let place = Place::Text(kind);
         let literal = is_raw(kind) && kind != TextKind::Plaintext && !self.options.escape_rcdata;
-        let mut script = if switched {
-            ScriptScan::default()
+        let scan = if switched {
+            RawScan::default()
         } else {
-            self.script
+            self.raw
         };
+        let script = kind == TextKind::ScriptData;
         // U+0000 or CR, which data keeps (escaped) but the other states change.
         let special =
             kind != TextKind::Data && memchr::memchr2(0, b'\r', text.as_bytes()).is_some();
+        let mut after = scan;
         let mut ends_element = false;
-        let mut probe = script;
         match kind {
             TextKind::Rcdata if special => {
                 self.refuse_unless_lossy(check::check_nul(text, place))?;
@@ -501,18 +502,12 @@ impl<W: Write> Serializer<W> {
                         self.refuse_unless_lossy(check::check_cr(text, place))?;
                     }
                 }
-                if literal {
-                    ends_element = if k == TextKind::ScriptData {
-                        probe.scan(text).is_err()
-                    } else {
-                        check::check_raw_text(text, element).is_err()
+                ends_element = literal && after.scan(text, element, script).is_err();
+                if ends_element {
+                    let refusal = Refusal::EndTagInRawText {
+                        element: element.clone(),
                     };
-                    if ends_element {
-                        let refusal = Refusal::EndTagInRawText {
-                            element: element.clone(),
-                        };
-                        self.refuse_unless_lossy(Err(refusal))?;
-                    }
+                    self.refuse_unless_lossy(Err(refusal))?;
                 }
             }
             _ => {}
@@ -522,22 +517,14 @@ impl<W: Write> Serializer<W> {
         } else {
             Cow::Borrowed(text)
         };
-        if ends_element {
-            fixed = Cow::Owned(check::fix_raw_text(&fixed, element).into_owned());
-        }
-        if kind == TextKind::ScriptData && literal {
-            if let Cow::Borrowed(_) = fixed {
-                script = probe;
-            } else {
-                // Lossy: the fixed text holds no end tag any more.
-                let _ = script.scan(&fixed);
-            }
+        if ends_element || (literal && matches!(fixed, Cow::Owned(_))) {
+            (fixed, after) = check::fix_raw_text(&fixed, scan, element, script);
         }
         if switched {
             self.context = kind;
             self.context_element.clone_from(&self.last_start_tag);
         }
-        self.script = script;
+        self.raw = after;
         let text = if self.options.strip_whitespace && self.preserve == 0 && !is_raw(kind) {
             self.collapse_whitespace(&fixed)
         } else {
