@@ -663,6 +663,16 @@ fn boolean_attributes_are_minimized_only_when_the_value_allows() {
 }
 
 #[test]
+fn a_leading_u_feff_is_written_as_a_reference() {
+    let out = written(SerializerOptions::new(), |s| {
+        s.text("\u{FEFF}a\u{FEFF}").unwrap();
+    });
+    assert_eq!(out, "&#xFEFF;a\u{FEFF}");
+    let read = run(out.as_bytes(), &Options::new(), None).output;
+    assert_eq!(read, [chars("\u{FEFF}a\u{FEFF}")]);
+}
+
+#[test]
 fn text_in_a_state_the_caller_knows() {
     let out = written(SerializerOptions::new(), |s| {
         s.text_in("a<b", TextKind::Rawtext).unwrap();

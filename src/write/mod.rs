@@ -35,6 +35,14 @@
 //! differently, a repeated attribute, markup inside raw text. [`SerializerOptions::lossy`]
 //! writes them changed instead, and says how.
 //!
+//! Where the text state depends on more than the tags themselves, the serializer trusts what it
+//! is told: the [`Namespace`] of each start tag (an SVG `style` holds markup, an HTML one raw
+//! text), that a [`cdata`](Serializer::cdata) section is inside foreign content (elsewhere it
+//! reads back as a bogus comment), and that raw text elements are not inside a `frameset` (where
+//! the tree builder ignores them). [`Serializer::write_token`] takes the text state of each text
+//! from the token itself. A U+FEFF starting the output is written `&#xFEFF;`, so that it is not
+//! taken for a byte order mark.
+//!
 //! ```
 //! use tagstream::write::{Namespace, Serializer, SerializerOptions};
 //!

@@ -228,6 +228,8 @@ pub struct Serializer<W: Write> {
     pending: Option<Pending>,
     /// The last start tag written eats a leading newline ([`SerializerOptions::pre_newline`]).
     newline_eater: bool,
+    /// Something has been written (a U+FEFF first would be taken for a byte order mark).
+    started: bool,
 }
 
 impl<W: Write> Serializer<W> {
@@ -254,6 +256,7 @@ impl<W: Write> Serializer<W> {
             meta,
             pending: None,
             newline_eater: false,
+            started: false,
         }
     }
 
@@ -836,6 +839,7 @@ impl<W: Write> Serializer<W> {
                 self.buf.extend_from_slice(b"?>");
             }
         }
+        self.started = true;
     }
 
     fn write_start(
@@ -907,6 +911,14 @@ impl<W: Write> Serializer<W> {
                     angle: true,
                     quote: None,
                     cr,
+                };
+                // A U+FEFF starting the output would read back as a byte order mark.
+                let text = match text.strip_prefix('\u{FEFF}') {
+                    Some(rest) if !self.started => {
+                        self.buf.extend_from_slice(b"&#xFEFF;");
+                        rest
+                    }
+                    _ => text,
                 };
                 escape_into(&mut self.buf, text, escapes);
             }
