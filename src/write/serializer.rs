@@ -474,55 +474,8 @@ impl<W: Write> Serializer<W> {
         if text.is_empty() {
             return Ok(());
         }
-        let compat = self.options.html5lib_compat;
         let switched = kind != self.context;
-        let element = if switched {
-            &self.last_start_tag
-        } else {
-            &self.context_element
-        };
-        let place = Place::Text(kind);
-        let literal = is_raw(kind) && kind != TextKind::Plaintext && !self.options.escape_rcdata;
-        let scan = if switched {
-            RawScan::default()
-        } else {
-            self.raw
-        };
-        let script = kind == TextKind::ScriptData;
-        // U+0000 or CR, which data keeps (escaped) but the other states change.
-        let special =
-            kind != TextKind::Data && memchr::memchr2(0, b'\r', text.as_bytes()).is_some();
-        let mut after = scan;
-        let mut ends_element = false;
-        match kind {
-            TextKind::Rcdata if special => {
-                self.refuse_unless_lossy(check::check_nul(text, place))?;
-            }
-            k if is_raw(k) => {
-                if special {
-                    self.refuse_unless_lossy(check::check_nul(text, place))?;
-                    if !compat {
-                        self.refuse_unless_lossy(check::check_cr(text, place))?;
-                    }
-                }
-                ends_element = literal && after.scan(text, element, script).is_err();
-                if ends_element {
-                    let refusal = Refusal::EndTagInRawText {
-                        element: element.clone(),
-                    };
-                    self.refuse_unless_lossy(Err(refusal))?;
-                }
-            }
-            _ => {}
-        }
-        let mut fixed = if special {
-            check::fix_chars(text, compat || !is_raw(kind))
-        } else {
-            Cow::Borrowed(text)
-        };
-        if ends_element || (literal && matches!(fixed, Cow::Owned(_))) {
-            (fixed, after) = check::fix_raw_text(&fixed, scan, element, script);
-        }
+        let (fixed, after) = self.checked_text(text, kind, switched)?;
         if switched {
             self.context = kind;
             self.context_element.clone_from(&self.last_start_tag);
@@ -537,6 +490,54 @@ impl<W: Write> Serializer<W> {
             return Ok(());
         }
         self.emit(Item::Text(&text, kind))
+    }
+
+    /// `text` as it can be written in state `kind` (refused, or fixed if lossy), and where it
+    /// leaves the raw text element's end tag scan. `switched`: the text starts a new state, whose
+    /// element is the last start tag's.
+    fn checked_text<'t>(
+        &self,
+        text: &'t str,
+        kind: TextKind,
+        switched: bool,
+    ) -> Result<(Cow<'t, str>, RawScan), WriteError> {
+        let (element, scan) = if switched {
+            (&self.last_start_tag, RawScan::default())
+        } else {
+            (&self.context_element, self.raw)
+        };
+        let place = Place::Text(kind);
+        let raw = is_raw(kind);
+        let literal = raw && kind != TextKind::Plaintext && !self.options.escape_rcdata;
+        let script = kind == TextKind::ScriptData;
+        let compat = self.options.html5lib_compat;
+        // U+0000 or CR, which data keeps (escaped) but the other states change.
+        let special =
+            kind != TextKind::Data && memchr::memchr2(0, b'\r', text.as_bytes()).is_some();
+        if special && (raw || kind == TextKind::Rcdata) {
+            self.refuse_unless_lossy(check::check_nul(text, place))?;
+        }
+        if special && raw && !compat {
+            self.refuse_unless_lossy(check::check_cr(text, place))?;
+        }
+        let mut after = scan;
+        let ends_element = literal && after.scan(text, element, script).is_err();
+        if ends_element {
+            let refusal = Refusal::EndTagInRawText {
+                element: element.clone(),
+            };
+            self.refuse_unless_lossy(Err(refusal))?;
+        }
+        let fixed = if special {
+            check::fix_chars(text, compat || !raw)
+        } else {
+            Cow::Borrowed(text)
+        };
+        if ends_element || (literal && matches!(fixed, Cow::Owned(_))) {
+            let (fixed, after) = check::fix_raw_text(&fixed, scan, element, script);
+            return Ok((fixed, after));
+        }
+        Ok((fixed, after))
     }
 
     /// [`SerializerOptions::strip_whitespace`]: each run of ASCII whitespace as one space, also
