@@ -96,6 +96,43 @@ fn comments_the_rules_allow_are_written() {
     assert_eq!(tokens(&out), expected);
 }
 
+/// Every string of up to five fragments as comment text: accepted, it reads back as itself; lossy,
+/// it is always written and reads back as one comment.
+#[test]
+fn comments_read_back_as_written() {
+    const FRAGMENTS: &[&str] = &["<", "!", "-", ">", "a", "<!--", "-->", "--!>", "<!-"];
+    let mut texts = vec![String::new()];
+    for _ in 0..5 {
+        let longer: Vec<String> = texts
+            .iter()
+            .flat_map(|t| FRAGMENTS.iter().map(move |f| format!("{t}{f}")))
+            .collect();
+        texts.extend(longer);
+    }
+    texts.sort();
+    texts.dedup();
+    for text in &texts {
+        let mut out = Vec::new();
+        let mut s = Serializer::new(&mut out, SerializerOptions::new());
+        let accepted = s.comment(text).is_ok();
+        s.finish().unwrap();
+        drop(s);
+        if accepted {
+            assert_eq!(
+                tokens(std::str::from_utf8(&out).unwrap()),
+                [comment(text)],
+                "{text:?}"
+            );
+        }
+        let out = lossy(|s| s.comment(text).unwrap());
+        let read = tokens(&out);
+        assert!(
+            matches!(read[..], [Html5libToken::Comment(_)]),
+            "{text:?}: {out:?}"
+        );
+    }
+}
+
 #[test]
 fn lossy_comments_are_broken_by_spaces_and_read_back_as_one_comment() {
     let out = lossy(|s| {
@@ -203,6 +240,48 @@ fn an_end_tag_split_across_texts_is_refused() {
         s.text("le>b").unwrap();
     });
     assert_eq!(out, "<style>a</sty\\le>b");
+}
+
+/// Every string of up to four fragments, as script and as style text: accepted exactly when
+/// `<element>text</element>` reads back as that text inside that element (the refusals are
+/// needed, and the acceptances right).
+#[test]
+fn raw_text_is_refused_exactly_when_it_would_not_read_back() {
+    const FRAGMENTS: &[&str] = &[
+        "<", "/", "!--", "-", ">", "script", " ", "<script", "</script", "-->", "x", "</style",
+    ];
+    let mut texts = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = texts
+            .iter()
+            .flat_map(|t| FRAGMENTS.iter().map(move |f| format!("{t}{f}")))
+            .collect();
+        texts.extend(longer);
+    }
+    texts.sort();
+    texts.dedup();
+    for element in ["script", "style"] {
+        for text in texts.iter().filter(|t| !t.is_empty()) {
+            let html = format!("<{element}>{text}</{element}>");
+            let reads_back = tokens(&html)
+                == [
+                    Html5libToken::StartTag {
+                        name: element.into(),
+                        attributes: vec![],
+                        self_closing: false,
+                    },
+                    chars(text),
+                    Html5libToken::EndTag {
+                        name: element.into(),
+                    },
+                ];
+            let mut out = Vec::new();
+            let mut s = Serializer::new(&mut out, SerializerOptions::new());
+            s.start_tag(element, &[]).unwrap();
+            let accepted = s.text(text).is_ok() && s.end_tag(element).is_ok();
+            assert_eq!(accepted, reads_back, "{html:?}");
+        }
+    }
 }
 
 #[test]
