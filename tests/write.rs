@@ -541,6 +541,11 @@ fn markup_inside_raw_text_rcdata_and_plaintext_is_refused() {
         s.end_tag("plaintext")
     });
     assert_eq!(why, element("plaintext"));
+    let (why, _) = refusal(|s| {
+        s.start_tag("xmp", &[])?;
+        s.cdata("REFUSED")
+    });
+    assert_eq!(why, element("xmp"));
     // Foreign elements of those names hold markup.
     let out = written(SerializerOptions::new(), |s| {
         s.start_tag_in(Namespace::Svg, "style", &[], false).unwrap();

@@ -65,8 +65,8 @@ pub enum Refusal {
     /// Two attributes of one start tag whose names match ASCII case-insensitively (§13.1.2.3);
     /// the tokenizer drops the second.
     DuplicateAttribute(String),
-    /// A tag, comment, DOCTYPE or processing instruction inside the raw text, RCDATA or PLAINTEXT
-    /// of `element`, where it would read back as text.
+    /// A tag, comment, CDATA section, DOCTYPE or processing instruction inside the raw text,
+    /// RCDATA or PLAINTEXT of `element`, where it would read back as text.
     MarkupInText { element: String },
     /// A processing instruction whose target is not an ASCII letter or `_` followed by ASCII
     /// alphanumerics, `-` and `_`, or is `xml` or `xml-stylesheet`; or whose data holds `>`.

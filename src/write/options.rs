@@ -235,12 +235,14 @@ impl SerializerOptions {
     /// - raw text holding its element's end tag: `<\/` instead of `</` (what scripts and style
     ///   sheets read as the same text);
     /// - a CDATA section holding `]]>`: split into two sections (the text survives);
-    /// - a DOCTYPE identifier holding both quotes: its `"` become `'`; holding `>`: dropped;
+    /// - a DOCTYPE identifier holding both quotes: its `"` become `'`; holding `>`: dropped; a
+    ///   DOCTYPE without a name and without force-quirks: `<!DOCTYPE>`, which sets it;
     /// - U+0000 where the tokenizer would read U+FFFD: U+FFFD; a carriage return where it would
     ///   read a line feed: a line feed;
     /// - a repeated attribute name: the repeat is dropped (as the tokenizer drops it);
-    /// - a tag, comment, DOCTYPE or processing instruction inside raw text or PLAINTEXT: written
-    ///   anyway (it reads back as text).
+    /// - a tag, comment, CDATA section, DOCTYPE or processing instruction inside raw text, RCDATA
+    ///   or PLAINTEXT: written anyway (it reads back as text); a script end tag after `<!-- <script>` left open: written
+    ///   anyway (it does not end the script).
     ///
     /// Names that cannot be written (a tag name not starting with an ASCII letter, …) are refused
     /// whatever this says.

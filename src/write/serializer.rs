@@ -570,6 +570,7 @@ impl<W: Write> Serializer<W> {
         if !compat {
             self.refuse_unless_lossy(check::check_cr(text, Place::Text(TextKind::Cdata)))?;
         }
+        self.check_markup_allowed(None)?;
         let text = if compat || !text.contains('\r') {
             Cow::Borrowed(text)
         } else {
