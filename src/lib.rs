@@ -87,6 +87,26 @@
 //! assert_eq!(names, ["svg", "linearGradient"]);
 //! ```
 //!
+//! ## Writing HTML
+//!
+//! [`write::Serializer`] writes tokens back as HTML, by the HTML Standard's §13.1 "Writing HTML
+//! documents": escaped by context, quoted as needed, optional tags omitted on request; a token
+//! that would not read back as itself is refused with a [`write::WriteError`].
+//!
+//! ```
+//! use tagstream::Tokenizer;
+//! use tagstream::write::{Serializer, SerializerOptions};
+//!
+//! let mut out = Vec::new();
+//! let mut serializer = Serializer::new(&mut out, SerializerOptions::new().omit_optional_tags(true));
+//! for token in Tokenizer::default().tokenize(b"<html><body><p class=\"a\">1 &lt; 2</p></body></html>") {
+//!     serializer.write_token(&token)?;
+//! }
+//! serializer.finish()?;
+//! assert_eq!(out, b"<p class=a>1 &lt; 2");
+//! # Ok::<(), tagstream::write::WriteError>(())
+//! ```
+//!
 //! ## Features
 //!
 //! | feature | default | adds | gives |
@@ -123,6 +143,7 @@ mod testutil;
 mod token;
 mod tokenizer;
 mod word;
+pub mod write;
 pub mod xml5;
 
 pub use error::{

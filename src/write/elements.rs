@@ -1,0 +1,164 @@
+//! What the serializer needs to know about element and attribute names (HTML Standard §13.1.2):
+//! the void elements, the elements whose text the tokenizer reads as raw text or RCDATA, and the
+//! boolean attributes that [`SerializerOptions::minimize_boolean_attributes`] writes in the empty
+//! attribute syntax.
+//!
+//! [`SerializerOptions::minimize_boolean_attributes`]: super::SerializerOptions::minimize_boolean_attributes
+
+use crate::TextKind;
+
+/// §13.1.2: the void elements, which have a start tag and no end tag.
+const VOID: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+    "wbr",
+];
+
+/// Whether `name` is a void element (ASCII case-insensitively).
+pub(crate) fn is_void(name: &str) -> bool {
+    VOID.iter().any(|v| v.eq_ignore_ascii_case(name))
+}
+
+/// The text state the tokenizer switches to after an HTML start tag named `name` (what a tree
+/// builder tells it, §13.2.6.4.7 "in body" and the generic parsing algorithms), or `None` if the
+/// element's content is markup. `noscript` is raw text only with scripting on.
+pub(crate) fn text_state_after(name: &str, scripting: bool) -> Option<TextKind> {
+    let is = |n: &str| n.eq_ignore_ascii_case(name);
+    if is("title") || is("textarea") {
+        Some(TextKind::Rcdata)
+    } else if is("script") {
+        Some(TextKind::ScriptData)
+    } else if is("plaintext") {
+        Some(TextKind::Plaintext)
+    } else if ["style", "xmp", "iframe", "noembed", "noframes"]
+        .iter()
+        .any(|n| is(n))
+        || (scripting && is("noscript"))
+    {
+        Some(TextKind::Rawtext)
+    } else {
+        None
+    }
+}
+
+/// Whether whitespace in an element named `name` is kept by
+/// [`SerializerOptions::strip_whitespace`](super::SerializerOptions::strip_whitespace): `pre`,
+/// `textarea` and the raw text elements (html5lib's list).
+pub(crate) fn preserves_whitespace(name: &str) -> bool {
+    [
+        "pre",
+        "textarea",
+        "script",
+        "style",
+        "xmp",
+        "iframe",
+        "noembed",
+        "noframes",
+        "noscript",
+        "listing",
+        "plaintext",
+    ]
+    .iter()
+    .any(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// Whether the tree builder drops a newline right after this start tag (§13.1.2.5: `pre`,
+/// `textarea`, and `listing`, which parses as `pre`).
+pub(crate) fn eats_leading_newline(name: &str) -> bool {
+    ["pre", "textarea", "listing"]
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// The HTML Standard's boolean attributes (its attribute index), by element; `""` holds the
+/// global ones.
+const BOOLEAN: &[(&str, &[&str])] = &[
+    ("", &["autofocus", "inert", "itemscope"]),
+    ("audio", &["autoplay", "controls", "loop", "muted"]),
+    ("button", &["disabled", "formnovalidate"]),
+    ("details", &["open"]),
+    ("dialog", &["open"]),
+    ("fieldset", &["disabled"]),
+    ("form", &["novalidate"]),
+    ("iframe", &["allowfullscreen"]),
+    ("img", &["ismap"]),
+    (
+        "input",
+        &[
+            "alpha",
+            "checked",
+            "disabled",
+            "formnovalidate",
+            "multiple",
+            "readonly",
+            "required",
+            "switch",
+        ],
+    ),
+    ("link", &["disabled"]),
+    ("ol", &["reversed"]),
+    ("optgroup", &["disabled"]),
+    ("option", &["disabled", "selected"]),
+    ("script", &["async", "defer", "nomodule"]),
+    ("select", &["disabled", "multiple", "required"]),
+    (
+        "template",
+        &[
+            "shadowrootclonable",
+            "shadowrootcustomelementregistry",
+            "shadowrootdelegatesfocus",
+            "shadowrootserializable",
+        ],
+    ),
+    ("textarea", &["disabled", "readonly", "required"]),
+    ("track", &["default"]),
+    (
+        "video",
+        &["autoplay", "controls", "loop", "muted", "playsinline"],
+    ),
+];
+
+/// html5lib's `booleanAttributes` (for [`SerializerOptions::html5lib_compat`]), which predate
+/// today's list (`irrelevant` was renamed `hidden`, `datagrid` and `command` are gone).
+///
+/// [`SerializerOptions::html5lib_compat`]: super::SerializerOptions::html5lib_compat
+const HTML5LIB_BOOLEAN: &[(&str, &[&str])] = &[
+    ("", &["irrelevant", "itemscope"]),
+    ("style", &["scoped"]),
+    ("img", &["ismap"]),
+    ("audio", &["autoplay", "controls"]),
+    ("video", &["autoplay", "controls"]),
+    ("script", &["defer", "async"]),
+    ("details", &["open"]),
+    ("datagrid", &["multiple", "disabled"]),
+    ("command", &["hidden", "disabled", "checked", "default"]),
+    ("hr", &["noshade"]),
+    ("menu", &["autosubmit"]),
+    ("fieldset", &["disabled", "readonly"]),
+    ("option", &["disabled", "readonly", "selected"]),
+    ("optgroup", &["disabled", "readonly"]),
+    ("button", &["disabled", "autofocus"]),
+    (
+        "input",
+        &[
+            "disabled",
+            "readonly",
+            "required",
+            "autofocus",
+            "checked",
+            "ismap",
+        ],
+    ),
+    ("select", &["disabled", "readonly", "autofocus", "multiple"]),
+    ("output", &["disabled", "readonly"]),
+    ("iframe", &["seamless"]),
+];
+
+/// Whether `attribute` is a boolean attribute of `element` (ASCII case-insensitively), in today's
+/// list or (`html5lib`) in html5lib's.
+pub(crate) fn is_boolean_attribute(element: &str, attribute: &str, html5lib: bool) -> bool {
+    let table = if html5lib { HTML5LIB_BOOLEAN } else { BOOLEAN };
+    table.iter().any(|(e, names)| {
+        (e.is_empty() || e.eq_ignore_ascii_case(element))
+            && names.iter().any(|n| n.eq_ignore_ascii_case(attribute))
+    })
+}

@@ -1,0 +1,212 @@
+//! Escaping text and attribute values by where they land, and choosing how a value is quoted
+//! (§13.1.2.3 and the HTML Standard's "escaping a string" in §13.3, "Serializing HTML
+//! fragments": `&`, U+00A0, and in attribute mode `"`, in text mode `<` and `>`; since 2025 `<`
+//! and `>` in attribute mode too).
+
+use super::options::{Quote, QuoteAttrValues};
+use crate::scan::{ByteSet, find_in_set};
+
+/// What one escaping pass replaces.
+#[derive(Clone, Copy)]
+pub(crate) struct Escapes {
+    /// `<` and `>` as `&lt;` and `&gt;`.
+    pub(crate) angle: bool,
+    /// The quote the value is written in (escaped as `&quot;` or `&#39;`).
+    pub(crate) quote: Option<u8>,
+    /// A carriage return as `&#13;` (which reads back as CR; a literal one reads as LF).
+    pub(crate) cr: bool,
+}
+
+/// The bytes an escaping pass stops at: `&`, the lead byte of U+00A0, and what `escapes` adds.
+const fn stops(angle: bool, quote: Option<u8>, cr: bool) -> ByteSet {
+    let mut bytes = [b'&', 0xC2, b'&', b'&', b'&', b'&'];
+    if angle {
+        bytes[2] = b'<';
+        bytes[3] = b'>';
+    }
+    if let Some(q) = quote {
+        bytes[4] = q;
+    }
+    if cr {
+        bytes[5] = b'\r';
+    }
+    ByteSet::of(&bytes)
+}
+
+/// [`stops`] for every [`Escapes`], indexed by [`Escapes::index`].
+const STOPS: [ByteSet; 12] = {
+    let quotes = [None, Some(b'"'), Some(b'\'')];
+    let mut table = [ByteSet::of(&[]); 12];
+    let mut i = 0;
+    while i < 12 {
+        table[i] = stops(i & 1 != 0, quotes[(i >> 1) % 3], i >= 6);
+        i += 1;
+    }
+    table
+};
+
+impl Escapes {
+    /// This combination's place in [`STOPS`].
+    fn index(self) -> usize {
+        let quote = match self.quote {
+            None => 0,
+            Some(b'"') => 1,
+            Some(_) => 2,
+        };
+        usize::from(self.angle) + quote * 2 + usize::from(self.cr) * 6
+    }
+}
+
+/// Append `text` to `out` with `&`, U+00A0 and what `escapes` says replaced by references.
+pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
+    let stops = &STOPS[escapes.index()];
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while let Some(found) = find_in_set(stops, &bytes[start..]) {
+        let at = start + found;
+        let (replacement, len): (&[u8], usize) = match bytes[at] {
+            b'&' => (b"&amp;", 1),
+            b'<' => (b"&lt;", 1),
+            b'>' => (b"&gt;", 1),
+            b'\r' => (b"&#13;", 1),
+            b'"' => (b"&quot;", 1),
+            b'\'' => (b"&#39;", 1),
+            // 0xC2: U+00A0 if 0xA0 follows, else another character of U+0080..U+00BF.
+            _ if bytes.get(at + 1) == Some(&0xA0) => (b"&nbsp;", 2),
+            _ => {
+                out.extend_from_slice(&bytes[start..at + 1]);
+                start = at + 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(&bytes[start..at]);
+        out.extend_from_slice(replacement);
+        start = at + len;
+    }
+    out.extend_from_slice(&bytes[start..]);
+}
+
+/// Whether `value` must be quoted: it is empty, or holds a character the unquoted syntax cannot
+/// (§13.1.2.3; `<` and `>` only when written literally, and `>` always, see
+/// [`QuoteAttrValues::Spec`]; a carriage return only when written literally), or one of the
+/// legacy set.
+pub(crate) fn needs_quotes(value: &str, when: QuoteAttrValues, escapes: Escapes) -> bool {
+    if value.is_empty() || when == QuoteAttrValues::Always {
+        return true;
+    }
+    let quoted = &QUOTED[usize::from(escapes.angle) + 2 * usize::from(escapes.cr)];
+    if find_in_set(quoted, value.as_bytes()).is_some() {
+        return true;
+    }
+    when == QuoteAttrValues::Legacy && value.chars().any(is_legacy_quoted)
+}
+
+/// What the unquoted syntax cannot hold: ASCII whitespace, `"`, `'`, `=`, `` ` ``, `>`, and `<`
+/// unless escaped (odd indexes) and CR unless escaped (indexes 2 and 3).
+const QUOTED: [ByteSet; 4] = [
+    ByteSet::of(b"\t\n\x0C\r \"'=`><"),
+    ByteSet::of(b"\t\n\x0C\r \"'=`>"),
+    ByteSet::of(b"\t\n\x0C \"'=`><"),
+    ByteSet::of(b"\t\n\x0C \"'=`>"),
+];
+
+/// html5lib's "legacy" extra quoting characters: controls, `/`, U+00A0 and the Unicode spaces.
+fn is_legacy_quoted(c: char) -> bool {
+    matches!(c, '\0'..='\x20' | '/' | '\u{A0}' | '\u{1680}' | '\u{180E}' | '\u{180F}'
+        | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}')
+}
+
+/// The quote for `value`: the preferred one, or (`best`) the other when only the preferred one
+/// appears in the value.
+pub(crate) fn choose_quote(value: &str, preferred: Quote, best: bool) -> u8 {
+    if best {
+        match (value.contains('"'), value.contains('\'')) {
+            (false, true) => return b'"',
+            (true, false) => return b'\'',
+            _ => {}
+        }
+    }
+    preferred.byte()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn escaped(text: &str, escapes: Escapes) -> String {
+        let mut out = Vec::new();
+        escape_into(&mut out, text, escapes);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn text_escapes_amp_angles_nbsp_and_cr() {
+        let text = Escapes {
+            angle: true,
+            quote: None,
+            cr: true,
+        };
+        assert_eq!(
+            escaped("a&b<c>d\u{A0}e\rf\"'", text),
+            "a&amp;b&lt;c&gt;d&nbsp;e&#13;f\"'"
+        );
+    }
+
+    #[test]
+    fn attribute_escapes_only_its_quote() {
+        let double = Escapes {
+            angle: false,
+            quote: Some(b'"'),
+            cr: false,
+        };
+        assert_eq!(escaped("\"'<\r", double), "&quot;'<\r");
+        let single = Escapes {
+            quote: Some(b'\''),
+            ..double
+        };
+        assert_eq!(escaped("\"'", single), "\"&#39;");
+    }
+
+    #[test]
+    fn every_combination_escapes_exactly_its_characters() {
+        for angle in [false, true] {
+            for quote in [None, Some(b'"'), Some(b'\'')] {
+                for cr in [false, true] {
+                    let escapes = Escapes { angle, quote, cr };
+                    let mut expected = String::from("&amp;&nbsp;\u{A1}");
+                    expected += if angle { "&lt;&gt;" } else { "<>" };
+                    expected += if cr { "&#13;" } else { "\r" };
+                    expected += if quote == Some(b'"') { "&quot;" } else { "\"" };
+                    expected += if quote == Some(b'\'') { "&#39;" } else { "'" };
+                    assert_eq!(escaped("&\u{A0}\u{A1}<>\r\"'", escapes), expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn quoting_follows_the_unquoted_syntax() {
+        use QuoteAttrValues::*;
+        let escaped = Escapes {
+            angle: true,
+            quote: None,
+            cr: true,
+        };
+        let literal = Escapes {
+            angle: false,
+            quote: None,
+            cr: false,
+        };
+        assert!(needs_quotes("", Spec, escaped));
+        assert!(!needs_quotes("a<b", Spec, escaped));
+        assert!(needs_quotes("a<b", Spec, literal));
+        assert!(!needs_quotes("a\rb", Spec, escaped));
+        assert!(needs_quotes("a\rb", Spec, literal));
+        assert!(needs_quotes("a>b", Spec, escaped));
+        assert!(!needs_quotes("a\x0Bb", Spec, escaped));
+        assert!(needs_quotes("a\x0Bb", Legacy, escaped));
+        assert!(needs_quotes("a/b", Legacy, escaped));
+        assert!(!needs_quotes("a/b", Spec, escaped));
+        assert!(needs_quotes("x", Always, escaped));
+    }
+}

@@ -1,0 +1,258 @@
+//! The last two stages: optional-tag omission (§13.1.2.4, one tag held back until the next token
+//! decides it) and the writer, which escapes by context into a buffer.
+
+use std::io::Write;
+
+use super::super::check::{self, is_raw};
+use super::super::elements::{eats_leading_newline, is_boolean_attribute, is_void};
+use super::super::escape::{Escapes, choose_quote, escape_into, needs_quotes};
+use super::super::optional::{self, Next};
+use super::{Doctype, Item, Namespace, Serializer};
+use crate::TextKind;
+
+/// A tag held back by optional-tag omission.
+#[derive(Clone, Copy)]
+pub(super) enum Pending {
+    Start {
+        name: &'static str,
+        after_omitted_end: Option<&'static str>,
+    },
+    End(&'static str),
+}
+
+/// How many bytes the writer gathers before it writes them to the output.
+pub(super) const FLUSH_AT: usize = 64 * 1024;
+
+impl<W: Write> Serializer<W> {
+    // ---- stage 2: optional tags -----------------------------------------------------------------
+
+    pub(super) fn omit_stage(&mut self, item: Item<'_>) {
+        if !self.options.omit_optional_tags {
+            return self.write_item(item);
+        }
+        let omitted_end = self.settle_pending(next_of(item));
+        match item {
+            Item::Start {
+                name,
+                attributes: [],
+                self_closing: false,
+                namespace: Namespace::Html,
+            } if let Some(name) = optional::find(optional::OPTIONAL_START, name) => {
+                self.pending = Some(Pending::Start {
+                    name,
+                    after_omitted_end: omitted_end,
+                });
+            }
+            Item::End(name) if let Some(name) = optional::find(optional::OPTIONAL_END, name) => {
+                self.pending = Some(Pending::End(name));
+            }
+            _ => self.write_item(item),
+        }
+    }
+
+    /// Decide the held-back tag now that `next` is known; returns the end tag's name if it was
+    /// omitted.
+    pub(super) fn settle_pending(&mut self, next: Next<'_>) -> Option<&'static str> {
+        match self.pending.take()? {
+            Pending::Start {
+                name,
+                after_omitted_end,
+            } => {
+                let html5lib = self.options.html5lib_compat;
+                if !optional::may_omit_start(name, next, after_omitted_end, html5lib) {
+                    self.write_item(Item::Start {
+                        name,
+                        attributes: &[],
+                        self_closing: false,
+                        namespace: Namespace::Html,
+                    });
+                }
+                None
+            }
+            Pending::End(name) => {
+                if optional::may_omit_end(name, next, self.options.html5lib_compat) {
+                    return Some(name);
+                }
+                self.write_item(Item::End(name));
+                None
+            }
+        }
+    }
+
+    // ---- stage 3: the writer --------------------------------------------------------------------
+
+    fn write_item(&mut self, item: Item<'_>) {
+        let eater = self.newline_eater;
+        self.newline_eater = false;
+        match item {
+            Item::Start {
+                name,
+                attributes,
+                self_closing,
+                namespace,
+            } => {
+                self.write_start(name, attributes, self_closing, namespace);
+                self.newline_eater = self.options.pre_newline
+                    && namespace == Namespace::Html
+                    && eats_leading_newline(name);
+            }
+            Item::End(name) => {
+                self.buf.extend_from_slice(b"</");
+                self.buf.extend_from_slice(name.as_bytes());
+                self.buf.push(b'>');
+            }
+            Item::Text(text, kind) => {
+                if eater && text.starts_with('\n') {
+                    self.buf.push(b'\n');
+                }
+                self.write_text(text, kind);
+            }
+            Item::Comment(text) => {
+                self.buf.extend_from_slice(b"<!--");
+                self.buf.extend_from_slice(text.as_bytes());
+                self.buf.extend_from_slice(b"-->");
+            }
+            Item::Doctype(d) => self.write_doctype(&d),
+            Item::Pi(target, data) => {
+                self.buf.extend_from_slice(b"<?");
+                self.buf.extend_from_slice(target.as_bytes());
+                if !data.is_empty() {
+                    self.buf.push(b' ');
+                    self.buf.extend_from_slice(data.as_bytes());
+                }
+                self.buf.extend_from_slice(b"?>");
+            }
+        }
+        self.started = true;
+    }
+
+    fn write_start(
+        &mut self,
+        name: &str,
+        attributes: &[(&str, &str)],
+        self_closing: bool,
+        namespace: Namespace,
+    ) {
+        let o = &self.options;
+        self.buf.push(b'<');
+        self.buf.extend_from_slice(name.as_bytes());
+        let mut last_unquoted = false;
+        for (attr, value) in attributes {
+            self.buf.push(b' ');
+            self.buf.extend_from_slice(attr.as_bytes());
+            last_unquoted = false;
+            let boolean = o.minimize_boolean_attributes
+                && is_boolean_attribute(name, attr, o.html5lib_compat)
+                && (o.html5lib_compat || value.is_empty() || value.eq_ignore_ascii_case(attr));
+            if boolean {
+                continue;
+            }
+            self.buf.push(b'=');
+            let mut escapes = Escapes {
+                angle: o.escape_lt_in_attrs,
+                quote: None,
+                cr: !o.html5lib_compat,
+            };
+            if needs_quotes(value, o.quote_attr_values, escapes) {
+                let quote = choose_quote(value, o.quote_char, o.use_best_quote_char);
+                escapes.quote = Some(quote);
+                self.buf.push(quote);
+                escape_into(&mut self.buf, value, escapes);
+                self.buf.push(quote);
+            } else {
+                // Unquoted: no quote, `<`, `>`, whitespace or `=` is left in the value.
+                escapes.angle = true;
+                escape_into(&mut self.buf, value, escapes);
+                last_unquoted = true;
+            }
+        }
+        let foreign = namespace != Namespace::Html;
+        let void = !foreign && is_void(name);
+        let solidus =
+            (self_closing && (o.keep_self_closing || foreign)) || (void && o.use_trailing_solidus);
+        if solidus {
+            if o.space_before_trailing_solidus || last_unquoted {
+                self.buf.push(b' ');
+            }
+            self.buf.push(b'/');
+        }
+        self.buf.push(b'>');
+    }
+
+    fn write_text(&mut self, text: &str, kind: TextKind) {
+        let o = &self.options;
+        let cr = !o.html5lib_compat;
+        match kind {
+            TextKind::Cdata => {
+                self.buf.extend_from_slice(b"<![CDATA[");
+                let split = text.replace("]]>", "]]]]><![CDATA[>");
+                self.buf.extend_from_slice(split.as_bytes());
+                self.buf.extend_from_slice(b"]]>");
+            }
+            k if is_raw(k) && !o.escape_rcdata => self.buf.extend_from_slice(text.as_bytes()),
+            _ => {
+                let escapes = Escapes {
+                    angle: true,
+                    quote: None,
+                    cr,
+                };
+                // A U+FEFF starting the output would read back as a byte order mark.
+                let text = match text.strip_prefix('\u{FEFF}') {
+                    Some(rest) if !self.started => {
+                        self.buf.extend_from_slice(b"&#xFEFF;");
+                        rest
+                    }
+                    _ => text,
+                };
+                escape_into(&mut self.buf, text, escapes);
+            }
+        }
+    }
+
+    fn write_doctype(&mut self, d: &Doctype<'_>) {
+        let buf = &mut self.buf;
+        buf.extend_from_slice(b"<!DOCTYPE");
+        let Some(name) = d.name else {
+            buf.push(b'>');
+            return;
+        };
+        buf.push(b' ');
+        buf.extend_from_slice(name.as_bytes());
+        let mut identifier = |keyword: &[u8], id: &str, last: bool| {
+            buf.extend_from_slice(keyword);
+            let quote = check::doctype_quote(id).unwrap_or(b'"');
+            buf.push(quote);
+            buf.extend_from_slice(id.as_bytes());
+            // Force-quirks: the tokenizer sets it on an identifier cut short by `>`.
+            if !(last && d.force_quirks) {
+                buf.push(quote);
+            }
+        };
+        match (d.public_id, d.system_id) {
+            (Some(public), system) => {
+                identifier(b" PUBLIC ", public, system.is_none());
+                if let Some(system) = system {
+                    identifier(b" ", system, true);
+                }
+            }
+            (None, Some(system)) => identifier(b" SYSTEM ", system, true),
+            // Force-quirks: `PUBLIC` without an identifier.
+            (None, None) if d.force_quirks => buf.extend_from_slice(b" PUBLIC"),
+            (None, None) => {}
+        }
+        buf.push(b'>');
+    }
+}
+
+/// What the optional-tag rules see of `item`.
+fn next_of<'a>(item: Item<'a>) -> Next<'a> {
+    match item {
+        Item::Start { name, .. } => Next::Start(name),
+        Item::End(name) => Next::End(name),
+        Item::Text(text, _) => Next::Text {
+            space: text.as_bytes().first().is_some_and(|&b| check::is_space(b)),
+        },
+        Item::Comment(_) => Next::Comment,
+        Item::Doctype(_) | Item::Pi(..) => Next::Other,
+    }
+}

@@ -1,0 +1,59 @@
+//! [`Serializer::write_token`]: the tokenizer's [`Token`]s, decoded, written back as HTML.
+
+use std::io::Write;
+
+use super::error::WriteError;
+use super::serializer::{Doctype, Namespace, Serializer};
+use crate::Token;
+
+impl<W: Write> Serializer<W> {
+    /// Write a token from a [`Tokenizer`](crate::Tokenizer) by its decoded parts (names, values,
+    /// text): text in the state its [`kind`](crate::Text::kind) says (a CDATA section for
+    /// [`TextKind::Cdata`](crate::TextKind::Cdata)), a start tag self-closing as it was. A refused
+    /// token's [`Location`](super::Location) is its offset in the input.
+    ///
+    /// Tokens from a tokenizer never put markup inside raw text, so where the serializer's
+    /// tracking says a tag lands in raw text, the element was foreign content (`<svg><style>`)
+    /// and the tracking is corrected instead of the tag refused.
+    ///
+    /// ```
+    /// use tagstream::Tokenizer;
+    /// use tagstream::write::{Serializer, SerializerOptions};
+    ///
+    /// let mut out = Vec::new();
+    /// let mut serializer = Serializer::new(&mut out, SerializerOptions::new());
+    /// let mut tokenizer = Tokenizer::default();
+    /// for token in tokenizer.tokenize(b"<P CLASS='x'>Fish &amp; chips<br/><script>a<b</script>") {
+    ///     serializer.write_token(&token).unwrap();
+    /// }
+    /// serializer.finish().unwrap();
+    /// assert_eq!(out, b"<p class=x>Fish &amp; chips<br /><script>a<b</script>");
+    /// ```
+    pub fn write_token(&mut self, token: &Token<'_>) -> Result<(), WriteError> {
+        self.locate(Some(token.span().start));
+        self.trust = true;
+        let result = self.token(token);
+        self.trust = false;
+        result
+    }
+
+    fn token(&mut self, token: &Token<'_>) -> Result<(), WriteError> {
+        match token {
+            Token::StartTag(tag) => {
+                let attributes: Vec<(&str, &str)> =
+                    tag.attributes().map(|a| (a.name(), a.value())).collect();
+                self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing())
+            }
+            Token::EndTag(tag) => self.end(tag.name()),
+            Token::Text(text) => self.text_of_kind(text.text(), text.kind()),
+            Token::Comment(comment) => self.comment_token(comment.data()),
+            Token::Doctype(d) => self.doctype_token(&Doctype {
+                name: d.name(),
+                public_id: d.public_id(),
+                system_id: d.system_id(),
+                force_quirks: d.force_quirks(),
+            }),
+            Token::ProcessingInstruction(pi) => self.pi(pi.target(), pi.data()),
+        }
+    }
+}
