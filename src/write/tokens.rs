@@ -54,6 +54,8 @@ impl<W: Write> Serializer<W> {
                 force_quirks: d.force_quirks(),
             }),
             Token::ProcessingInstruction(pi) => self.pi(pi.target(), pi.data()),
+            // Bytes that mean nothing to the tokenizer (`Options::lossless`): not written.
+            Token::Raw(_) => Ok(()),
         }
     }
 }
