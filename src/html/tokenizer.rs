@@ -252,6 +252,22 @@ impl<'t> Tokens<'t> {
         machine.switch_text_state_after(state, window.as_ref());
     }
 
+    /// The text state the tokenizer reads in after the tag, comment, DOCTYPE or processing
+    /// instruction just handed out (after a `<script>` start tag, script data), as the simulator
+    /// or [`Tokens::set_text_state`] decided it. (After text, the machine may already have read
+    /// ahead: a text's own state is [`Text::kind`](crate::Text::kind).)
+    #[inline(always)]
+    pub(crate) fn text_state(&self) -> TextKind {
+        self.inner.lexer_ref().text_kind()
+    }
+
+    /// Whether the token just handed out left the tree in SVG or MathML content (the adjusted
+    /// current node is foreign), as the simulator decided it.
+    #[inline(always)]
+    pub(crate) fn in_foreign_content(&self) -> bool {
+        self.inner.lexer_ref().cdata_allowed()
+    }
+
     /// Why the tree-builder simulator was unsure about the token just handed out, if it was
     /// (always `None` with [`Options::simulate`] off).
     ///

@@ -1619,4 +1619,9 @@ impl<'t, D: Dialect> Pull<'t, D> {
     pub(crate) fn stage_ref(&self) -> &D::Stage {
         self.sim
     }
+
+    /// The lexer, for what a dialect's iterator tells of its state.
+    pub(crate) fn lexer_ref(&self) -> &D::Lexer {
+        self.machine
+    }
 }

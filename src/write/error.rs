@@ -68,6 +68,14 @@ pub enum Refusal {
     /// A tag, comment, CDATA section, DOCTYPE or processing instruction inside the raw text,
     /// RCDATA or PLAINTEXT of `element`, where it would read back as text.
     MarkupInText { element: String },
+    /// `/` before `>` asked of an HTML element, where it means nothing (only foreign, SVG or
+    /// MathML, elements and XML5 close themselves).
+    SelfClosing { element: String },
+    /// Text inserted into a script holding `<!--` or `<script`, which move the tokenizer into
+    /// the script data escape states, where the script's own `</script>` may no longer end it.
+    ScriptEscape,
+    /// An element edit or removal asked of a token that is not a start tag.
+    NotAStartTag,
     /// A processing instruction whose target is not an ASCII letter or `_` followed by ASCII
     /// alphanumerics, `-` and `_`, or is `xml` or `xml-stylesheet`; or whose data holds `>`.
     ProcessingInstruction { what: &'static str },
@@ -137,6 +145,15 @@ impl fmt::Display for Refusal {
                 write!(f, "markup inside <{element}> reads back as text")
             }
             Refusal::ProcessingInstruction { what } => write!(f, "processing instruction {what}"),
+            Refusal::SelfClosing { element } => {
+                write!(f, "\"/>\" means nothing on the HTML element <{element}>")
+            }
+            Refusal::ScriptEscape => write!(
+                f,
+                "text inserted into a script holds \"<!--\" or \"<script\", which can keep \
+                 </script> from ending it"
+            ),
+            Refusal::NotAStartTag => write!(f, "an element edit needs a start tag"),
         }
     }
 }

@@ -86,6 +86,28 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
     out.extend_from_slice(&bytes[start..]);
 }
 
+/// Append `text` to `out` escaped for XML (XML5's inserted text and attribute values): `&`, `<`,
+/// `>` and `quote` as predefined entities, CR as `&#13;` (a literal one reads back as a line
+/// feed); U+00A0 stays (`&nbsp;` is not XML).
+pub(crate) fn escape_xml_into(out: &mut Vec<u8>, text: &str, quote: Option<u8>) {
+    let mut start = 0;
+    for (at, &b) in text.as_bytes().iter().enumerate() {
+        let replacement: &[u8] = match b {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            b'\r' => b"&#13;",
+            b'"' if quote == Some(b'"') => b"&quot;",
+            b'\'' if quote == Some(b'\'') => b"&apos;",
+            _ => continue,
+        };
+        out.extend_from_slice(&text.as_bytes()[start..at]);
+        out.extend_from_slice(replacement);
+        start = at + 1;
+    }
+    out.extend_from_slice(&text.as_bytes()[start..]);
+}
+
 /// Whether `value` must be quoted: it is empty, or holds a character the unquoted syntax cannot
 /// (§13.1.2.3; `<` and `>` only when written literally, and `>` always, see
 /// [`QuoteAttrValues::Spec`]; a carriage return only when written literally), or one of the

@@ -69,9 +69,11 @@ mod error;
 mod escape;
 mod optional;
 mod options;
+mod rewriter;
 mod serializer;
 mod tokens;
 
 pub use error::{Location, Place, Refusal, WriteError};
 pub use options::{Quote, QuoteAttrValues, SerializerOptions};
+pub use rewriter::{Markup, Rewrite, Rewriter, TagEdit};
 pub use serializer::{Doctype, Namespace, Serializer};

@@ -348,6 +348,11 @@ impl Machine {
     }
 
     /// Switch to one of the text states.
+    /// The text state the machine reads text in now (after any switch the last token brought).
+    pub(crate) fn text_kind(&self) -> TextKind {
+        self.text_kind
+    }
+
     pub(crate) fn set_text_state(&mut self, kind: TextKind) {
         self.state = match kind {
             TextKind::Data => State::Data,
@@ -388,6 +393,11 @@ impl Machine {
     }
 
     /// Allow or forbid CDATA sections (the adjusted current node is not / is in the HTML namespace).
+    /// Whether CDATA sections are allowed: the adjusted current node is foreign (SVG or MathML).
+    pub(crate) fn cdata_allowed(&self) -> bool {
+        self.cdata_allowed
+    }
+
     pub(crate) fn set_cdata_allowed(&mut self, allowed: bool) {
         self.cdata_allowed = allowed;
     }

@@ -1,0 +1,331 @@
+//! [`TagEdit`]: a start tag rewritten from its raw bytes, changed only where asked.
+
+use std::io::Write;
+use std::ops::Range;
+
+use super::super::check::{check_attribute_name, check_nul, check_tag_name};
+use super::super::error::{Place as At, Refusal, WriteError};
+use super::super::escape::{Escapes, escape_into, escape_xml_into, needs_quotes};
+use super::super::options::QuoteAttrValues;
+use super::{Markup, Rewrite};
+use crate::{Attribute, StartTag};
+
+/// One change asked of a tag; its strings are ranges of [`TagEdit::strings`].
+#[derive(Clone, Debug)]
+enum Change {
+    Rename(Range<usize>),
+    Set(Range<usize>, Range<usize>),
+    RenameAttribute(Range<usize>, Range<usize>),
+    Remove(Range<usize>),
+    SelfClosing(bool),
+}
+
+/// Changes to the start tag a [`Rewrite`] just handed out, written by [`TagEdit::apply`]: the
+/// tag's raw bytes with only the changed parts replaced (an untouched attribute keeps its bytes,
+/// a changed value its quote character). Names compare as the tokenizer gives them (HTML:
+/// ASCII lowercase; an attribute name given in another case still finds it); when a name
+/// appears twice, the first one, the one the tokenizer keeps, is changed.
+///
+/// Dropped without [`apply`](TagEdit::apply), it changes nothing: the tag is still undecided.
+pub struct TagEdit<'a, 't, W: Write> {
+    out: &'a mut W,
+    scratch: &'a mut Vec<u8>,
+    decided: &'a mut bool,
+    tag: StartTag<'t>,
+    /// Whether `/>` means something here (foreign content, XML5).
+    foreign: bool,
+    xml: bool,
+    changes: Vec<Change>,
+    strings: String,
+}
+
+impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
+    pub(super) fn new<T: Markup<'t>>(
+        rewrite: &'a mut Rewrite<'_, 't, W, T>,
+        tag: StartTag<'t>,
+        foreign: bool,
+    ) -> TagEdit<'a, 't, W> {
+        let r = &mut *rewrite.rewriter;
+        TagEdit {
+            out: &mut r.out,
+            scratch: &mut r.scratch,
+            decided: &mut rewrite.decided,
+            tag,
+            foreign,
+            xml: T::XML,
+            changes: Vec::new(),
+            strings: String::new(),
+        }
+    }
+
+    /// Write the tag under another name.
+    pub fn rename(&mut self, name: &str) -> &mut Self {
+        let name = self.keep(name);
+        self.changes.push(Change::Rename(name));
+        self
+    }
+
+    /// Give attribute `name` the value `value` (escaped for its quotes); added at the end of
+    /// the tag if it has none.
+    pub fn set_attribute(&mut self, name: &str, value: &str) -> &mut Self {
+        let (name, value) = (self.keep(name), self.keep(value));
+        self.changes.push(Change::Set(name, value));
+        self
+    }
+
+    /// Write attribute `name` under the name `new`, its value as it is.
+    pub fn rename_attribute(&mut self, name: &str, new: &str) -> &mut Self {
+        let (name, new) = (self.keep(name), self.keep(new));
+        self.changes.push(Change::RenameAttribute(name, new));
+        self
+    }
+
+    /// Leave attribute `name` out (with the whitespace before it).
+    pub fn remove_attribute(&mut self, name: &str) -> &mut Self {
+        let name = self.keep(name);
+        self.changes.push(Change::Remove(name));
+        self
+    }
+
+    /// Write the tag with (or without) `/` before its `>`: on SVG and MathML elements and in
+    /// XML5, where it closes the element; refused on HTML elements, where it means nothing.
+    pub fn self_closing(&mut self, on: bool) -> &mut Self {
+        self.changes.push(Change::SelfClosing(on));
+        self
+    }
+
+    /// Write the tag with its changes, instead of the token. Refused (nothing written, the tag
+    /// still undecided) for a name that would not read back as itself, or `/>` on an HTML
+    /// element.
+    pub fn apply(&mut self) -> Result<(), WriteError> {
+        let at = super::Location::Offset(self.tag.span().start);
+        let refused = |refusal| WriteError::Refused { refusal, at };
+        self.check().map_err(refused)?;
+        let mut bytes = std::mem::take(&mut *self.scratch);
+        bytes.clear();
+        self.write_into(&mut bytes);
+        let written = self.out.write_all(&bytes);
+        *self.scratch = bytes;
+        *self.decided = true;
+        Ok(written?)
+    }
+
+    fn keep(&mut self, s: &str) -> Range<usize> {
+        let start = self.strings.len();
+        self.strings.push_str(s);
+        start..self.strings.len()
+    }
+
+    fn str(&self, range: &Range<usize>) -> &str {
+        &self.strings[range.clone()]
+    }
+
+    /// Every new name reads back as itself; `/>` only where it means something; no U+0000 in a
+    /// value (the tokenizer reads U+FFFD there).
+    fn check(&self) -> Result<(), Refusal> {
+        for change in &self.changes {
+            match change {
+                Change::Rename(name) => check_tag_name(self.str(name))?,
+                Change::RenameAttribute(_, new) => check_attribute_name(self.str(new))?,
+                Change::Set(name, value) => {
+                    check_attribute_name(self.str(name))?;
+                    check_nul(self.str(value), At::AttributeValue)?;
+                }
+                Change::SelfClosing(_) if !self.foreign => {
+                    return Err(Refusal::SelfClosing {
+                        element: self.tag.name().to_owned(),
+                    });
+                }
+                Change::SelfClosing(_) | Change::Remove(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The last change asked of attribute `attribute`, if any.
+    fn change_of(&self, attribute: &Attribute<'_>) -> Option<&Change> {
+        let name = attribute.name();
+        let is = |n: &Range<usize>| {
+            let n = self.str(n);
+            if self.xml {
+                n == name
+            } else {
+                n.eq_ignore_ascii_case(name)
+            }
+        };
+        self.changes.iter().rev().find(|c| match c {
+            Change::Set(n, _) | Change::RenameAttribute(n, _) | Change::Remove(n) => is(n),
+            _ => false,
+        })
+    }
+
+    /// The edited tag: raw bytes from the tag, changed parts written anew.
+    fn write_into(&self, out: &mut Vec<u8>) {
+        let raw = self.tag.raw();
+        let base = self.tag.span().start;
+        let name = self.tag.name_span();
+        out.extend_from_slice(&raw[..name.start - base]);
+        match self.changes.iter().rev().find_map(|c| match c {
+            Change::Rename(n) => Some(n),
+            _ => None,
+        }) {
+            Some(n) => out.extend_from_slice(self.str(n).as_bytes()),
+            None => out.extend_from_slice(self.tag.raw_name()),
+        }
+        let mut at = name.end;
+        let mut seen: Vec<&str> = Vec::new();
+        for attribute in self.tag.attributes() {
+            let span = attribute.span();
+            let first = !seen.iter().any(|n| self.same(n, attribute.name()));
+            seen.push(attribute.name());
+            let Some(change) = self.change_of(&attribute).filter(|_| first) else {
+                continue;
+            };
+            out.extend_from_slice(&raw[at - base..span.start - base]);
+            match change {
+                Change::Remove(_) => {
+                    // The whitespace before it goes with it.
+                    trim_space_end(out);
+                }
+                Change::RenameAttribute(_, new) => {
+                    out.extend_from_slice(self.str(new).as_bytes());
+                    let name_end = attribute.name_span().end;
+                    out.extend_from_slice(&raw[name_end - base..span.end - base]);
+                }
+                Change::Set(_, value) => {
+                    out.extend_from_slice(attribute.raw_name());
+                    self.write_value(out, self.str(value), quote_of(&attribute, raw, base));
+                }
+                Change::Rename(_) | Change::SelfClosing(_) => {}
+            }
+            at = span.end;
+        }
+        out.extend_from_slice(&raw[at - base..]);
+        self.append_new_attributes(out, &seen);
+        self.close(out);
+    }
+
+    fn same(&self, a: &str, b: &str) -> bool {
+        if self.xml {
+            a == b
+        } else {
+            a.eq_ignore_ascii_case(b)
+        }
+    }
+
+    /// Attributes set that the tag did not have, before its `/>` or `>` (in the order asked).
+    fn append_new_attributes(&self, out: &mut Vec<u8>, present: &[&str]) {
+        let end = self.attributes_end(out);
+        let tail = out.split_off(end);
+        let mut added: Vec<&str> = Vec::new();
+        for change in &self.changes {
+            let Change::Set(name, value) = change else {
+                continue;
+            };
+            let name = self.str(name);
+            if present.iter().chain(&added).any(|n| self.same(n, name)) {
+                continue;
+            }
+            let value = self
+                .changes
+                .iter()
+                .rev()
+                .find_map(|c| match c {
+                    Change::Set(n, v) if self.same(self.str(n), name) => Some(v),
+                    _ => None,
+                })
+                .map_or(self.str(value), |v| self.str(v));
+            out.push(b' ');
+            out.extend_from_slice(name.as_bytes());
+            self.write_value(out, value, Some(b'"'));
+            added.push(name);
+        }
+        out.extend_from_slice(&tail);
+    }
+
+    /// `=` and the value, quoted with `quote` (`None`: unquoted if it can be, else `"`).
+    fn write_value(&self, out: &mut Vec<u8>, value: &str, quote: Option<u8>) {
+        let escapes = Escapes {
+            angle: true,
+            quote: None,
+            cr: true,
+        };
+        let quote = match quote {
+            Some(q) => Some(q),
+            None if self.xml || needs_quotes(value, QuoteAttrValues::Spec, escapes) => Some(b'"'),
+            None => None,
+        };
+        out.push(b'=');
+        out.extend(quote);
+        if self.xml {
+            escape_xml_into(out, value, quote);
+        } else {
+            escape_into(out, value, Escapes { quote, ..escapes });
+        }
+        out.extend(quote);
+    }
+
+    /// Apply the last self-closing change to the tag's end in `out`.
+    fn close(&self, out: &mut Vec<u8>) {
+        let Some(on) = self.changes.iter().rev().find_map(|c| match c {
+            Change::SelfClosing(on) => Some(*on),
+            _ => None,
+        }) else {
+            return;
+        };
+        let gt = gt_at(out);
+        match (on, self.tag.self_closing()) {
+            (true, false) => {
+                let spaced = gt > 0 && super::super::check::is_space(out[gt - 1]);
+                let slash: &[u8] = if spaced { b"/" } else { b" /" };
+                out.splice(gt..gt, slash.iter().copied());
+            }
+            // A self-closing tag ends in `/>`.
+            (false, true) => {
+                out.remove(gt - 1);
+            }
+            _ => {}
+        }
+    }
+
+    /// Where attributes added to the tag in `out` go: before its `/>` or `>`, or at its end
+    /// when the end of input cut it off.
+    fn attributes_end(&self, out: &[u8]) -> usize {
+        let gt = gt_at(out);
+        if self.tag.self_closing() && gt < out.len() {
+            gt - 1
+        } else {
+            gt
+        }
+    }
+}
+
+/// The index of the tag's final `>` in `out` (its length when the end of input cut it off).
+fn gt_at(out: &[u8]) -> usize {
+    match out.last() {
+        Some(b'>') => out.len() - 1,
+        _ => out.len(),
+    }
+}
+
+/// The quote character of an attribute's value as written (`None`: unquoted or no value).
+fn quote_of(attribute: &Attribute<'_>, raw: &[u8], base: usize) -> Option<u8> {
+    let value = attribute.value_span();
+    let before = value.start.checked_sub(1)?;
+    if before < attribute.name_span().end {
+        return None;
+    }
+    match raw[before - base] {
+        q @ (b'"' | b'\'') => Some(q),
+        _ => None,
+    }
+}
+
+fn trim_space_end(out: &mut Vec<u8>) {
+    while out
+        .last()
+        .is_some_and(|&b| super::super::check::is_space(b))
+    {
+        out.pop();
+    }
+}
