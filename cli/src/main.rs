@@ -14,12 +14,16 @@
 //! `tagstream tokens --dialect xml5` does the same for XML with [`tagstream::xml5::Tokenizer`]:
 //! the same JSON lines, and with `--xml5lib` the xml5lib-tests shapes (see [`xml5`]).
 //!
+//! `tagstream rewrite` copies a document through, changed only where asked, and `tagstream
+//! serialize` writes its tokens back normalized (see [`rewrite`]).
+//!
 //! `tagstream links`, `text` and `stats` (the crawler commands: many inputs, WARC archives, in
 //! parallel) live in `src/cli/`.
 //!
 //! Errors (unreadable input, bad arguments) go to stderr with a non-zero exit status.
 
 mod cli;
+mod rewrite;
 mod xml5;
 
 use std::fmt::Write as _;
@@ -82,6 +86,37 @@ enum Command {
         --dialect too, or an option of one dialect given with the other)."
     )]
     Tokens(TokensArgs),
+
+    /// Copy a document to standard output, byte for byte except where an option asks for a
+    /// change.
+    ///
+    /// With no option the output is the input. --strip-comments, --remove-element and
+    /// --absolutize-links change only the bytes they are about: an edited tag keeps its other
+    /// attributes as written and a changed value its quotes. The input is read and written in
+    /// chunks, so it never has to fit in memory; it is tokenized as UTF-8 (bytes of another
+    /// encoding are copied through unchanged; the URLs --absolutize-links writes are UTF-8).
+    #[command(
+        after_long_help = "Exit status: 0 on success, 1 when the input could not be read or \
+        the output could not be written, or a change could not be written so that it reads back \
+        as itself (the message says which and where), 2 for bad arguments."
+    )]
+    Rewrite(rewrite::RewriteArgs),
+
+    /// Write an HTML document's tokens back as HTML, normalized, following the HTML Standard's
+    /// "Writing HTML documents" (§13.1).
+    ///
+    /// Names lowercased, attribute values quoted and escaped by the rules for each syntax,
+    /// character references written only where needed, void elements without end tags, and,
+    /// when asked, optional tags omitted. The output tokenizes back to the input's tokens; a
+    /// token that cannot be written so (a comment holding "-->" written by a script, …) stops
+    /// the command with an error unless --lossy. The input is tokenized as UTF-8; the output is
+    /// UTF-8.
+    #[command(
+        after_long_help = "Exit status: 0 on success, 1 when the input could not be read or \
+        the output could not be written, or a token could not be written so that it reads back \
+        as itself, 2 for bad arguments."
+    )]
+    Serialize(rewrite::SerializeArgs),
 
     /// Print every URL each page references, resolved, as JSON lines.
     ///
@@ -265,6 +300,8 @@ enum CliError {
     Input { name: String, source: io::Error },
     /// Standard output could not be written.
     Output(io::Error),
+    /// A change or token that cannot be written so that it reads back as itself.
+    Refused(String),
 }
 
 impl std::fmt::Display for CliError {
@@ -272,6 +309,7 @@ impl std::fmt::Display for CliError {
         match self {
             CliError::Input { name, source } => write!(f, "cannot read {name}: {source}"),
             CliError::Output(e) => write!(f, "cannot write output: {e}"),
+            CliError::Refused(why) => write!(f, "{why}"),
         }
     }
 }
@@ -295,6 +333,8 @@ fn main() -> ExitCode {
             }
             tokens(&args)
         }
+        Command::Rewrite(args) => written(|out| rewrite::rewrite(&args, out)),
+        Command::Serialize(args) => written(|out| rewrite::serialize(&args, out)),
         Command::Links(args) => return cli::run(&args.inputs, &cli::links::Links::new(&args)),
         Command::Text(args) => return cli::run(&args.inputs, &cli::text::Text::new(&args)),
         Command::Stats(args) => return cli::run(&args.inputs, &cli::stats::Stats::new(&args)),
@@ -308,6 +348,16 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Run a command that writes to standard output, buffered.
+fn written(
+    command: impl FnOnce(&mut BufWriter<cli::output::Stdout>) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut out = BufWriter::new(cli::output::stdout());
+    command(&mut out)?;
+    out.flush()?;
+    Ok(())
 }
 
 /// `--state`: one of html5lib-tests' state names.

@@ -405,6 +405,43 @@ impl LinkExtractor {
         &self.links[self.links.len() - self.last_found..]
     }
 
+    /// `url` resolved against the base URL as far as the document has shown it: its first
+    /// `<base href>` once seen, else the page URL. What a streaming rewriter that absolutizes
+    /// links writes (it cannot wait for a `<base>` further on).
+    ///
+    /// ```
+    /// use tagstream::extract::{LinkExtractor, Url};
+    /// use tagstream::Tokenizer;
+    ///
+    /// let mut extractor = LinkExtractor::new(Url::parse("https://example.com/a/").ok());
+    /// let mut seen = Vec::new();
+    /// for token in Tokenizer::default().tokenize(b"<a href=x><base href=/b/><a href=y>") {
+    ///     extractor.push(&token);
+    ///     for link in extractor.just_found() {
+    ///         seen.push(extractor.resolve_so_far(&link.url).unwrap().to_string());
+    ///     }
+    ///     extractor.forget_found();
+    /// }
+    /// assert_eq!(seen, ["https://example.com/a/x", "https://example.com/b/", "https://example.com/b/y"]);
+    /// ```
+    pub fn resolve_so_far(&self, url: &str) -> Option<Url> {
+        let base = match &self.base {
+            Some(base) => base.as_ref(),
+            None => self.page.as_ref(),
+        };
+        resolve(url, base, self.query_encoding)
+    }
+
+    /// Let go of the links found so far (what [`drain_ready`](Self::drain_ready) and
+    /// [`finish`](Self::finish) would hand out), keeping what decides the next ones (the base URL,
+    /// `<template>` and SVG scope): for a caller that takes each link from
+    /// [`just_found`](Self::just_found) as it comes, so that memory stays flat on a long stream.
+    pub fn forget_found(&mut self) {
+        self.links.clear();
+        self.resolved = 0;
+        self.last_found = 0;
+    }
+
     /// The end of the document: the links not drained yet, all resolved (against the page URL
     /// when the document had no `<base href>`).
     pub fn finish(mut self) -> Vec<Link> {

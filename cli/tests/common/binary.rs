@@ -1,5 +1,8 @@
 //! Running the `tagstream` binary as a user would, for the CLI tests (`tests/cli.rs`,
-//! `tests/crawl.rs`): arguments, standard input, and the output as text or JSON lines.
+//! `tests/crawl.rs`, …): arguments, standard input, and the output as text or JSON lines.
+//!
+//! Each test binary compiles this module separately and uses part of it.
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::Path;

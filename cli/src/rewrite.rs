@@ -1,0 +1,319 @@
+//! `tagstream rewrite` and `tagstream serialize`: a document written back out, byte for byte
+//! except where asked ([`tagstream::write::Rewriter`]), or normalized from its tokens
+//! ([`tagstream::write::Serializer`]).
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use tagstream::extract::{LinkExtractor, Url};
+use tagstream::write::{
+    Markup, Quote, QuoteAttrValues, Rewrite, Rewriter, Serializer, SerializerOptions, WriteError,
+};
+use tagstream::{Options, StartTag, Token, Tokenizer, xml5};
+
+use crate::{CliError, Dialect, input_name, open_input, parse_chunk_size, read_chunk};
+
+/// Arguments of `tagstream rewrite`.
+#[derive(Args, Debug)]
+pub(crate) struct RewriteArgs {
+    /// The document to read, or `-` for standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    input: PathBuf,
+
+    /// The markup language: `html` or `xml5`.
+    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = Dialect::Html)]
+    dialect: Dialect,
+
+    /// Leave out every comment.
+    #[arg(long)]
+    strip_comments: bool,
+
+    /// Leave out every element with this name, with its content (repeatable). Raw text elements
+    /// (script, style, title, …) end where the tokenizer ends them; other elements at their end
+    /// tag, counting the elements of the same name inside them.
+    #[arg(long, value_name = "NAME")]
+    remove_element: Vec<String>,
+
+    /// Resolve every URL attribute `tagstream links` knows against this URL and the
+    /// document's `<base href>` (from where it appears on), and write it absolute. Everything else
+    /// is left as it is. HTML only.
+    #[arg(long, value_name = "BASE")]
+    absolutize_links: Option<Url>,
+
+    /// Bytes read and rewritten at a time [default: 65536].
+    #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
+    chunk_size: Option<usize>,
+}
+
+/// Arguments of `tagstream serialize`.
+#[derive(Args, Debug)]
+pub(crate) struct SerializeArgs {
+    /// The HTML document to read, or `-` for standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    input: PathBuf,
+
+    /// Leave out the start and end tags the HTML Standard lets a document omit (§13.1.2.4).
+    #[arg(long)]
+    omit_optional_tags: bool,
+
+    /// When to quote attribute values: `spec` (when the unquoted syntax cannot hold the value),
+    /// `always`, or `legacy` (html5lib's wider rule).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = QuoteWhen::Spec)]
+    quote_attr_values: QuoteWhen,
+
+    /// The quote character: `double` or `single`.
+    #[arg(long, value_enum, value_name = "QUOTE", default_value_t = QuoteChar::Double)]
+    quote_char: QuoteChar,
+
+    /// Use the other quote character for a value that holds only the preferred one.
+    #[arg(long)]
+    use_best_quote_char: bool,
+
+    /// Write boolean attributes (`checked`, `disabled`, …) as their name alone.
+    #[arg(long)]
+    minimize_boolean_attributes: bool,
+
+    /// Write `/` before the `>` of void elements.
+    #[arg(long)]
+    use_trailing_solidus: bool,
+
+    /// With --use-trailing-solidus: a space before the `/`.
+    #[arg(long)]
+    space_before_trailing_solidus: bool,
+
+    /// Escape `<` in attribute values.
+    #[arg(long)]
+    escape_lt_in_attrs: bool,
+
+    /// Escape `&`, `<` and `>` in RCDATA (title, textarea).
+    #[arg(long)]
+    escape_rcdata: bool,
+
+    /// Collapse whitespace in text outside pre, textarea and raw text elements.
+    #[arg(long)]
+    strip_whitespace: bool,
+
+    /// Declare this encoding in a `<meta charset>` in the head (the output is UTF-8 bytes).
+    #[arg(long, value_name = "LABEL")]
+    inject_meta_charset: Option<String>,
+
+    /// Write each start tag's attributes in alphabetical order.
+    #[arg(long)]
+    alphabetical_attributes: bool,
+
+    /// Write tokens that would not read back as themselves changed (as the library's
+    /// `SerializerOptions::lossy` says) instead of stopping with an error.
+    #[arg(long)]
+    lossy: bool,
+
+    /// Follow html5lib-tests' serializer where today's standard differs.
+    #[arg(long)]
+    html5lib_compat: bool,
+
+    /// Bytes read at a time [default: 65536].
+    #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
+    chunk_size: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum QuoteWhen {
+    Spec,
+    Always,
+    Legacy,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum QuoteChar {
+    Double,
+    Single,
+}
+
+/// Why a rewrite or serialization stopped.
+fn write_error(e: WriteError) -> CliError {
+    match e {
+        WriteError::Io(e) => CliError::Output(e),
+        refused => CliError::Refused(refused.to_string()),
+    }
+}
+
+/// `tagstream rewrite`.
+pub(crate) fn rewrite(args: &RewriteArgs, out: impl Write) -> Result<(), CliError> {
+    let name = input_name(&args.input);
+    let mut input = open_input(&args.input).map_err(|source| CliError::Input {
+        name: name.clone(),
+        source,
+    })?;
+    let mut edits = Edits {
+        strip: args.remove_element.clone(),
+        links: args
+            .absolutize_links
+            .clone()
+            .map(|base| LinkExtractor::new(Some(base))),
+    };
+    let options = Options::new().lossless(true);
+    let mut rewriter = Rewriter::new(out).strip_comments(args.strip_comments);
+    let mut chunks = Chunks {
+        input: &mut *input,
+        name: &name,
+        buf: vec![0; args.chunk_size.unwrap_or(64 * 1024)],
+    };
+    match args.dialect {
+        Dialect::Html => {
+            let mut tokenizer = Tokenizer::new(options);
+            while let Some(chunk) = chunks.next()? {
+                edits.apply(rewriter.rewrite(tokenizer.feed(chunk)))?;
+            }
+            edits.apply(rewriter.rewrite(tokenizer.finish()))?;
+        }
+        Dialect::Xml5 => {
+            let mut tokenizer = xml5::Tokenizer::new(options);
+            while let Some(chunk) = chunks.next()? {
+                edits.apply(rewriter.rewrite(tokenizer.feed(chunk)))?;
+            }
+            edits.apply(rewriter.rewrite(tokenizer.finish()))?;
+        }
+    }
+    rewriter.finish().map_err(write_error)?;
+    Ok(())
+}
+
+/// The input in chunks of a fixed size.
+struct Chunks<'a> {
+    input: &'a mut dyn Read,
+    name: &'a str,
+    buf: Vec<u8>,
+}
+
+impl Chunks<'_> {
+    /// The next chunk, `None` at the end of the input.
+    fn next(&mut self) -> Result<Option<&[u8]>, CliError> {
+        let n = read_chunk(self.input, &mut self.buf).map_err(|source| CliError::Input {
+            name: self.name.to_owned(),
+            source,
+        })?;
+        Ok((n > 0).then(|| &self.buf[..n]))
+    }
+}
+
+/// What `rewrite`'s options ask of each token.
+struct Edits {
+    /// Elements to remove, by name.
+    strip: Vec<String>,
+    /// With --absolutize-links: what finds the links and knows the base URL so far.
+    links: Option<LinkExtractor>,
+}
+
+impl Edits {
+    /// Decide every token of one feed.
+    fn apply<'t, W: Write, T: Markup<'t>>(
+        &mut self,
+        mut rewrite: Rewrite<'_, 't, W, T>,
+    ) -> Result<(), CliError> {
+        while let Some(token) = rewrite.next().map_err(write_error)? {
+            if let Some(links) = &mut self.links {
+                links.push(&token);
+            }
+            let Token::StartTag(tag) = token else {
+                continue;
+            };
+            if self.strip.iter().any(|n| n == tag.name()) {
+                rewrite.remove_element().map_err(write_error)?;
+            } else if let Some(links) = &mut self.links {
+                absolutize(&mut rewrite, &tag, links).map_err(write_error)?;
+                links.forget_found();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Write the URLs the start tag `tag` holds absolute (its other bytes as they are).
+fn absolutize<'t, W: Write, T: Markup<'t>>(
+    rewrite: &mut Rewrite<'_, 't, W, T>,
+    tag: &StartTag<'t>,
+    links: &LinkExtractor,
+) -> Result<(), WriteError> {
+    let found = links.just_found();
+    if found.is_empty() {
+        return Ok(());
+    }
+    let mut edit = rewrite.edit()?;
+    let mut done: Vec<&str> = Vec::new();
+    for attribute in tag.attributes() {
+        let name = attribute.name();
+        if done.contains(&name) {
+            continue;
+        }
+        done.push(name);
+        let value = attribute.value();
+        let mut new = String::with_capacity(value.len() + 32);
+        let mut rest = value;
+        for link in found.iter().filter(|l| l.attribute == name) {
+            let (Some(resolved), Some(at)) =
+                (links.resolve_so_far(&link.url), rest.find(&link.url))
+            else {
+                continue;
+            };
+            new.push_str(&rest[..at]);
+            new.push_str(resolved.as_str());
+            rest = &rest[at + link.url.len()..];
+        }
+        new.push_str(rest);
+        if new != value {
+            edit.set_attribute(name, &new);
+        }
+    }
+    edit.apply()
+}
+
+/// `tagstream serialize`.
+pub(crate) fn serialize(args: &SerializeArgs, out: impl Write) -> Result<(), CliError> {
+    let name = input_name(&args.input);
+    let mut input = open_input(&args.input).map_err(|source| CliError::Input {
+        name: name.clone(),
+        source,
+    })?;
+    let mut serializer = Serializer::new(out, serializer_options(args));
+    let mut tokenizer = Tokenizer::default();
+    let mut chunks = Chunks {
+        input: &mut *input,
+        name: &name,
+        buf: vec![0; args.chunk_size.unwrap_or(64 * 1024)],
+    };
+    while let Some(chunk) = chunks.next()? {
+        for token in tokenizer.feed(chunk) {
+            serializer.write_token(&token).map_err(write_error)?;
+        }
+    }
+    for token in tokenizer.finish() {
+        serializer.write_token(&token).map_err(write_error)?;
+    }
+    serializer.finish().map_err(write_error)?;
+    Ok(())
+}
+
+fn serializer_options(args: &SerializeArgs) -> SerializerOptions {
+    SerializerOptions::new()
+        .omit_optional_tags(args.omit_optional_tags)
+        .quote_attr_values(match args.quote_attr_values {
+            QuoteWhen::Spec => QuoteAttrValues::Spec,
+            QuoteWhen::Always => QuoteAttrValues::Always,
+            QuoteWhen::Legacy => QuoteAttrValues::Legacy,
+        })
+        .quote_char(match args.quote_char {
+            QuoteChar::Double => Quote::Double,
+            QuoteChar::Single => Quote::Single,
+        })
+        .use_best_quote_char(args.use_best_quote_char)
+        .minimize_boolean_attributes(args.minimize_boolean_attributes)
+        .use_trailing_solidus(args.use_trailing_solidus)
+        .space_before_trailing_solidus(args.space_before_trailing_solidus)
+        .escape_lt_in_attrs(args.escape_lt_in_attrs)
+        .escape_rcdata(args.escape_rcdata)
+        .strip_whitespace(args.strip_whitespace)
+        .inject_meta_charset(args.inject_meta_charset.as_deref())
+        .alphabetical_attributes(args.alphabetical_attributes)
+        .lossy(args.lossy)
+        .html5lib_compat(args.html5lib_compat)
+}
