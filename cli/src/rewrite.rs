@@ -10,7 +10,7 @@ use tagstream::extract::{LinkExtractor, Url};
 use tagstream::write::{
     Markup, Quote, QuoteAttrValues, Rewrite, Rewriter, Serializer, SerializerOptions, WriteError,
 };
-use tagstream::{Options, StartTag, Token, Tokenizer, xml5};
+use tagstream::{Options, Token, Tokenizer, xml5};
 
 use crate::{CliError, Dialect, input_name, open_input, parse_chunk_size, read_chunk};
 
@@ -211,60 +211,17 @@ impl Edits {
         mut rewrite: Rewrite<'_, 't, W, T>,
     ) -> Result<(), CliError> {
         while let Some(token) = rewrite.next().map_err(write_error)? {
-            if let Some(links) = &mut self.links {
-                links.push(&token);
-            }
-            let Token::StartTag(tag) = token else {
-                continue;
-            };
-            if self.strip.iter().any(|n| n == tag.name()) {
+            if let Token::StartTag(tag) = token
+                && self.strip.iter().any(|n| n == tag.name())
+            {
+                // Its links are never seen: the element is not in the output.
                 rewrite.remove_element().map_err(write_error)?;
             } else if let Some(links) = &mut self.links {
-                absolutize(&mut rewrite, &tag, links).map_err(write_error)?;
-                links.forget_found();
+                rewrite.absolutize_links(links).map_err(write_error)?;
             }
         }
         Ok(())
     }
-}
-
-/// Write the URLs the start tag `tag` holds absolute (its other bytes as they are).
-fn absolutize<'t, W: Write, T: Markup<'t>>(
-    rewrite: &mut Rewrite<'_, 't, W, T>,
-    tag: &StartTag<'t>,
-    links: &LinkExtractor,
-) -> Result<(), WriteError> {
-    let found = links.just_found();
-    if found.is_empty() {
-        return Ok(());
-    }
-    let mut edit = rewrite.edit()?;
-    let mut done: Vec<&str> = Vec::new();
-    for attribute in tag.attributes() {
-        let name = attribute.name();
-        if done.contains(&name) {
-            continue;
-        }
-        done.push(name);
-        let value = attribute.value();
-        let mut new = String::with_capacity(value.len() + 32);
-        let mut rest = value;
-        for link in found.iter().filter(|l| l.attribute == name) {
-            let (Some(resolved), Some(at)) =
-                (links.resolve_so_far(&link.url), rest.find(&link.url))
-            else {
-                continue;
-            };
-            new.push_str(&rest[..at]);
-            new.push_str(resolved.as_str());
-            rest = &rest[at + link.url.len()..];
-        }
-        new.push_str(rest);
-        if new != value {
-            edit.set_attribute(name, &new);
-        }
-    }
-    edit.apply()
 }
 
 /// `tagstream serialize`.

@@ -9,6 +9,7 @@ mod hostile_run;
 mod report;
 mod seams;
 mod subjects;
+mod write_subjects;
 mod xml_panics;
 mod xml_subjects;
 

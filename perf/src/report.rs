@@ -590,7 +590,11 @@ impl Race<'_> {
                 group(b.outcome.errors)
             ));
         }
-        for name in ["lol_html-bare", "lol_html-bare-chunks", "tagstream-lossless"] {
+        for name in [
+            "lol_html-bare",
+            "lol_html-bare-chunks",
+            "tagstream-lossless",
+        ] {
             if let Some(r) = self.row(name) {
                 let same = r.outcome.checksum == self.corpus.bytes as u64;
                 notes.push(format!(

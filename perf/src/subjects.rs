@@ -60,6 +60,27 @@ pub const SUBJECTS: &[(&str, &str)] = &[
          a writer that copies the input through does. Sum: raw() lengths (= the corpus bytes)",
     ),
     (
+        "tagstream-rewrite",
+        "write::Rewriter over a lossless tokenizer, every token passed (its raw bytes copied to a \
+         sink). Sum: output bytes (= the corpus bytes)",
+    ),
+    (
+        "tagstream-absolutize",
+        "as `tagstream-rewrite`, with Rewrite::absolutize_links on every token (every URL \
+         `tagstream links` knows, resolved against the page URL and <base href>). Sum: output bytes",
+    ),
+    (
+        "lol_html-absolutize",
+        "HtmlRewriter with element handlers resolving href, src, action, data, poster, srcset (and \
+         <base href>) with the url crate, output to a sink. Sum: output bytes",
+    ),
+    (
+        "tagstream-serialize",
+        "Tokenizer (simulator on) into write::Serializer with the default options, output to a \
+         sink (every page is written back whole: the corpus has no refused token in it). Sum: \
+         output bytes",
+    ),
+    (
         "html5ever",
         "html5ever::tokenizer::Tokenizer with a TokenSink that returns RawData/Plaintext after the \
          start tags above (default TokenizerOpts, input pre-made as StrTendril). Sum: tag name \
@@ -151,7 +172,7 @@ pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Su
             handlers: false,
             chunk_size: Some(chunk_size),
         }),
-        _ => return None,
+        other => return crate::write_subjects::make(other),
     })
 }
 

@@ -108,7 +108,7 @@ impl<'a> Source<'a> {
         }
     }
 
-    fn raw(&self, span: Span) -> &'a [u8] {
+    pub(crate) fn raw(&self, span: Span) -> &'a [u8] {
         &self.bytes[span.start - self.base..span.end - self.base]
     }
 

@@ -9,7 +9,8 @@
 //! self-closing on foreign elements), and insertions before or after it. Whole elements:
 //! [`remove_element`](Rewrite::remove_element) (the element and its content, raw text elements
 //! included: the tokenizer's own view of where they end), [`unwrap_element`](Rewrite::unwrap_element)
-//! (its tags, not its content), and [`Rewriter::strip_comments`].
+//! (its tags, not its content), and [`Rewriter::strip_comments`]; with feature `extract`,
+//! `Rewrite::absolutize_links` (every URL `tagstream links` knows, written absolute).
 //!
 //! Untouched bytes are copied raw, never re-serialized: the output differs from the input only
 //! where an edit was made. An edited tag keeps the raw bytes of its untouched attributes, and a
@@ -51,11 +52,15 @@
 //! [`Options::lossless`]: crate::Options::lossless
 
 mod edit;
+#[cfg(feature = "extract")]
+mod links;
 mod place;
 
 use std::io::Write;
 
 use super::error::{Location, Refusal, WriteError};
+use crate::span::Span;
+use crate::token::Source;
 use crate::{TextKind, Token};
 
 pub use edit::TagEdit;
@@ -163,6 +168,7 @@ impl<W: Write> Rewriter<W> {
             current: None,
             decided: true,
             after_current: (TextKind::Data, false),
+            run: None,
         }
     }
 
@@ -195,6 +201,9 @@ pub struct Rewrite<'r, 't, W: Write, T: Markup<'t>> {
     decided: bool,
     /// Where text lands after `current`, and whether that is foreign content.
     after_current: (TextKind, bool),
+    /// Bytes passed and not written yet: consecutive passed tokens of one buffer are written
+    /// with one call.
+    run: Option<(&'t Source<'t>, Span)>,
 }
 
 impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
@@ -220,15 +229,27 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
             self.after_current = after;
             return Ok(Some(token));
         }
+        self.flush()?;
         Ok(None)
     }
 
     /// Write the token's raw bytes (what [`next`](Rewrite::next) does when nothing was decided).
     pub fn pass(&mut self) -> Result<(), WriteError> {
-        if let Some(token) = self.undecided() {
-            self.rewriter.out.write_all(token.raw())?;
+        let Some(token) = self.undecided() else {
+            return Ok(());
+        };
+        let (src, span) = (token.source(), token.span());
+        match &mut self.run {
+            Some((run_src, run)) if std::ptr::eq(*run_src, src) && run.end == span.start => {
+                run.end = span.end;
+                Ok(())
+            }
+            _ => {
+                self.flush()?;
+                self.run = Some((src, span));
+                Ok(())
+            }
         }
-        Ok(())
     }
 
     /// Write nothing for the token (what goes after it is still written).
@@ -239,7 +260,7 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
     /// Write `html` as it is instead of the token.
     pub fn replace_html(&mut self, html: &str) -> Result<(), WriteError> {
         if self.undecided().is_some() {
-            self.rewriter.out.write_all(html.as_bytes())?;
+            self.write(html.as_bytes())?;
         }
         Ok(())
     }
@@ -257,7 +278,7 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
 
     /// Write `html` as it is before the token.
     pub fn insert_before_html(&mut self, html: &str) -> Result<(), WriteError> {
-        Ok(self.rewriter.out.write_all(html.as_bytes())?)
+        self.write(html.as_bytes())
     }
 
     /// Write `text` before the token, escaped for where it lands (see the module docs).
@@ -290,6 +311,7 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
             return Err(self.refused(Refusal::NotAStartTag));
         };
         let foreign = T::XML || self.after_current.1 || self.rewriter.place.foreign;
+        self.flush()?;
         Ok(TagEdit::new(self, tag, foreign))
     }
 
@@ -339,15 +361,37 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
             return Ok(());
         };
         self.rewriter.place.follow(&token, self.after_current);
+        if self.rewriter.after.is_empty() {
+            return Ok(());
+        }
+        self.flush()?;
         let written = self.rewriter.out.write_all(&self.rewriter.after);
         self.rewriter.after.clear();
         Ok(written?)
     }
 
+    /// Write the passed bytes not written yet.
+    fn flush(&mut self) -> Result<(), WriteError> {
+        if let Some((src, span)) = self.run.take() {
+            self.rewriter.out.write_all(src.raw(span))?;
+        }
+        Ok(())
+    }
+
+    /// Write `bytes` after what was passed before.
+    fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.flush()?;
+        Ok(self.rewriter.out.write_all(bytes)?)
+    }
+
     /// Whether `token` is dropped without being handed out (inside a removal, an unwrapped end
     /// tag, a stripped comment); `foreign`: whether the tree is in foreign content after it.
+    #[inline]
     fn skips(&mut self, token: &Token<'t>, foreign: bool) -> bool {
         let r = &mut *self.rewriter;
+        if r.removing.is_none() && r.unwrapping.is_empty() && !r.strip_comments {
+            return false;
+        }
         if let Some(open) = &mut r.removing {
             if open.ends_at(token, T::XML, foreign) {
                 r.removing = None;
@@ -388,6 +432,7 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
     }
 
     fn write_scratch(&mut self) -> Result<(), WriteError> {
+        self.flush()?;
         Ok(self.rewriter.out.write_all(&self.rewriter.scratch)?)
     }
 
@@ -408,7 +453,7 @@ impl<'t, W: Write, T: Markup<'t>> Drop for Rewrite<'_, 't, W, T> {
     /// The feed is left before its end (or at it): write the last token if undecided, and what
     /// goes after it. A write error is reported by the next call on the rewriter.
     fn drop(&mut self) {
-        if let Err(WriteError::Io(e)) = self.settle() {
+        if let Err(WriteError::Io(e)) = self.settle().and_then(|()| self.flush()) {
             self.rewriter.deferred = Some(e);
         }
     }

@@ -17,6 +17,7 @@ pub(super) struct Place {
 impl Place {
     /// Move past `token`, after which text lands in `after` (the tokenizer's text state and
     /// foreign flag, see [`super::Markup::after`]).
+    #[inline]
     pub(super) fn follow(&mut self, token: &Token<'_>, (kind, foreign): (TextKind, bool)) {
         match token {
             // A raw item changes nothing but the CDATA section it opens or closes (the
