@@ -20,7 +20,7 @@ if [ ! -d "$tests/tokenizer" ]; then
     exit 1
 fi
 
-python3 - "$tests" fuzz/corpus datasets/samples tokenize chunks html5ever scan lossless <<'PY'
+python3 - "$tests" fuzz/corpus datasets/samples tokenize chunks html5ever scan lossless write <<'PY'
 import glob, hashlib, json, os, re, sys
 
 tests, out, samples, targets = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]

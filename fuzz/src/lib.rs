@@ -6,6 +6,7 @@
 //! - [`limits`]: the memory limits' contract, a run with limits against one without.
 //! - [`lossless`]: every byte handed out (`Options::lossless`), HTML and XML5.
 //! - [`reference`]: html5ever's tokenizer in the same token shapes.
+//! - [`write`]: the rewriter (no change = the input; splices) and the serializer (round trip).
 //! - [`xml5`]: the XML5 tokenizer's target (no panic, per-token checks, chunk invariance).
 //!
 //! Only tagstream's public API is used, and for the `scan` target its `fuzzing` feature's hook into
@@ -17,6 +18,7 @@ pub mod drive;
 pub mod limits;
 pub mod lossless;
 pub mod reference;
+pub mod write;
 pub mod xml5;
 
 use tagstream::html5lib::Html5libToken;
