@@ -1,0 +1,27 @@
+//! `tagstream._native`, the extension module of the `tagstream` Python package: the per-record
+//! API (`page`: links and text of one document, as the CLI reports them) and tokens (`tokens`:
+//! a whole document, or a stream fed chunk by chunk). Every call reads its input where Python
+//! keeps it (`input`), does its work in Rust with the GIL released, and only then makes Python
+//! objects.
+
+mod input;
+mod page;
+mod tokens;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(page::links, m)?)?;
+    m.add_function(wrap_pyfunction!(page::text, m)?)?;
+    m.add_function(wrap_pyfunction!(tokens::tokens, m)?)?;
+    m.add_class::<page::Link>()?;
+    m.add_class::<page::Links>()?;
+    m.add_class::<page::Text>()?;
+    m.add_class::<tokens::Token>()?;
+    m.add_class::<tokens::ParseError>()?;
+    m.add_class::<tokens::Tokenizer>()?;
+    m.add("LimitError", m.py().get_type::<tokens::LimitError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
