@@ -10,6 +10,19 @@ mod tokens;
 
 use pyo3::prelude::*;
 
+/// `Name(field=..., ...)` for a `__repr__`: the named fields of `self`, each shown as Python's
+/// `repr` shows it.
+macro_rules! fields_repr {
+    ($py:expr, $name:literal, $self:ident { $($field:ident),* }) => {{
+        use pyo3::IntoPyObjectExt;
+        let fields: Vec<String> = vec![$(
+            format!("{}={}", stringify!($field), (&$self.$field).into_bound_py_any($py)?.repr()?)
+        ),*];
+        Ok::<String, PyErr>(format!("{}({})", $name, fields.join(", ")))
+    }};
+}
+pub(crate) use fields_repr;
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(page::links, m)?)?;

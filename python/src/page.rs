@@ -30,15 +30,18 @@ pub(crate) struct Link {
 
 #[pymethods]
 impl Link {
-    fn __repr__(&self) -> String {
-        format!(
-            "Link(element={:?}, attribute={:?}, url={:?}, resolved={:?}, span={:?}, in_template={})",
-            self.element,
-            self.attribute,
-            self.url,
-            self.resolved,
-            self.span,
-            if self.in_template { "True" } else { "False" }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        crate::fields_repr!(
+            py,
+            "Link",
+            self {
+                element,
+                attribute,
+                url,
+                resolved,
+                span,
+                in_template
+            }
         )
     }
 }
@@ -105,14 +108,16 @@ pub(crate) struct Text {
 
 #[pymethods]
 impl Text {
-    fn __repr__(&self) -> String {
-        let mut preview: String = self.text.chars().take(60).collect();
-        if preview.len() < self.text.len() {
-            preview.push('…');
-        }
-        format!(
-            "Text(title={:?}, description={:?}, text={:?}, encoding={:?})",
-            self.title, self.description, preview, self.encoding
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        crate::fields_repr!(
+            py,
+            "Text",
+            self {
+                title,
+                description,
+                text,
+                encoding
+            }
         )
     }
 }

@@ -50,12 +50,54 @@ pub(crate) struct Token {
 
 #[pymethods]
 impl Token {
-    fn __repr__(&self) -> String {
-        let span = self.span;
-        match (&self.name, &self.text) {
-            (Some(name), _) => format!("Token({}, {name:?}, span={span:?})", self.kind),
-            (None, Some(text)) => format!("Token({}, text={text:?}, span={span:?})", self.kind),
-            (None, None) => format!("Token({}, raw={:?}, span={span:?})", self.kind, self.raw),
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        match self.kind {
+            "start_tag" => crate::fields_repr!(
+                py,
+                "Token",
+                self {
+                    kind,
+                    name,
+                    attributes,
+                    self_closing,
+                    span
+                }
+            ),
+            "end_tag" => crate::fields_repr!(py, "Token", self { kind, name, span }),
+            "text" => crate::fields_repr!(
+                py,
+                "Token",
+                self {
+                    kind,
+                    text,
+                    text_kind,
+                    span
+                }
+            ),
+            "doctype" => crate::fields_repr!(
+                py,
+                "Token",
+                self {
+                    kind,
+                    name,
+                    public_id,
+                    system_id,
+                    force_quirks,
+                    span
+                }
+            ),
+            "processing_instruction" => crate::fields_repr!(
+                py,
+                "Token",
+                self {
+                    kind,
+                    name,
+                    text,
+                    span
+                }
+            ),
+            "comment" => crate::fields_repr!(py, "Token", self { kind, text, span }),
+            _ => crate::fields_repr!(py, "Token", self { kind, raw, span }),
         }
     }
 }
@@ -74,10 +116,16 @@ pub(crate) struct ParseError {
 
 #[pymethods]
 impl ParseError {
-    fn __repr__(&self) -> String {
-        format!(
-            "ParseError({:?}, offset={}, line={}, column={})",
-            self.code, self.offset, self.line, self.column
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        crate::fields_repr!(
+            py,
+            "ParseError",
+            self {
+                code,
+                offset,
+                line,
+                column
+            }
         )
     }
 }

@@ -125,3 +125,9 @@ def test_links_are_typed_objects():
     assert link.span == (9, 20) and link.in_template is False
     with pytest.raises(AttributeError):
         link.url = "changed"
+    assert repr(link) == (
+        "Link(element='a', attribute='href', url='x?a=1&b', "
+        "resolved='https://example.com/d/x?a=1&b', span=(9, 20), in_template=False)"
+    )
+    assert repr(found) == "<Links: 1 links, encoding windows-1252>"
+    assert repr(tagstream.text(b"<p>x")) == "Text(title=None, description=None, text='x', encoding='windows-1252')"
