@@ -131,3 +131,14 @@ def test_links_are_typed_objects():
     )
     assert repr(found) == "<Links: 1 links, encoding windows-1252>"
     assert repr(tagstream.text(b"<p>x")) == "Text(title=None, description=None, text='x', encoding='windows-1252')"
+
+
+def test_a_document_the_cli_streams_equals_it_too(cli, pages, tmp_path):
+    """The whole corpus as one 24 MB page: the CLI reads it in chunks (past 4 MiB), the
+    bindings whole; links, spans and text still agree."""
+    big = b"".join(page.read_bytes() for page in pages)
+    path = tmp_path / "big.html"
+    path.write_bytes(big)
+    links = run_cli(cli, "links", "--base", BASE_URL, str(path))["big.html"]
+    assert [link_record(l) for l in tagstream.links(big, BASE_URL)] == links
+    assert [text_record(tagstream.text(big))] == run_cli(cli, "text", str(path))["big.html"]
