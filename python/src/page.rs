@@ -141,7 +141,8 @@ fn default_encoding(label: Option<&str>) -> PyResult<Option<&'static Encoding>> 
 /// The links of one HTML document, resolved, as `tagstream links` reports them.
 ///
 /// `html`: bytes, bytearray, memoryview or str. `base_url`: the page's URL, which relative
-/// links (and `<base href>`) resolve against. `encoding`: the transport layer's charset (an HTTP
+/// links (and `<base href>`) resolve against (one that does not parse is left out, as the CLI
+/// leaves out a WARC record's). `encoding`: the transport layer's charset (an HTTP
 /// Content-Type charset): certain when the Encoding Standard knows the label, ignored otherwise;
 /// without it the encoding is sniffed (BOM, `<meta>`, UTF-8 detection, windows-1252), and a
 /// late `<meta>` that changes it makes the page be read again, as a browser does.
