@@ -8,7 +8,15 @@ mod input;
 mod page;
 mod tokens;
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
+
+/// A name field: one of the library's static names, or a string Python gave (unpickling).
+pub(crate) type Name = Cow<'static, str>;
+
+/// What `__reduce__` returns for pickling: the class, and the arguments of its constructor.
+pub(crate) type Reduced<'py, Args> = (Bound<'py, pyo3::types::PyType>, Args);
 
 /// `Name(field=..., ...)` for a `__repr__`: the named fields of `self`, each shown as Python's
 /// `repr` shows it.

@@ -9,15 +9,26 @@ use tagstream::extract::page::{self, Sniffing};
 use tagstream::extract::{TextOptions, Url};
 
 use crate::input::Document;
+use crate::{Name, Reduced};
+
+/// The fields of a [`Link`], in order.
+type LinkFields = (
+    Name,
+    Name,
+    String,
+    Option<String>,
+    Option<(usize, usize)>,
+    bool,
+);
 
 /// One link of a page: a line of `tagstream links`.
 #[pyclass(frozen, get_all, eq, module = "tagstream")]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Link {
     /// The element, as the DOM spells it ("a", "img", "feImage", …).
-    element: &'static str,
+    element: Name,
     /// The attribute ("href", "src", "srcset", "xlink:href", …).
-    attribute: &'static str,
+    attribute: Name,
     /// The URL as written, character references resolved, whitespace trimmed.
     url: String,
     /// The URL resolved against the page URL and `<base href>`; None when it does not resolve.
@@ -30,6 +41,39 @@ pub(crate) struct Link {
 
 #[pymethods]
 impl Link {
+    #[new]
+    fn new(
+        element: String,
+        attribute: String,
+        url: String,
+        resolved: Option<String>,
+        span: Option<(usize, usize)>,
+        in_template: bool,
+    ) -> Link {
+        Link {
+            element: element.into(),
+            attribute: attribute.into(),
+            url,
+            resolved,
+            span,
+            in_template,
+        }
+    }
+
+    /// Pickled as its fields (Spark and multiprocessing send results between processes).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, LinkFields> {
+        let link = slf.get().clone();
+        let fields = (
+            link.element,
+            link.attribute,
+            link.url,
+            link.resolved,
+            link.span,
+            link.in_template,
+        );
+        (slf.get_type(), fields)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         crate::fields_repr!(
             py,
@@ -52,11 +96,26 @@ pub(crate) struct Links {
     links: Vec<Py<Link>>,
     /// The encoding's name, as the Encoding Standard spells it ("UTF-8", "windows-1252", …).
     #[pyo3(get)]
-    encoding: &'static str,
+    encoding: Name,
 }
 
 #[pymethods]
 impl Links {
+    #[new]
+    fn new(links: Vec<Py<Link>>, encoding: String) -> Links {
+        Links {
+            links,
+            encoding: encoding.into(),
+        }
+    }
+
+    /// Pickled as its links and encoding.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (Vec<Py<Link>>, Name)> {
+        let this = slf.get();
+        let links = this.links(slf.py());
+        (slf.get_type(), (links, this.encoding.clone()))
+    }
+
     /// The links as a list.
     #[getter]
     fn links(&self, py: Python<'_>) -> Vec<Py<Link>> {
@@ -103,11 +162,35 @@ pub(crate) struct Text {
     /// The visible text.
     text: String,
     /// The encoding's name ("UTF-8", "windows-1252", …).
-    encoding: &'static str,
+    encoding: Name,
 }
 
 #[pymethods]
 impl Text {
+    #[new]
+    fn new(
+        title: Option<String>,
+        description: Option<String>,
+        text: String,
+        encoding: String,
+    ) -> Text {
+        Text {
+            title,
+            description,
+            text,
+            encoding: encoding.into(),
+        }
+    }
+
+    /// Pickled as its fields.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> Reduced<'py, (Option<String>, Option<String>, String, Name)> {
+        let text = slf.get().clone();
+        let fields = (text.title, text.description, text.text, text.encoding);
+        (slf.get_type(), fields)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         crate::fields_repr!(
             py,
@@ -175,8 +258,8 @@ pub(crate) fn links(
         .zip(found.spans)
         .map(|(link, span)| {
             let link = Link {
-                element: link.element,
-                attribute: link.attribute,
+                element: link.element.into(),
+                attribute: link.attribute.into(),
                 url: link.url,
                 resolved: link.resolved.map(String::from),
                 span: span.map(|span| (span.start, span.end)),
@@ -187,7 +270,7 @@ pub(crate) fn links(
         .collect::<PyResult<_>>()?;
     Ok(Links {
         links,
-        encoding: found.encoding.name(),
+        encoding: found.encoding.name().into(),
     })
 }
 
@@ -219,6 +302,6 @@ pub(crate) fn text(
         title: found.page.title,
         description: found.page.description,
         text: found.page.text,
-        encoding: found.encoding.name(),
+        encoding: found.encoding.name().into(),
     })
 }

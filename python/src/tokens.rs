@@ -12,6 +12,7 @@ use pyo3::types::PyList;
 use tagstream::{Limit, Options, TextKind, xml5};
 
 use crate::input::Document;
+use crate::{Name, Reduced};
 
 pyo3::create_exception!(
     tagstream,
@@ -27,7 +28,7 @@ pyo3::create_exception!(
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Token {
     /// "start_tag", "end_tag", "text", "comment", "doctype", "processing_instruction" or "raw".
-    kind: &'static str,
+    kind: Name,
     /// The tag name, DOCTYPE name or processing instruction target; None for the others.
     name: Option<String>,
     /// A start tag's attributes as (name, value) pairs, values decoded, in source order.
@@ -35,7 +36,7 @@ pub(crate) struct Token {
     /// The decoded text of a text token, a comment's data, a processing instruction's data.
     text: Option<String>,
     /// A text token's state: "data", "rcdata", "rawtext", "script_data", "plaintext", "cdata".
-    text_kind: Option<&'static str>,
+    text_kind: Option<Name>,
     /// A start tag's self-closing flag.
     self_closing: bool,
     /// A DOCTYPE's public and system identifiers and force-quirks flag.
@@ -50,8 +51,63 @@ pub(crate) struct Token {
 
 #[pymethods]
 impl Token {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        kind: String,
+        name: Option<String>,
+        attributes: Vec<(String, String)>,
+        text: Option<String>,
+        text_kind: Option<String>,
+        self_closing: bool,
+        public_id: Option<String>,
+        system_id: Option<String>,
+        force_quirks: bool,
+        raw: Vec<u8>,
+        span: (usize, usize),
+    ) -> Token {
+        Token {
+            kind: kind.into(),
+            name,
+            attributes,
+            text,
+            text_kind: text_kind.map(Name::from),
+            self_closing,
+            public_id,
+            system_id,
+            force_quirks,
+            raw,
+            span,
+        }
+    }
+
+    /// Pickled as its fields.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, pyo3::types::PyType>,
+        Bound<'py, pyo3::types::PyTuple>,
+    )> {
+        let t = slf.get().clone();
+        let raw = pyo3::types::PyBytes::new(slf.py(), &t.raw);
+        let fields = (
+            t.kind,
+            t.name,
+            t.attributes,
+            t.text,
+            t.text_kind,
+            t.self_closing,
+            t.public_id,
+            t.system_id,
+            t.force_quirks,
+            raw,
+            t.span,
+        );
+        Ok((slf.get_type(), fields.into_pyobject(slf.py())?))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        match self.kind {
+        match &*self.kind {
             "start_tag" => crate::fields_repr!(
                 py,
                 "Token",
@@ -108,7 +164,7 @@ impl Token {
 #[pyclass(frozen, get_all, eq, module = "tagstream")]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ParseError {
-    code: &'static str,
+    code: Name,
     offset: usize,
     line: u64,
     column: u64,
@@ -116,6 +172,22 @@ pub(crate) struct ParseError {
 
 #[pymethods]
 impl ParseError {
+    #[new]
+    fn new(code: String, offset: usize, line: u64, column: u64) -> ParseError {
+        ParseError {
+            code: code.into(),
+            offset,
+            line,
+            column,
+        }
+    }
+
+    /// Pickled as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (Name, usize, u64, u64)> {
+        let e = slf.get().clone();
+        (slf.get_type(), (e.code, e.offset, e.line, e.column))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         crate::fields_repr!(
             py,
@@ -158,7 +230,7 @@ fn owned(token: &tagstream::Token<'_>) -> Token {
     };
     match token {
         T::StartTag(tag) => Token {
-            kind: "start_tag",
+            kind: "start_tag".into(),
             name: Some(tag.name().to_owned()),
             attributes: tag
                 .attributes()
@@ -168,23 +240,23 @@ fn owned(token: &tagstream::Token<'_>) -> Token {
             ..base
         },
         T::EndTag(tag) => Token {
-            kind: "end_tag",
+            kind: "end_tag".into(),
             name: Some(tag.name().to_owned()),
             ..base
         },
         T::Text(text) => Token {
-            kind: "text",
+            kind: "text".into(),
             text: Some(text.text().to_owned()),
-            text_kind: Some(text_kind(text.kind())),
+            text_kind: Some(text_kind(text.kind()).into()),
             ..base
         },
         T::Comment(comment) => Token {
-            kind: "comment",
+            kind: "comment".into(),
             text: Some(comment.data().to_owned()),
             ..base
         },
         T::Doctype(doctype) => Token {
-            kind: "doctype",
+            kind: "doctype".into(),
             name: doctype.name().map(str::to_owned),
             public_id: doctype.public_id().map(str::to_owned),
             system_id: doctype.system_id().map(str::to_owned),
@@ -192,13 +264,13 @@ fn owned(token: &tagstream::Token<'_>) -> Token {
             ..base
         },
         T::ProcessingInstruction(pi) => Token {
-            kind: "processing_instruction",
+            kind: "processing_instruction".into(),
             name: Some(pi.target().to_owned()),
             text: Some(pi.data().to_owned()),
             ..base
         },
         T::Raw(_) => Token {
-            kind: "raw",
+            kind: "raw".into(),
             ..base
         },
     }
@@ -206,7 +278,7 @@ fn owned(token: &tagstream::Token<'_>) -> Token {
 
 fn owned_error(error: &tagstream::ParseError) -> ParseError {
     ParseError {
-        code: error.code.as_str(),
+        code: error.code.as_str().into(),
         offset: error.offset,
         line: error.position.line,
         column: error.position.col,

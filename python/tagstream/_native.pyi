@@ -19,10 +19,20 @@ class Link:
     resolved: Optional[str]
     span: Optional[Span]
     in_template: bool
+    def __init__(
+        self,
+        element: str,
+        attribute: str,
+        url: str,
+        resolved: Optional[str],
+        span: Optional[Span],
+        in_template: bool,
+    ) -> None: ...
 
 class Links:
     links: List[Link]
     encoding: str
+    def __init__(self, links: List[Link], encoding: str) -> None: ...
     def __len__(self) -> int: ...
     def __getitem__(self, index: int) -> Link: ...
     def __iter__(self) -> Iterator[Link]: ...
@@ -32,6 +42,9 @@ class Text:
     description: Optional[str]
     text: str
     encoding: str
+    def __init__(
+        self, title: Optional[str], description: Optional[str], text: str, encoding: str
+    ) -> None: ...
 
 class Token:
     kind: str
@@ -45,12 +58,27 @@ class Token:
     force_quirks: bool
     raw: bytes
     span: Span
+    def __init__(
+        self,
+        kind: str,
+        name: Optional[str],
+        attributes: List[Tuple[str, str]],
+        text: Optional[str],
+        text_kind: Optional[str],
+        self_closing: bool,
+        public_id: Optional[str],
+        system_id: Optional[str],
+        force_quirks: bool,
+        raw: bytes,
+        span: Span,
+    ) -> None: ...
 
 class ParseError:
     code: str
     offset: int
     line: int
     column: int
+    def __init__(self, code: str, offset: int, line: int, column: int) -> None: ...
 
 def links(
     html: Html,
