@@ -18,13 +18,21 @@ pub(crate) type Name = Cow<'static, str>;
 /// What `__reduce__` returns for pickling: the class, and the arguments of its constructor.
 pub(crate) type Reduced<'py, Args> = (Bound<'py, pyo3::types::PyType>, Args);
 
-/// `Name(field=..., ...)` for a `__repr__`: the named fields of `self`, each shown as Python's
-/// `repr` shows it.
+/// `Name(field=..., ...)` for a `__repr__`: the named fields of `self` (or, with `self.{...}`,
+/// its getters' values), each shown as Python's `repr` shows it.
 macro_rules! fields_repr {
     ($py:expr, $name:literal, $self:ident { $($field:ident),* }) => {{
         use pyo3::IntoPyObjectExt;
         let fields: Vec<String> = vec![$(
             format!("{}={}", stringify!($field), (&$self.$field).into_bound_py_any($py)?.repr()?)
+        ),*];
+        Ok::<String, PyErr>(format!("{}({})", $name, fields.join(", ")))
+    }};
+    // Fields read through getter methods.
+    ($py:expr, $name:literal, $self:ident.{ $($field:ident),* }) => {{
+        use pyo3::IntoPyObjectExt;
+        let fields: Vec<String> = vec![$(
+            format!("{}={}", stringify!($field), $self.$field().into_bound_py_any($py)?.repr()?)
         ),*];
         Ok::<String, PyErr>(format!("{}({})", $name, fields.join(", ")))
     }};

@@ -1,14 +1,15 @@
 //! Tokens: `tagstream.tokens` for a whole document and `tagstream.Tokenizer` for a stream fed
-//! chunk by chunk, HTML or XML5. The tokenizer runs with the GIL released and copies each token
-//! into an owned [`Token`] (tokens borrow the chunk, which the next feed replaces); the Python
-//! objects are made after. Bytes are read as UTF-8 (invalid sequences decode to U+FFFD); spans
+//! chunk by chunk, HTML or XML5. The tokenizer runs with the GIL released and copies each token's
+//! strings and bytes into one [`Batch`] per call (tokens borrow the chunk, which the next feed
+//! replaces); the Python objects are made after, and their strings when a field is read. Bytes are read as UTF-8 (invalid sequences decode to U+FFFD); spans
 //! are byte offsets in the whole stream.
 
-use std::sync::Mutex;
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyTuple};
 use tagstream::{Limit, Options, TextKind, xml5};
 
 use crate::input::Document;
@@ -23,30 +24,211 @@ pyo3::create_exception!(
      say which and where."
 );
 
-/// One token, or with `lossless=True` a run of bytes that belongs to no token (kind "raw").
-#[pyclass(frozen, get_all, eq, module = "tagstream")]
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Token {
-    /// "start_tag", "end_tag", "text", "comment", "doctype", "processing_instruction" or "raw".
-    kind: Name,
-    /// The tag name, DOCTYPE name or processing instruction target; None for the others.
-    name: Option<String>,
-    /// A start tag's attributes as (name, value) pairs, values decoded, in source order.
-    attributes: Vec<(String, String)>,
-    /// The decoded text of a text token, a comment's data, a processing instruction's data.
-    text: Option<String>,
-    /// A text token's state: "data", "rcdata", "rawtext", "script_data", "plaintext", "cdata".
-    text_kind: Option<Name>,
-    /// A start tag's self-closing flag.
-    self_closing: bool,
-    /// A DOCTYPE's public and system identifiers and force-quirks flag.
-    public_id: Option<String>,
-    system_id: Option<String>,
-    force_quirks: bool,
-    /// The token's bytes as written.
+/// The strings and bytes of the tokens of one call, which they share: a [`Token`] holds ranges
+/// into it, so copying a token out of the tokenizer allocates nothing of its own, and a Python
+/// string is made only when a field is read. (A token kept alive keeps its call's batch.)
+#[derive(Debug, Default)]
+struct Batch {
+    /// Names, decoded text, identifiers, attribute names and values, one after the other.
+    strings: String,
+    /// The tokens' bytes as written, one after the other.
     raw: Vec<u8>,
-    /// Byte offsets (start, end) in the whole input.
+    /// The attributes of the start tags: ranges of name and value in `strings`.
+    attributes: Vec<(Range<usize>, Range<usize>)>,
+}
+
+impl Batch {
+    fn push_str(&mut self, s: &str) -> Range<usize> {
+        let start = self.strings.len();
+        self.strings.push_str(s);
+        start..self.strings.len()
+    }
+
+    fn push_raw(&mut self, raw: &[u8]) -> Range<usize> {
+        let start = self.raw.len();
+        self.raw.extend_from_slice(raw);
+        start..self.raw.len()
+    }
+
+    fn push_attributes<'a>(
+        &mut self,
+        attributes: impl Iterator<Item = (&'a str, &'a str)>,
+    ) -> Range<usize> {
+        let start = self.attributes.len();
+        for (name, value) in attributes {
+            let name = self.push_str(name);
+            let value = self.push_str(value);
+            self.attributes.push((name, value));
+        }
+        start..self.attributes.len()
+    }
+
+    fn str(&self, range: &Range<usize>) -> &str {
+        &self.strings[range.clone()]
+    }
+
+    /// `token`'s fields, its strings and bytes copied in.
+    fn push(&mut self, token: &tagstream::Token<'_>) -> Fields {
+        use tagstream::Token as T;
+        let span = token.span();
+        let base = Fields {
+            raw: self.push_raw(token.raw()),
+            span: (span.start, span.end),
+            ..Fields::default()
+        };
+        match token {
+            T::StartTag(tag) => Fields {
+                kind: "start_tag",
+                name: Some(self.push_str(tag.name())),
+                attributes: self.push_attributes(tag.attributes().map(|a| (a.name(), a.value()))),
+                self_closing: tag.self_closing(),
+                ..base
+            },
+            T::EndTag(tag) => Fields {
+                kind: "end_tag",
+                name: Some(self.push_str(tag.name())),
+                ..base
+            },
+            T::Text(text) => Fields {
+                kind: "text",
+                text: Some(self.push_str(text.text())),
+                text_kind: Some(text_kind(text.kind())),
+                ..base
+            },
+            T::Comment(comment) => Fields {
+                kind: "comment",
+                text: Some(self.push_str(comment.data())),
+                ..base
+            },
+            T::Doctype(doctype) => Fields {
+                kind: "doctype",
+                name: doctype.name().map(|name| self.push_str(name)),
+                public_id: doctype.public_id().map(|id| self.push_str(id)),
+                system_id: doctype.system_id().map(|id| self.push_str(id)),
+                force_quirks: doctype.force_quirks(),
+                ..base
+            },
+            T::ProcessingInstruction(pi) => Fields {
+                kind: "processing_instruction",
+                name: Some(self.push_str(pi.target())),
+                text: Some(self.push_str(pi.data())),
+                ..base
+            },
+            T::Raw(_) => Fields {
+                kind: "raw",
+                ..base
+            },
+        }
+    }
+}
+
+/// The token kinds, as `Token.kind` names them.
+const KINDS: &[&str] = &[
+    "start_tag",
+    "end_tag",
+    "text",
+    "comment",
+    "doctype",
+    "processing_instruction",
+    "raw",
+];
+
+/// The text kinds, as `Token.text_kind` names them.
+const TEXT_KINDS: &[&str] = &[
+    "data",
+    "rcdata",
+    "rawtext",
+    "script_data",
+    "plaintext",
+    "cdata",
+];
+
+fn text_kind(kind: TextKind) -> &'static str {
+    match kind {
+        TextKind::Data => "data",
+        TextKind::Rcdata => "rcdata",
+        TextKind::Rawtext => "rawtext",
+        TextKind::ScriptData => "script_data",
+        TextKind::Plaintext => "plaintext",
+        TextKind::Cdata => "cdata",
+    }
+}
+
+/// `name` as one of `names`, or a `ValueError` naming `what`.
+fn known(names: &[&'static str], name: &str, what: &str) -> PyResult<&'static str> {
+    names
+        .iter()
+        .find(|known| **known == name)
+        .copied()
+        .ok_or_else(|| PyValueError::new_err(format!("{name:?} is not a {what}: {names:?}")))
+}
+
+/// A token's fields: ranges into its [`Batch`].
+#[derive(Clone, Debug, Default)]
+struct Fields {
+    kind: &'static str,
+    name: Option<Range<usize>>,
+    /// In [`Batch::attributes`].
+    attributes: Range<usize>,
+    text: Option<Range<usize>>,
+    text_kind: Option<&'static str>,
+    self_closing: bool,
+    public_id: Option<Range<usize>>,
+    system_id: Option<Range<usize>>,
+    force_quirks: bool,
+    /// In [`Batch::raw`].
+    raw: Range<usize>,
     span: (usize, usize),
+}
+
+/// One token, or with `lossless=True` a run of bytes that belongs to no token (kind "raw").
+#[pyclass(frozen, eq, module = "tagstream")]
+pub(crate) struct Token {
+    batch: Arc<Batch>,
+    fields: Fields,
+}
+
+/// A token's values, in the order of its constructor's parameters.
+type Values<'a> = (
+    &'static str,
+    Option<&'a str>,
+    Vec<(&'a str, &'a str)>,
+    Option<&'a str>,
+    Option<&'static str>,
+    bool,
+    Option<&'a str>,
+    Option<&'a str>,
+    bool,
+    &'a [u8],
+    (usize, usize),
+);
+
+impl Token {
+    fn values(&self) -> Values<'_> {
+        (
+            self.kind(),
+            self.name(),
+            self.attributes(),
+            self.text(),
+            self.text_kind(),
+            self.self_closing(),
+            self.public_id(),
+            self.system_id(),
+            self.force_quirks(),
+            self.raw(),
+            self.span(),
+        )
+    }
+
+    fn string(&self, range: &Option<Range<usize>>) -> Option<&str> {
+        range.as_ref().map(|range| self.batch.str(range))
+    }
+}
+
+impl PartialEq for Token {
+    fn eq(&self, other: &Token) -> bool {
+        self.values() == other.values()
+    }
 }
 
 #[pymethods]
@@ -54,106 +236,136 @@ impl Token {
     #[new]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        kind: String,
-        name: Option<String>,
+        kind: &str,
+        name: Option<&str>,
         attributes: Vec<(String, String)>,
-        text: Option<String>,
-        text_kind: Option<String>,
+        text: Option<&str>,
+        text_kind: Option<&str>,
         self_closing: bool,
-        public_id: Option<String>,
-        system_id: Option<String>,
+        public_id: Option<&str>,
+        system_id: Option<&str>,
         force_quirks: bool,
-        raw: Vec<u8>,
+        raw: &[u8],
         span: (usize, usize),
-    ) -> Token {
-        Token {
-            kind: kind.into(),
-            name,
-            attributes,
-            text,
-            text_kind: text_kind.map(Name::from),
+    ) -> PyResult<Token> {
+        let mut batch = Batch::default();
+        let attributes = attributes.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        let fields = Fields {
+            kind: known(KINDS, kind, "token kind")?,
+            name: name.map(|name| batch.push_str(name)),
+            attributes: batch.push_attributes(attributes),
+            text: text.map(|text| batch.push_str(text)),
+            text_kind: text_kind
+                .map(|kind| known(TEXT_KINDS, kind, "text kind"))
+                .transpose()?,
             self_closing,
-            public_id,
-            system_id,
+            public_id: public_id.map(|id| batch.push_str(id)),
+            system_id: system_id.map(|id| batch.push_str(id)),
             force_quirks,
-            raw,
+            raw: batch.push_raw(raw),
             span,
-        }
+        };
+        Ok(Token {
+            batch: Arc::new(batch),
+            fields,
+        })
     }
 
-    /// Pickled as its fields.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(
-        Bound<'py, pyo3::types::PyType>,
-        Bound<'py, pyo3::types::PyTuple>,
-    )> {
-        let t = slf.get().clone();
-        let raw = pyo3::types::PyBytes::new(slf.py(), &t.raw);
-        let fields = (
-            t.kind,
-            t.name,
-            t.attributes,
-            t.text,
-            t.text_kind,
-            t.self_closing,
-            t.public_id,
-            t.system_id,
-            t.force_quirks,
-            raw,
-            t.span,
-        );
-        Ok((slf.get_type(), fields.into_pyobject(slf.py())?))
+    /// "start_tag", "end_tag", "text", "comment", "doctype", "processing_instruction" or "raw".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.fields.kind
+    }
+
+    /// The tag name, DOCTYPE name or processing instruction target; None for the others.
+    #[getter]
+    fn name(&self) -> Option<&str> {
+        self.string(&self.fields.name)
+    }
+
+    /// A start tag's attributes as (name, value) pairs, values decoded, in source order.
+    #[getter]
+    fn attributes(&self) -> Vec<(&str, &str)> {
+        let attributes = &self.batch.attributes[self.fields.attributes.clone()];
+        let pair = |(name, value): &(Range<usize>, Range<usize>)| {
+            (self.batch.str(name), self.batch.str(value))
+        };
+        attributes.iter().map(pair).collect()
+    }
+
+    /// The decoded text of a text token, a comment's data, a processing instruction's data.
+    #[getter]
+    fn text(&self) -> Option<&str> {
+        self.string(&self.fields.text)
+    }
+
+    /// A text token's state: "data", "rcdata", "rawtext", "script_data", "plaintext", "cdata".
+    #[getter]
+    fn text_kind(&self) -> Option<&'static str> {
+        self.fields.text_kind
+    }
+
+    /// A start tag's self-closing flag.
+    #[getter]
+    fn self_closing(&self) -> bool {
+        self.fields.self_closing
+    }
+
+    /// A DOCTYPE's public identifier.
+    #[getter]
+    fn public_id(&self) -> Option<&str> {
+        self.string(&self.fields.public_id)
+    }
+
+    /// A DOCTYPE's system identifier.
+    #[getter]
+    fn system_id(&self) -> Option<&str> {
+        self.string(&self.fields.system_id)
+    }
+
+    /// A DOCTYPE's force-quirks flag.
+    #[getter]
+    fn force_quirks(&self) -> bool {
+        self.fields.force_quirks
+    }
+
+    /// The token's bytes as written.
+    #[getter]
+    fn raw(&self) -> &[u8] {
+        &self.batch.raw[self.fields.raw.clone()]
+    }
+
+    /// Byte offsets (start, end) in the whole input.
+    #[getter]
+    fn span(&self) -> (usize, usize) {
+        self.fields.span
+    }
+
+    /// Pickled as its values.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, Bound<'py, PyTuple>>> {
+        let values = slf.get().values().into_pyobject(slf.py())?;
+        Ok((slf.get_type(), values))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        match &*self.kind {
+        match self.fields.kind {
             "start_tag" => crate::fields_repr!(
                 py,
                 "Token",
-                self {
-                    kind,
-                    name,
-                    attributes,
-                    self_closing,
-                    span
-                }
+                self.{ kind, name, attributes, self_closing, span }
             ),
-            "end_tag" => crate::fields_repr!(py, "Token", self { kind, name, span }),
-            "text" => crate::fields_repr!(
-                py,
-                "Token",
-                self {
-                    kind,
-                    text,
-                    text_kind,
-                    span
-                }
-            ),
+            "end_tag" => crate::fields_repr!(py, "Token", self.{ kind, name, span }),
+            "text" => crate::fields_repr!(py, "Token", self.{ kind, text, text_kind, span }),
             "doctype" => crate::fields_repr!(
                 py,
                 "Token",
-                self {
-                    kind,
-                    name,
-                    public_id,
-                    system_id,
-                    force_quirks,
-                    span
-                }
+                self.{ kind, name, public_id, system_id, force_quirks, span }
             ),
-            "processing_instruction" => crate::fields_repr!(
-                py,
-                "Token",
-                self {
-                    kind,
-                    name,
-                    text,
-                    span
-                }
-            ),
-            "comment" => crate::fields_repr!(py, "Token", self { kind, text, span }),
-            _ => crate::fields_repr!(py, "Token", self { kind, raw, span }),
+            "processing_instruction" => {
+                crate::fields_repr!(py, "Token", self.{ kind, name, text, span })
+            }
+            "comment" => crate::fields_repr!(py, "Token", self.{ kind, text, span }),
+            _ => crate::fields_repr!(py, "Token", self.{ kind, raw, span }),
         }
     }
 }
@@ -202,78 +414,10 @@ impl ParseError {
     }
 }
 
-/// What a feed produces, in order.
+/// What a feed produces, in order: tokens' fields (in the feed's [`Batch`]) and errors.
 enum Item {
-    Token(Token),
+    Token(Fields),
     Error(ParseError),
-}
-
-fn text_kind(kind: TextKind) -> &'static str {
-    match kind {
-        TextKind::Data => "data",
-        TextKind::Rcdata => "rcdata",
-        TextKind::Rawtext => "rawtext",
-        TextKind::ScriptData => "script_data",
-        TextKind::Plaintext => "plaintext",
-        TextKind::Cdata => "cdata",
-    }
-}
-
-/// `token`, owned.
-fn owned(token: &tagstream::Token<'_>) -> Token {
-    use tagstream::Token as T;
-    let span = token.span();
-    let base = Token {
-        raw: token.raw().to_vec(),
-        span: (span.start, span.end),
-        ..Token::default()
-    };
-    match token {
-        T::StartTag(tag) => Token {
-            kind: "start_tag".into(),
-            name: Some(tag.name().to_owned()),
-            attributes: tag
-                .attributes()
-                .map(|a| (a.name().to_owned(), a.value().to_owned()))
-                .collect(),
-            self_closing: tag.self_closing(),
-            ..base
-        },
-        T::EndTag(tag) => Token {
-            kind: "end_tag".into(),
-            name: Some(tag.name().to_owned()),
-            ..base
-        },
-        T::Text(text) => Token {
-            kind: "text".into(),
-            text: Some(text.text().to_owned()),
-            text_kind: Some(text_kind(text.kind()).into()),
-            ..base
-        },
-        T::Comment(comment) => Token {
-            kind: "comment".into(),
-            text: Some(comment.data().to_owned()),
-            ..base
-        },
-        T::Doctype(doctype) => Token {
-            kind: "doctype".into(),
-            name: doctype.name().map(str::to_owned),
-            public_id: doctype.public_id().map(str::to_owned),
-            system_id: doctype.system_id().map(str::to_owned),
-            force_quirks: doctype.force_quirks(),
-            ..base
-        },
-        T::ProcessingInstruction(pi) => Token {
-            kind: "processing_instruction".into(),
-            name: Some(pi.target().to_owned()),
-            text: Some(pi.data().to_owned()),
-            ..base
-        },
-        T::Raw(_) => Token {
-            kind: "raw".into(),
-            ..base
-        },
-    }
 }
 
 fn owned_error(error: &tagstream::ParseError) -> ParseError {
@@ -285,17 +429,17 @@ fn owned_error(error: &tagstream::ParseError) -> ParseError {
     }
 }
 
-/// Copy out every token of one feed, each followed by the errors it brought.
+/// Copy out every token of one feed into a [`Batch`], each followed by the errors it brought.
 macro_rules! collect_items {
     ($tokens:expr) => {{
         let mut tokens = $tokens;
-        let mut items = Vec::new();
+        let (mut batch, mut items) = (Batch::default(), Vec::new());
         while let Some(token) = tokens.next() {
-            items.push(Item::Token(owned(&token)));
+            items.push(Item::Token(batch.push(&token)));
             items.extend(tokens.drain_errors().map(|e| Item::Error(owned_error(&e))));
         }
         items.extend(tokens.drain_errors().map(|e| Item::Error(owned_error(&e))));
-        items
+        (batch, items)
     }};
 }
 
@@ -315,7 +459,7 @@ enum Step<'a> {
 
 impl Machine {
     /// Run `step`: the items it produces, or the limit that stopped it.
-    fn run(&mut self, step: Step<'_>) -> Result<Vec<Item>, tagstream::LimitError> {
+    fn run(&mut self, step: Step<'_>) -> Result<Output, tagstream::LimitError> {
         let items = match (&mut *self, step) {
             (Machine::Html(t), Step::Whole(input)) => collect_items!(t.tokenize(input)),
             (Machine::Html(t), Step::Feed(chunk)) => collect_items!(t.feed(chunk)),
@@ -385,12 +529,19 @@ fn limit_error(py: Python<'_>, limit: tagstream::LimitError) -> PyErr {
     }
 }
 
+/// What one feed gives: the batch its tokens share, and the items.
+type Output = (Batch, Vec<Item>);
+
 /// The items as a Python list.
-fn to_list(py: Python<'_>, items: Vec<Item>) -> PyResult<Bound<'_, PyList>> {
+fn to_list(py: Python<'_>, (batch, items): Output) -> PyResult<Bound<'_, PyList>> {
+    let batch = Arc::new(batch);
     let list = PyList::empty(py);
     for item in items {
         match item {
-            Item::Token(token) => list.append(Py::new(py, token)?)?,
+            Item::Token(fields) => {
+                let batch = Arc::clone(&batch);
+                list.append(Py::new(py, Token { batch, fields })?)?
+            }
             Item::Error(error) => list.append(Py::new(py, error)?)?,
         }
     }
