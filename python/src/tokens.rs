@@ -38,6 +38,16 @@ struct Batch {
 }
 
 impl Batch {
+    /// A batch for the tokens of `len` input bytes: their raw bytes and decoded strings are
+    /// about as many (reserving them spares copying both as they grow).
+    fn for_input(len: usize) -> Batch {
+        Batch {
+            strings: String::with_capacity(len),
+            raw: Vec::with_capacity(len),
+            attributes: Vec::new(),
+        }
+    }
+
     fn push_str(&mut self, s: &str) -> Range<usize> {
         let start = self.strings.len();
         self.strings.push_str(s);
@@ -431,9 +441,9 @@ fn owned_error(error: &tagstream::ParseError) -> ParseError {
 
 /// Copy out every token of one feed into a [`Batch`], each followed by the errors it brought.
 macro_rules! collect_items {
-    ($tokens:expr) => {{
+    ($tokens:expr, $len:expr) => {{
         let mut tokens = $tokens;
-        let (mut batch, mut items) = (Batch::default(), Vec::new());
+        let (mut batch, mut items) = (Batch::for_input($len), Vec::new());
         while let Some(token) = tokens.next() {
             items.push(Item::Token(batch.push(&token)));
             items.extend(tokens.drain_errors().map(|e| Item::Error(owned_error(&e))));
@@ -461,12 +471,16 @@ impl Machine {
     /// Run `step`: the items it produces, or the limit that stopped it.
     fn run(&mut self, step: Step<'_>) -> Result<Output, tagstream::LimitError> {
         let items = match (&mut *self, step) {
-            (Machine::Html(t), Step::Whole(input)) => collect_items!(t.tokenize(input)),
-            (Machine::Html(t), Step::Feed(chunk)) => collect_items!(t.feed(chunk)),
-            (Machine::Html(t), Step::Finish) => collect_items!(t.finish()),
-            (Machine::Xml5(t), Step::Whole(input)) => collect_items!(t.tokenize(input)),
-            (Machine::Xml5(t), Step::Feed(chunk)) => collect_items!(t.feed(chunk)),
-            (Machine::Xml5(t), Step::Finish) => collect_items!(t.finish()),
+            (Machine::Html(t), Step::Whole(input)) => {
+                collect_items!(t.tokenize(input), input.len())
+            }
+            (Machine::Html(t), Step::Feed(chunk)) => collect_items!(t.feed(chunk), chunk.len()),
+            (Machine::Html(t), Step::Finish) => collect_items!(t.finish(), 0),
+            (Machine::Xml5(t), Step::Whole(input)) => {
+                collect_items!(t.tokenize(input), input.len())
+            }
+            (Machine::Xml5(t), Step::Feed(chunk)) => collect_items!(t.feed(chunk), chunk.len()),
+            (Machine::Xml5(t), Step::Finish) => collect_items!(t.finish(), 0),
         };
         let limit = match self {
             Machine::Html(t) => t.limit_error(),
