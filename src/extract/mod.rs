@@ -13,6 +13,9 @@
 //!   URL and the document's `<base href>`; [`tag_links`] gives the URLs of one start tag without
 //!   copying; [`parse_srcset`] and [`parse_refresh`] are the HTML Standard's micro-syntaxes.
 //! - [`text()`] / [`TextExtractor`]: visible text, title and meta description.
+//! - [`page`] (with the `encoding` feature too): either of them for a page in any encoding, sniffed
+//!   as a browser does and read again when a late `<meta>` changes it; what the CLI's `links` and
+//!   `text` and the Python bindings run per document.
 //!
 //! # Which attributes are links
 //!
@@ -51,6 +54,8 @@
 //! ```
 
 mod links;
+#[cfg(feature = "encoding")]
+pub mod page;
 mod scope;
 mod syntax;
 mod text;

@@ -1,12 +1,14 @@
 //! How every command that reads HTML decides its encoding: the `--encoding` and
 //! `--default-encoding` options (shared by `tokens`, `links`, `text` and `stats`), the
-//! [`Transcoder`] they configure, and, for the crawler commands, reading a document (held whole,
-//! or streamed: see [`stream`]) into a [`Page`], with one restart when a `<meta>` changes the
-//! encoding.
+//! [`Transcoder`] they configure (the library's [`Sniffing`]), and, for the crawler commands,
+//! reading a document (held whole: [`page::read`], or streamed: see [`stream`]) into a [`Page`],
+//! with one restart when a `<meta>` changes the encoding.
 
 use clap::Args;
-use tagstream::encoding::{DecodedTokens, Encoding, EncodingChange, Transcoder};
-use tagstream::{Options, Span, Token};
+use tagstream::encoding::{Encoding, Transcoder};
+use tagstream::extract::page::{self, Sniffing};
+pub(crate) use tagstream::extract::page::{Page, push_tokens};
+use tagstream::{Options, Span};
 
 use super::inputs::Body;
 use super::stream::{self, Broken, Why};
@@ -81,21 +83,6 @@ fn parse_fallback(label: &str) -> Result<Fallback, String> {
         .map_err(|why| format!("neither `auto` nor {why}"))
 }
 
-/// What a crawler command builds from a document's tokens.
-pub(crate) trait Page {
-    /// Whether it maps spans back to the input's bytes (the transcoder then records how; that
-    /// costs a decoder call per non-ASCII byte of a decoded document).
-    const MAPS_SPANS: bool = false;
-
-    /// Take the next token. `tokens` maps its spans back to the input's bytes
-    /// ([`DecodedTokens::original_span`], with [`Page::MAPS_SPANS`]): now, as a stream forgets
-    /// the map of what its tokenizer no longer holds at every feed.
-    fn push(&mut self, token: &Token<'_>, tokens: &DecodedTokens<'_>);
-
-    /// The tokens of one chunk of a stream are over: a text token may go on in the next one.
-    fn seam(&mut self) {}
-}
-
 /// One document read by [`EncodingArgs::read`].
 pub(crate) struct Reading<P> {
     /// What the tokens were pushed into (on the pass that counted).
@@ -125,18 +112,16 @@ impl EncodingArgs {
         transport_label: Option<&str>,
         map_offsets: bool,
     ) -> Transcoder {
-        let mut transcoder = Transcoder::new(options).map_offsets(map_offsets);
-        transcoder = match self.default_encoding {
-            Fallback::Auto => transcoder.detect_utf8(true),
-            Fallback::Label(encoding) => transcoder.default_encoding(encoding),
+        let default = match self.default_encoding {
+            Fallback::Auto => None,
+            Fallback::Label(encoding) => Some(encoding),
         };
-        if let Some(label) = transport_label {
-            transcoder = transcoder.transport_label(label);
-        }
-        match self.encoding {
-            Some(encoding) => transcoder.known_encoding(encoding),
-            None => transcoder,
-        }
+        let sniffing = Sniffing {
+            transport_label,
+            known: self.encoding,
+            default,
+        };
+        sniffing.transcoder(options, map_offsets)
     }
 
     /// Tokenize the document `body` into a page made by `start`. When a `<meta>` changes the
@@ -187,14 +172,7 @@ fn read_whole<P: Page>(
     transcoder_for: impl Fn(Option<&'static Encoding>) -> Transcoder,
     start: impl Fn() -> P,
 ) -> Reading<P> {
-    let mut transcoder = transcoder_for(None);
-    let mut page = start();
-    if let Some(change) = push_tokens(transcoder.tokenize(html), &mut page, true) {
-        transcoder = transcoder_for(Some(change.to));
-        page = start();
-        // The encoding is certain now: no `<meta>` can change it again.
-        push_tokens(transcoder.tokenize(html), &mut page, true);
-    }
+    let page::Reading { page, transcoder } = page::read(html, transcoder_for, start);
     let done = Done {
         bytes: html.len() as u64,
         note: None,
@@ -204,20 +182,4 @@ fn read_whole<P: Page>(
         transcoder,
         done,
     }
-}
-
-/// Push `tokens` into `page`, up to a `<meta>` that changes the encoding when `stop_at_change`
-/// (that change is returned), else to the end.
-pub(crate) fn push_tokens<P: Page>(
-    mut tokens: DecodedTokens<'_>,
-    page: &mut P,
-    stop_at_change: bool,
-) -> Option<EncodingChange> {
-    while let Some(token) = tokens.next() {
-        page.push(&token, &tokens);
-        if stop_at_change && let Some(change) = tokens.encoding_change() {
-            return Some(change);
-        }
-    }
-    None
 }

@@ -3,11 +3,11 @@
 
 use clap::Args;
 use serde::Serialize;
-use tagstream::encoding::DecodedTokens;
-use tagstream::extract::{Link, LinkExtractor, Url};
-use tagstream::{Options, Span, Token};
+use tagstream::extract::page::LinkPage;
+use tagstream::extract::{Link, Url};
+use tagstream::{Options, Span};
 
-use super::encoding::{Done, Page};
+use super::encoding::Done;
 use super::inputs::{Body, Document};
 use super::stream::Broken;
 use super::{Command, InputArgs, Origin, json_line};
@@ -36,31 +36,6 @@ struct LinkLine<'a> {
     /// Byte offsets in the document as read (before decoding).
     span: Option<[usize; 2]>,
     in_template: bool,
-}
-
-/// The links of one document, and, when it is streamed, their spans in the document's bytes.
-struct LinkPage {
-    extractor: LinkExtractor,
-    /// Streaming: the span of every link found, in order, mapped back to the input's bytes as
-    /// soon as it is found ([`LinkExtractor::just_found`]), as a stream forgets the map of what
-    /// its tokenizer let go of (the extractor hands the links out only at the end: their base
-    /// URL may come later). `None` for a document held whole, whose map is kept to the end.
-    spans: Option<Vec<Option<Span>>>,
-}
-
-impl Page for LinkPage {
-    const MAPS_SPANS: bool = true;
-
-    fn push(&mut self, token: &Token<'_>, tokens: &DecodedTokens<'_>) {
-        if let (Token::StartTag(_), Some(encoding)) = (token, tokens.encoding()) {
-            self.extractor.set_encoding(encoding);
-        }
-        self.extractor.push(token);
-        if let Some(spans) = &mut self.spans {
-            let found = self.extractor.just_found().iter();
-            spans.extend(found.map(|link| tokens.original_span(link.span)));
-        }
-    }
 }
 
 /// The `links` command.
@@ -110,19 +85,10 @@ impl Command for Links<'_> {
         let record_url = document.url.and_then(|url| Url::parse(url).ok());
         let page_url = record_url.or_else(|| self.args.base.clone());
         let streamed = matches!(document.body, Body::Stream(_));
-        let read = self
-            .args
-            .inputs
-            .read(&self.options(), document, || LinkPage {
-                extractor: LinkExtractor::new(page_url.clone()),
-                spans: streamed.then(Vec::new),
-            })?;
-        let LinkPage { extractor, spans } = read.page;
-        let links = extractor.finish();
-        let spans = spans.unwrap_or_else(|| {
-            let map = |link: &Link| read.transcoder.original_span(link.span);
-            links.iter().map(map).collect()
-        });
+        let read = self.args.inputs.read(&self.options(), document, || {
+            LinkPage::new(page_url.clone(), streamed)
+        })?;
+        let (links, spans) = read.page.finish(&read.transcoder);
         for (link, span) in links.iter().zip(spans) {
             self.write(document, link, span, out);
         }

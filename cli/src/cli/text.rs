@@ -3,11 +3,10 @@
 
 use clap::Args;
 use serde::Serialize;
-use tagstream::encoding::DecodedTokens;
+use tagstream::Options;
 use tagstream::extract::{TextExtractor, TextOptions};
-use tagstream::{Options, Token};
 
-use super::encoding::{Done, Page};
+use super::encoding::Done;
 use super::inputs::Document;
 use super::stream::Broken;
 use super::{Command, InputArgs, Origin, json_line};
@@ -82,11 +81,5 @@ impl Command for Text<'_> {
         };
         json_line(out, &line);
         Ok(read.done)
-    }
-}
-
-impl Page for TextExtractor {
-    fn push(&mut self, token: &Token<'_>, _: &DecodedTokens<'_>) {
-        TextExtractor::push(self, token);
     }
 }

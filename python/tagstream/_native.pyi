@@ -1,0 +1,119 @@
+# Types of the extension module (python/src/); tests/test_stubs.py checks the signatures.
+from typing import Iterator, List, Optional, Tuple, Union
+
+Html = Union[bytes, bytearray, memoryview, str]
+Span = Tuple[int, int]
+
+__version__: str
+
+class LimitError(Exception):
+    limit: str  # "carry" or "arena"
+    max: int
+    needed: int
+    offset: int
+
+class Link:
+    element: str
+    attribute: str
+    url: str
+    resolved: Optional[str]
+    span: Optional[Span]
+    in_template: bool
+    def __init__(
+        self,
+        element: str,
+        attribute: str,
+        url: str,
+        resolved: Optional[str],
+        span: Optional[Span],
+        in_template: bool,
+    ) -> None: ...
+
+class Links:
+    links: List[Link]
+    encoding: str
+    def __init__(self, links: List[Link], encoding: str) -> None: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> Link: ...
+    def __iter__(self) -> Iterator[Link]: ...
+
+class Text:
+    title: Optional[str]
+    description: Optional[str]
+    text: str
+    encoding: str
+    def __init__(
+        self, title: Optional[str], description: Optional[str], text: str, encoding: str
+    ) -> None: ...
+
+class Token:
+    kind: str
+    name: Optional[str]
+    attributes: List[Tuple[str, str]]
+    text: Optional[str]
+    text_kind: Optional[str]
+    self_closing: bool
+    public_id: Optional[str]
+    system_id: Optional[str]
+    force_quirks: bool
+    raw: bytes
+    span: Span
+    def __init__(
+        self,
+        kind: str,
+        name: Optional[str],
+        attributes: List[Tuple[str, str]],
+        text: Optional[str],
+        text_kind: Optional[str],
+        self_closing: bool,
+        public_id: Optional[str],
+        system_id: Optional[str],
+        force_quirks: bool,
+        raw: bytes,
+        span: Span,
+    ) -> None: ...
+
+class ParseError:
+    code: str
+    offset: int
+    line: int
+    column: int
+    def __init__(self, code: str, offset: int, line: int, column: int) -> None: ...
+
+def links(
+    html: Html,
+    base_url: Optional[str] = None,
+    encoding: Optional[str] = None,
+    scripting: bool = False,
+    default_encoding: Optional[str] = None,
+) -> Links: ...
+def text(
+    html: Html,
+    blocks: bool = False,
+    encoding: Optional[str] = None,
+    scripting: bool = False,
+    default_encoding: Optional[str] = None,
+) -> Text: ...
+def tokens(
+    html: Html,
+    errors: bool = False,
+    simulate: bool = True,
+    dialect: str = "html",
+    lossless: bool = False,
+    scripting: bool = False,
+    max_arena: Optional[int] = None,
+) -> List[Union[Token, ParseError]]: ...
+
+class Tokenizer:
+    def __init__(
+        self,
+        errors: bool = False,
+        simulate: bool = True,
+        dialect: str = "html",
+        lossless: bool = False,
+        scripting: bool = False,
+        max_carry: Optional[int] = None,
+        max_arena: Optional[int] = None,
+    ) -> None: ...
+    def feed(self, chunk: Html) -> List[Union[Token, ParseError]]: ...
+    def finish(self) -> List[Union[Token, ParseError]]: ...
