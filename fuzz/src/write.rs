@@ -65,42 +65,22 @@ fn rewrite(case: &Case, xml: bool, decide: Decide) -> (Vec<u8>, Vec<u8>) {
     let mut expected = Vec::new();
     let mut index = 0;
     let data = &case.data;
+    // The same feeds for either dialect's tokenizer (a closure cannot be generic over both).
+    macro_rules! drive {
+        ($tokenizer:expr) => {{
+            let mut tokenizer = $tokenizer;
+            for (start, end) in case.cuts() {
+                let tokens = rewriter.rewrite(tokenizer.feed(&data[start..end]));
+                run(tokens, data, &mut index, &mut expected, decide);
+            }
+            let tokens = rewriter.rewrite(tokenizer.finish());
+            run(tokens, data, &mut index, &mut expected, decide);
+        }};
+    }
     if xml {
-        let mut tokenizer = xml5::Tokenizer::new(options);
-        for (start, end) in case.cuts() {
-            run(
-                rewriter.rewrite(tokenizer.feed(&data[start..end])),
-                data,
-                &mut index,
-                &mut expected,
-                decide,
-            );
-        }
-        run(
-            rewriter.rewrite(tokenizer.finish()),
-            data,
-            &mut index,
-            &mut expected,
-            decide,
-        );
+        drive!(xml5::Tokenizer::new(options));
     } else {
-        let mut tokenizer = Tokenizer::new(options);
-        for (start, end) in case.cuts() {
-            run(
-                rewriter.rewrite(tokenizer.feed(&data[start..end])),
-                data,
-                &mut index,
-                &mut expected,
-                decide,
-            );
-        }
-        run(
-            rewriter.rewrite(tokenizer.finish()),
-            data,
-            &mut index,
-            &mut expected,
-            decide,
-        );
+        drive!(Tokenizer::new(options));
     }
     (
         rewriter.finish().expect("a Vec takes every write"),
