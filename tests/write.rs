@@ -64,14 +64,12 @@ fn chars(data: &str) -> Html5libToken {
 // ---- comments (§13.1.6) ------------------------------------------------------------------------
 
 #[test]
-fn comments_breaking_13_1_6_are_refused() {
+fn comments_that_would_not_read_back_are_refused() {
     for (text, rule) in [
         (">REFUSED", ">"),
         ("->REFUSED", "->"),
-        ("a<!--REFUSED", "<!--"),
         ("a-->REFUSED", "-->"),
         ("a--!>REFUSED", "--!>"),
-        ("REFUSED<!-", "<!-"),
     ] {
         let (why, at) = refusal(|s| {
             s.start_tag("p", &[])?;
@@ -85,14 +83,15 @@ fn comments_breaking_13_1_6_are_refused() {
 #[test]
 fn comments_the_rules_allow_are_written() {
     let out = written(SerializerOptions::new(), |s| {
-        for text in ["", "-", "a--b", "a<!", "<!- x", "--!", "a -- > b"] {
+        for text in TEXTS {
             s.comment(text).unwrap();
         }
     });
-    let expected: Vec<_> = ["", "-", "a--b", "a<!", "<!- x", "--!", "a -- > b"]
-        .into_iter()
-        .map(comment)
-        .collect();
+    // §13.1.6 forbids `<!--` inside and `<!-` at the end too, but they read back as written.
+    const TEXTS: [&str; 9] = [
+        "", "-", "a--b", "a<!", "<!- x", "--!", "a -- > b", "a<!--b", "a<!-",
+    ];
+    let expected: Vec<_> = TEXTS.into_iter().map(comment).collect();
     assert_eq!(tokens(&out), expected);
 }
 
@@ -140,7 +139,7 @@ fn lossy_comments_are_broken_by_spaces_and_read_back_as_one_comment() {
             s.comment(text).unwrap();
         }
     });
-    let expected: Vec<_> = [" >a", " ->a", "a<!- -b", "a-- >b", "a--! >b", "a<!- "]
+    let expected: Vec<_> = [" >a", " ->a", "a<!--b", "a-- >b", "a--! >b", "a<!-"]
         .into_iter()
         .map(comment)
         .collect();
@@ -595,10 +594,12 @@ fn processing_instructions_that_cannot_read_back_are_refused() {
 
 #[test]
 fn tokens_from_a_tokenizer_are_located_by_offset() {
-    let input = b"<p>a</p><!-- x <!-- y --><p>b";
+    // HTML's tokenizer makes no token the serializer refuses; XML5's processing instruction
+    // data may hold `>`, which an HTML processing instruction cannot.
+    let input = b"<p>a</p><?pi a>b?><p>b";
     let mut out = Vec::new();
     let mut s = Serializer::new(&mut out, SerializerOptions::new());
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = tagstream::xml5::Tokenizer::default();
     let mut errors = Vec::new();
     for token in tokenizer.tokenize(input) {
         if let Err(e) = s.write_token(&token) {

@@ -133,7 +133,10 @@ fn stats_counts_tokens_and_errors() {
         (&json!(1), &json!(43))
     );
     // A number, rounded to 0.1 MB/s: 43 bytes on a loaded machine may round to 0.0.
-    assert!(total["mb_per_s"].as_f64().is_some_and(|v| v >= 0.0), "{total}");
+    assert!(
+        total["mb_per_s"].as_f64().is_some_and(|v| v >= 0.0),
+        "{total}"
+    );
 }
 
 /// Past the tokenizer's default cap of 65,536 stored errors (one text token of 70,000 NULs), the

@@ -34,8 +34,9 @@ pub enum Place {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Refusal {
-    /// §13.1.6: comment text must not start with `>` or `->`, contain `<!--`, `-->` or `--!>`,
-    /// nor end with `<!-`. `rule` is the string that breaks the rule.
+    /// §13.1.6: comment text must not start with `>` or `->` nor contain `-->` or `--!>`. (Its
+    /// rules against `<!--` inside and `<!-` at the end are not enforced: such text reads back
+    /// as written.) `rule` is the string that breaks the rule.
     Comment { rule: &'static str },
     /// §13.1.2.6: raw text holding `</` + the element's name + a tab, line feed, form feed,
     /// carriage return, space, `>` or `/`, which would end the element (in a script: where the

@@ -27,7 +27,7 @@
 //! was given (with the tree-builder simulator on, as html5lib-tests shapes them: adjacent text
 //! merged), up to ASCII case in names. A token that cannot be written that way is refused with a
 //! [`WriteError::Refused`] naming the [`Refusal`] and the token's [`Location`], and nothing of it
-//! is written: a comment breaking §13.1.6, raw text holding its own end tag (§13.1.2.6), a CDATA
+//! is written: a comment holding `-->` or `--!>` or starting with `>` or `->` (§13.1.6), raw text holding its own end tag (§13.1.2.6), a CDATA
 //! section holding `]]>`, a DOCTYPE identifier holding both quotes, U+0000 where the tokenizer
 //! reads U+FFFD (RCDATA, raw text, attribute values, comments), a carriage return where no
 //! character reference can stand for it (it reads back as a line feed; in data and attribute
