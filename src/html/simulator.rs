@@ -868,6 +868,17 @@ fn hot(raw: &[u8]) -> Hot {
     }
 }
 
+/// The text state the tree builder switches the tokenizer to after an HTML start tag named
+/// `name` (ASCII case-insensitively), or `None` when its content is markup: what the serializer
+/// tracks from the tags it writes, from the simulator's own table.
+pub(crate) fn text_state_after(name: &[u8], scripting: bool) -> Option<TextKind> {
+    match hot(name) {
+        Hot::Text(kind) => Some(kind),
+        Hot::Noscript if scripting => Some(TextKind::Rawtext),
+        Hot::None | Hot::Noscript | Hot::Slow => None,
+    }
+}
+
 /// The text state a start tag processed as HTML switches to.
 fn text_state(flags: Flags, scripting: bool) -> Option<TextKind> {
     if flags & (RCDATA | RAWTEXT | SCRIPT | PLAINTEXT | NOSCRIPT) == 0 {
@@ -2897,82 +2908,5 @@ mod tests {
         }
         assert!(Switch::NONE.is_none());
         assert_eq!(Switch(Switch::CDATA_CHANGE).cdata(), Some(false));
-    }
-
-    /// The namespace [`Simulator::observe`] gives each start tag of `html`, as `name:ns`, and
-    /// whether each text is foreign content's, as `text:true` (or `text:false`).
-    #[cfg(feature = "extract")]
-    fn observed(html: &str) -> Vec<String> {
-        let mut observer = Simulator::new(true, false);
-        let mut tokenizer = crate::Tokenizer::default();
-        let mut seen = Vec::new();
-        for token in tokenizer.tokenize(html.as_bytes()) {
-            let foreign_text = observer.text_in_foreign_content();
-            match (&token, observer.observe(&token)) {
-                (Token::StartTag(tag), Some(ns)) => seen.push(format!("{}:{ns:?}", tag.name())),
-                (Token::Text(_), _) => seen.push(format!("text:{foreign_text}")),
-                _ => {}
-            }
-        }
-        seen
-    }
-
-    #[cfg(feature = "extract")]
-    #[test]
-    fn observe_gives_the_namespace_the_tree_builder_inserts_in() {
-        let cases: &[(&str, &[&str])] = &[
-            // The common state (the fast path), then foreign content and its breakouts.
-            (
-                "<body><p>x<svg><a/><script>y</script><p>",
-                &[
-                    "body:Html",
-                    "p:Html",
-                    "text:false",
-                    "svg:Svg",
-                    "a:Svg",
-                    "script:Svg",
-                    "text:true",
-                    "p:Html",
-                ],
-            ),
-            // Integration points: HTML inside, the current node's namespace again after.
-            (
-                "<svg><foreignObject><b>x</b><svg><use/></svg></foreignObject><g>y",
-                &[
-                    "svg:Svg",
-                    "foreignobject:Svg",
-                    "b:Html",
-                    "text:false",
-                    "svg:Svg",
-                    "use:Svg",
-                    "g:Svg",
-                    "text:true",
-                ],
-            ),
-            (
-                "<math><mi>x<mglyph/><b></b></mi><annotation-xml><svg/></annotation-xml>\
-                 <annotation-xml encoding=TEXT/HTML><i>z",
-                &[
-                    "math:MathMl",
-                    "mi:MathMl",
-                    "text:false",
-                    "mglyph:MathMl",
-                    "b:Html",
-                    "annotation-xml:MathMl",
-                    "svg:Svg",
-                    "annotation-xml:MathMl",
-                    "i:Html",
-                    "text:false",
-                ],
-            ),
-            // `font` breaks out only with color, face or size.
-            (
-                "<svg><font/><font size=2>",
-                &["svg:Svg", "font:Svg", "font:Html"],
-            ),
-        ];
-        for (html, expected) in cases {
-            assert_eq!(observed(html), *expected, "{html}");
-        }
     }
 }

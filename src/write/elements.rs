@@ -18,26 +18,11 @@ pub(crate) fn is_void(name: &str) -> bool {
     VOID.iter().any(|v| v.eq_ignore_ascii_case(name))
 }
 
-/// The text state the tokenizer switches to after an HTML start tag named `name` (what a tree
-/// builder tells it, §13.2.6.4.7 "in body" and the generic parsing algorithms), or `None` if the
-/// element's content is markup. `noscript` is raw text only with scripting on.
+/// The text state the tokenizer switches to after an HTML start tag named `name`, or `None` if
+/// the element's content is markup (`noscript` is raw text only with scripting on): the
+/// tree-builder simulator's rule.
 pub(crate) fn text_state_after(name: &str, scripting: bool) -> Option<TextKind> {
-    let is = |n: &str| n.eq_ignore_ascii_case(name);
-    if is("title") || is("textarea") {
-        Some(TextKind::Rcdata)
-    } else if is("script") {
-        Some(TextKind::ScriptData)
-    } else if is("plaintext") {
-        Some(TextKind::Plaintext)
-    } else if ["style", "xmp", "iframe", "noembed", "noframes"]
-        .iter()
-        .any(|n| is(n))
-        || (scripting && is("noscript"))
-    {
-        Some(TextKind::Rawtext)
-    } else {
-        None
-    }
+    crate::html::simulator::text_state_after(name.as_bytes(), scripting)
 }
 
 /// Whether whitespace in an element named `name` is kept by
