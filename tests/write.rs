@@ -6,7 +6,7 @@ use tagstream::html5lib::{Html5libToken, run};
 use tagstream::write::{
     Doctype, Location, Namespace, Place, Refusal, Serializer, SerializerOptions, WriteError,
 };
-use tagstream::{Options, TextKind, Tokenizer};
+use tagstream::{Options, TextKind};
 
 type S<'a> = Serializer<&'a mut Vec<u8>>;
 
