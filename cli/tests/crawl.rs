@@ -846,3 +846,164 @@ fn text_drops_nul_and_separates_adjacent_controls() {
         "ab All Methods Instance Methods cd e\u{FFFD}f"
     );
 }
+
+// ---- WARC records in parallel, output streamed in order ----------------------------------------
+
+/// The records of a larger archive: `n` HTML responses, the one numbered `i` linking to `/r{i}`,
+/// with a request before each, a JSON response after every fifth and a malformed record (no
+/// Content-Length) after every seventh.
+fn many_records(n: usize) -> Vec<Vec<u8>> {
+    let mut records = Vec::new();
+    for i in 0..n {
+        let uri = format!("https://m.example/{i}");
+        let request = b"GET / HTTP/1.1\r\n\r\n";
+        records.push(warc_record(
+            "request",
+            &uri,
+            "application/http; msgtype=request",
+            request,
+        ));
+        let page = format!("<title>{i}</title><p>page {i} <a href=/r{i}>r</a>");
+        let html = http_response("text/html", page.as_bytes());
+        records.push(warc_record("response", &uri, HTTP_RESPONSE, &html));
+        if i % 5 == 4 {
+            let json = http_response("application/json", b"{\"a\":\"<a href=/no>\"}");
+            records.push(warc_record("response", &uri, HTTP_RESPONSE, &json));
+        }
+        if i % 7 == 6 {
+            records.push(b"WARC/1.1\r\nWARC-Type: response\r\n\r\n<a href=/lost>\r\n\r\n".to_vec());
+        }
+    }
+    records
+}
+
+/// The resolved links of `many_records(n)`, in order.
+fn many_links(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("https://m.example/r{i}")).collect()
+}
+
+/// Standard output, the `skipped` lines of standard error and the exit code of `links --plain`.
+fn links_run(args: &[&str]) -> (String, Vec<String>, Option<i32>) {
+    let out = tagstream(&[&["links", "--plain"][..], args].concat(), b"");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let skips = stderr
+        .lines()
+        .filter(|l| l.starts_with("tagstream: skipped"))
+        .map(str::to_owned)
+        .collect();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        skips,
+        out.status.code(),
+    )
+}
+
+#[test]
+fn the_records_of_one_archive_come_out_in_order_and_alike_for_every_jobs() {
+    // The last record is a page's (60 is neither 4 mod 5 nor 6 mod 7).
+    let n = 61;
+    let records = many_records(n);
+    let dir = scratch("warc-jobs");
+    let plain = dir.join("crawl.warc");
+    std::fs::write(&plain, records.concat()).unwrap();
+    // .warc.gz: a member per record, page 30's broken, the last one (page 60's) truncated.
+    let mut members: Vec<Vec<u8>> = records.iter().map(|r| gzip_member(r)).collect();
+    let page_30 = records
+        .iter()
+        .position(|r| r.windows(10).any(|w| w == b"href=/r30>"))
+        .unwrap();
+    let broken = &mut members[page_30];
+    let middle = broken.len() / 2;
+    broken[middle - 4..middle + 4]
+        .iter_mut()
+        .for_each(|b| *b ^= 0x5a);
+    let last = members.last_mut().unwrap();
+    last.truncate(last.len() - 12);
+    let gz = dir.join("crawl.warc.gz");
+    std::fs::write(&gz, members.concat()).unwrap();
+    let (plain, gz) = (plain.to_str().unwrap(), gz.to_str().unwrap());
+
+    let (stdout, skips, code) = links_run(&["-j", "1", plain]);
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), many_links(n));
+    assert_eq!((skips.len(), code), (n / 7, Some(3)), "{skips:?}");
+    let (stdout, skips, code) = links_run(&["-j", "1", gz]);
+    let mut links = many_links(n);
+    links.retain(|link| !link.ends_with("/r30") && !link.ends_with("/r60"));
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), links);
+    assert_eq!((skips.len(), code), (n / 7 + 2, Some(3)), "{skips:?}");
+    for inputs in [&[plain][..], &[gz], &[gz, LINKS, plain, "-", gz]] {
+        let one = links_run(&[&["-j", "1"][..], inputs].concat());
+        for jobs in ["2", "4"] {
+            let many = links_run(&[&["-j", jobs][..], inputs].concat());
+            assert_eq!(many, one, "-j {jobs} against -j 1 on {inputs:?}");
+        }
+    }
+}
+
+/// Read lines from `stdout` on a thread of their own, handing each to the channel.
+fn lines_of(stdout: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+            if sender.send(line.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    receiver
+}
+
+/// Output streams: through a named pipe, the links of the first records of an archive come out
+/// while the rest is not yet written.
+#[test]
+fn an_archive_read_through_a_pipe_has_its_first_links_written_before_it_ends() {
+    let n = 40;
+    let records = many_records(n);
+    let dir = scratch("warc-fifo");
+    for (name, jobs) in [("crawl.warc", "1"), ("crawl.warc.gz", "2")] {
+        let fifo = dir.join(name);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success(), "mkfifo {}", fifo.display());
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tagstream"))
+            .args(["links", "-q", "--plain", "-j", jobs, fifo.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let lines = lines_of(child.stdout.take().unwrap());
+        let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        let gz = name.ends_with(".gz");
+        let encoded = |record: &Vec<u8>| {
+            if gz {
+                gzip_member(record)
+            } else {
+                record.clone()
+            }
+        };
+        // The first three records: a request and two responses.
+        for record in &records[..3] {
+            pipe.write_all(&encoded(record)).unwrap();
+        }
+        // A guard against a hang, not a measure: the line comes at once when output streams.
+        let first = lines.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(
+            first.as_deref(),
+            Ok("https://m.example/r0"),
+            "{name}: no output before the archive ends"
+        );
+        for record in &records[3..] {
+            pipe.write_all(&encoded(record)).unwrap();
+        }
+        drop(pipe);
+        let rest: Vec<String> = lines.iter().collect();
+        assert_eq!(
+            [&[first.unwrap()][..], &rest].concat(),
+            many_links(n),
+            "{name}"
+        );
+        assert_eq!(
+            child.wait().unwrap().code(),
+            Some(3),
+            "{name}: malformed records"
+        );
+    }
+}

@@ -1,36 +1,45 @@
 //! What the crawler commands read: files, directories (recursively), standard input and WARC
-//! archives, each turned into the HTML documents it holds.
+//! archives, each turned into the HTML documents it holds, handed out as jobs ([`Jobs`]): a
+//! plain input is one job, an archive one job per record.
 
 use std::fmt;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::slice;
 
 use super::stream::{LIMITS, Source, Stream};
-use super::warc;
+use super::warc::{Archive, Entry, Response};
 
 /// One input named on the command line or found in a directory.
 #[derive(Debug)]
 pub(crate) enum Input {
-    Stdin,
-    File(PathBuf),
+    /// One document.
+    Plain(Plain),
     /// A WARC archive, gzip-compressed when its name ends in `.gz`.
     Warc(PathBuf),
 }
 
-impl Input {
+/// An input that is one document.
+#[derive(Debug)]
+pub(crate) enum Plain {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Plain {
     /// How the input is named in the output: `-` or the path as given.
-    pub(crate) fn name(&self) -> String {
+    fn name(&self) -> String {
         match self {
-            Input::Stdin => "-".to_owned(),
-            Input::File(path) | Input::Warc(path) => path.display().to_string(),
+            Plain::Stdin => "-".to_owned(),
+            Plain::File(path) => path.display().to_string(),
         }
     }
 }
 
 /// One HTML document to process.
 pub(crate) struct Document<'a> {
-    /// The input it comes from (see [`Input::name`]).
+    /// The input it comes from: `-` for standard input, else its path as given.
     pub(crate) input: &'a str,
     /// For a WARC record: where the record starts in the file (for `.warc.gz`, where its gzip
     /// member starts, as Common Crawl's indexes give it).
@@ -85,7 +94,7 @@ pub(crate) fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<Skip>) {
     let mut skips = Vec::new();
     for path in paths {
         if path == Path::new("-") {
-            inputs.push(Input::Stdin);
+            inputs.push(Input::Plain(Plain::Stdin));
         } else if path.is_dir() {
             walk(path, &mut inputs, &mut skips);
         } else {
@@ -101,7 +110,7 @@ fn classify(path: PathBuf) -> Input {
     if name.ends_with(".warc") || name.ends_with(".warc.gz") {
         Input::Warc(path)
     } else {
-        Input::File(path)
+        Input::Plain(Plain::File(path))
     }
 }
 
@@ -131,14 +140,69 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>, skips: &mut Vec<Skip>) {
     }
 }
 
-/// Hand every document of `input` to `each`; returns what had to be skipped (a plain document
-/// that fails while it is being read is skipped by the command that reads it).
-pub(crate) fn read(input: &Input, each: &mut dyn FnMut(Document<'_>)) -> Vec<Skip> {
+/// One piece of work for a crawler command, as [`Jobs`] hands them out in input order.
+pub(crate) enum Job<'a> {
+    /// Standard input or an HTML file: read by the worker that takes it (see [`read`]).
+    Plain(&'a Plain),
+    /// A `response` record of the WARC archive at this path: its HTTP message is decoded by the
+    /// worker that takes it (see [`Response::read`]).
+    Record(&'a Path, Response),
+    /// Something of an archive that could not be read.
+    Skipped(Skip),
+    /// The end of an archive.
+    ArchiveEnd,
+}
+
+/// The jobs of some inputs, in order: one for each plain input, one for each HTTP response
+/// record of an archive, read as they are taken (the archive's reading is serial, the work on
+/// each record is not).
+pub(crate) struct Jobs<'a> {
+    inputs: slice::Iter<'a, Input>,
+    /// The archive being read, and its path.
+    archive: Option<(&'a Path, Archive)>,
+}
+
+impl<'a> Jobs<'a> {
+    pub(crate) fn new(inputs: &'a [Input]) -> Jobs<'a> {
+        Jobs {
+            inputs: inputs.iter(),
+            archive: None,
+        }
+    }
+}
+
+impl<'a> Iterator for Jobs<'a> {
+    type Item = Job<'a>;
+
+    fn next(&mut self) -> Option<Job<'a>> {
+        if let Some((path, archive)) = &mut self.archive {
+            let path = *path;
+            return Some(match archive.next() {
+                Some(Entry::Response(response)) => Job::Record(path, response),
+                Some(Entry::Skipped(skip)) => Job::Skipped(skip),
+                None => {
+                    self.archive = None;
+                    Job::ArchiveEnd
+                }
+            });
+        }
+        match self.inputs.next()? {
+            Input::Plain(plain) => Some(Job::Plain(plain)),
+            Input::Warc(path) => {
+                self.archive = Some((path, Archive::new(path)));
+                self.next()
+            }
+        }
+    }
+}
+
+/// Hand the document of `input` to `each`; returns what had to be skipped (a document that
+/// fails while it is being read is skipped by the command that reads it).
+pub(crate) fn read(input: &Plain, each: &mut dyn FnMut(Document<'_>)) -> Vec<Skip> {
     let name = input.name();
     let source = match input {
-        Input::Stdin => Ok((Source::Forward(Box::new(io::stdin().lock())), 0)),
-        Input::File(path) => open(path),
-        Input::Warc(path) => return warc::read(path, &name, each),
+        Plain::Stdin => Ok((Source::Forward(Box::new(io::stdin().lock())), 0)),
+        Plain::File(path) => open(path),
     };
     let (source, size) = match source {
         Ok(source) => source,

@@ -1,5 +1,6 @@
 //! The crawler commands, `links`, `text` and `stats`: each reads its inputs (files,
-//! directories, standard input, WARC archives; see [`inputs`]) in parallel with rayon, decodes and
+//! directories, standard input, WARC archives, record by record; see [`inputs`]) in parallel
+//! (see [`ordered`]: results in order, a bounded window of jobs in flight), decodes and
 //! tokenizes every HTML document (see [`encoding`]: sniffed, UTF-8 detected, read again once
 //! when a `<meta>` changes the encoding; a long plain document is streamed, see [`stream`]), and
 //! writes its results in input order: JSON lines by default, plain text with `--plain`. A
@@ -13,6 +14,7 @@ pub(crate) mod encoding;
 mod http;
 pub(crate) mod inputs;
 pub(crate) mod links;
+mod ordered;
 pub(crate) mod output;
 pub(crate) mod stats;
 mod stream;
@@ -29,8 +31,10 @@ Content-Type are read, their bodies with any Transfer-Encoding (chunked) and Con
 (gzip, deflate, br) undone, as wget and Heritrix keep them. Lines from a WARC record also carry \"offset\" (of the record, or of its \
 gzip member) and \"page\" (its WARC-Target-URI).
 
-Output is in input order whatever --jobs. A file or standard input longer than 4 MiB is read in \
-chunks, in bounded memory (WARC records are read one at a time). On standard error: a progress bar \
+Output is in input order whatever --jobs, written as each input, or WARC record, is done. A file \
+or standard input longer than 4 MiB is read in chunks, in bounded memory; the records of a WARC \
+archive are read one at a time and processed in parallel, a few per thread at once, in bounded \
+memory too. On standard error: a progress bar \
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; one \
 with a tag, comment or DOCTYPE longer than --max-token, at its start, likewise; a malformed WARC \
@@ -41,26 +45,27 @@ standard input (or a pipe) whose encoding a <meta> changes too late to read it a
 Exit status: 0 when everything was read, 3 when something was skipped, 1 when the output could \
 not be written (a full disk, or standard output closed with >&-), 2 for bad arguments.";
 
-use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::num::NonZero;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::iter::{ParallelBridge, ParallelIterator};
 use serde::Serialize;
 use tagstream::Options;
 
 use encoding::{Done, EncodingArgs, Page, Reading};
-use inputs::{Document, Input, Skip};
+use inputs::{Document, Input, Job, Jobs, Skip};
 use stream::Broken;
 
 /// Exit status when the run finished but skipped something.
 const EXIT_SKIPPED: u8 = 3;
+/// Jobs in flight (taken and not yet written) per thread: enough that a slow one seldom leaves
+/// a thread idle, few enough that memory stays a few records' worth per thread.
+const JOBS_PER_THREAD: usize = 4;
 
 /// The arguments every crawler command takes.
 #[derive(Args, Debug)]
@@ -75,7 +80,8 @@ pub(crate) struct InputArgs {
     #[arg(long)]
     plain: bool,
 
-    /// How many inputs to process at once [default: the number of CPUs].
+    /// How many threads process inputs, or the records of a WARC archive, at once [default:
+    /// the number of CPUs].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
 
@@ -167,9 +173,12 @@ pub(crate) fn json_line(out: &mut Vec<u8>, value: &impl Serialize) {
     out.push(b'\n');
 }
 
-/// What one input gave.
+/// What one job gave.
+#[derive(Default)]
 struct Outcome<T> {
     out: Vec<u8>,
+    /// Inputs it finished (a plain input, the end of an archive).
+    inputs: u64,
     documents: u64,
     bytes: u64,
     skips: Vec<Skip>,
@@ -189,10 +198,7 @@ pub(crate) fn run<C: Command>(args: &InputArgs, command: &C) -> ExitCode {
         bytes: 0,
     };
     skips.iter().for_each(|skip| run.report(skip));
-    let written = match pool(args.jobs) {
-        Ok(pool) => run.process_all(&pool, &inputs, command),
-        Err(e) => Err(io::Error::other(e)),
-    };
+    let written = run.process_all(threads(args.jobs), &inputs, command);
     run.progress.finish_and_clear();
     if !args.quiet {
         run.summary(inputs.len(), started.elapsed());
@@ -207,9 +213,10 @@ pub(crate) fn run<C: Command>(args: &InputArgs, command: &C) -> ExitCode {
     }
 }
 
-fn pool(jobs: Option<u16>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
-    let threads = jobs.map_or(0, usize::from);
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build()
+/// The threads `--jobs` asks for, or one per CPU.
+fn threads(jobs: Option<u16>) -> usize {
+    let cpus = || thread::available_parallelism().map_or(1, NonZero::get);
+    jobs.map_or_else(cpus, usize::from)
 }
 
 /// A progress bar on stderr when it is a terminal (and not `--quiet`), counting inputs.
@@ -231,62 +238,29 @@ struct Run {
 }
 
 impl Run {
-    /// Process the inputs in parallel on `pool`, writing each input's output on this thread as
-    /// soon as every input before it is written. Inputs are taken in order (`par_bridge`), so
-    /// few outcomes wait for an earlier one.
+    /// Process the jobs of the inputs on `threads` threads, writing each one's output on this
+    /// thread as soon as every job before it is written, and flushing it: output streams, a job
+    /// at a time.
     fn process_all<C: Command>(
         &mut self,
-        pool: &rayon::ThreadPool,
+        threads: usize,
         inputs: &[Input],
         command: &C,
     ) -> io::Result<()> {
-        let (sender, receiver) = mpsc::channel();
-        let stop = AtomicBool::new(false);
         let mut out = BufWriter::new(output::stdout());
         let mut totals = C::Totals::default();
-        let written = std::thread::scope(|scope| {
-            let stop = &stop;
-            scope.spawn(move || {
-                pool.install(|| {
-                    let work = inputs.iter().enumerate().par_bridge();
-                    work.for_each_with(sender, |sender, (i, input)| {
-                        if !stop.load(Ordering::Relaxed) {
-                            let _ = sender.send((i, process(command, input)));
-                        }
-                    });
-                });
-            });
-            let written = self.write_in_order(receiver, command, &mut totals, &mut out);
-            if written.is_err() {
-                stop.store(true, Ordering::Relaxed);
-            }
-            written
-        });
-        written?;
+        let window = threads * JOBS_PER_THREAD;
+        let work = |job| process(command, job);
+        let write = |outcome: Outcome<C::Totals>| -> io::Result<()> {
+            out.write_all(&outcome.out)?;
+            out.flush()?;
+            self.account(&outcome);
+            command.merge(&mut totals, outcome.totals);
+            Ok(())
+        };
+        ordered::map_in_order(threads, window, Jobs::new(inputs), work, write)?;
         command.finish(&totals, &mut out)?;
         out.flush()
-    }
-
-    /// Write outcomes in input order as they arrive.
-    fn write_in_order<C: Command>(
-        &mut self,
-        receiver: mpsc::Receiver<(usize, Outcome<C::Totals>)>,
-        command: &C,
-        totals: &mut C::Totals,
-        out: &mut impl Write,
-    ) -> io::Result<()> {
-        let mut waiting = BTreeMap::new();
-        let mut next = 0;
-        for (i, outcome) in receiver {
-            waiting.insert(i, outcome);
-            while let Some(outcome) = waiting.remove(&next) {
-                next += 1;
-                out.write_all(&outcome.out)?;
-                self.account(&outcome);
-                command.merge(totals, outcome.totals);
-            }
-        }
-        Ok(())
     }
 
     fn account<T>(&mut self, outcome: &Outcome<T>) {
@@ -297,7 +271,7 @@ impl Run {
             self.progress
                 .suspend(|| eprintln!("tagstream: note: {note}"));
         }
-        self.progress.inc(1);
+        self.progress.inc(outcome.inputs);
         self.progress
             .set_message(format!("{:.1} MB", mb(self.bytes)));
     }
@@ -325,29 +299,37 @@ pub(crate) fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1e6
 }
 
-/// Every document of one input through `command`.
-fn process<C: Command>(command: &C, input: &Input) -> Outcome<C::Totals> {
-    let mut outcome = Outcome {
-        out: Vec::new(),
-        documents: 0,
-        bytes: 0,
-        skips: Vec::new(),
-        notes: Vec::new(),
-        totals: C::Totals::default(),
-    };
-    let mut each = |mut document: Document<'_>| {
-        let totals = &mut outcome.totals;
-        match command.document(&mut document, totals, &mut outcome.out) {
-            Ok(done) => {
-                outcome.documents += 1;
-                outcome.bytes += done.bytes;
-                let note = done.note.map(|note| format!("{}: {note}", document.input));
-                outcome.notes.extend(note);
-            }
-            Err(broken) => outcome.skips.push(broken.skip(document.input)),
+/// Every document of one job through `command`.
+fn process<C: Command>(command: &C, job: Job<'_>) -> Outcome<C::Totals> {
+    let mut outcome = Outcome::default();
+    match job {
+        Job::Plain(input) => {
+            let skips = inputs::read(input, &mut |document| outcome.add(command, document));
+            outcome.skips.extend(skips);
+            outcome.inputs = 1;
         }
-    };
-    let skips = inputs::read(input, &mut each);
-    outcome.skips.extend(skips);
+        Job::Record(path, response) => {
+            let name = path.display().to_string();
+            let read = response.read(&name, &mut |document| outcome.add(command, document));
+            outcome.skips.extend(read.err());
+        }
+        Job::Skipped(skip) => outcome.skips.push(skip),
+        Job::ArchiveEnd => outcome.inputs = 1,
+    }
     outcome
+}
+
+impl<T> Outcome<T> {
+    /// Read `document` through `command`, counting it, or what was skipped.
+    fn add<C: Command<Totals = T>>(&mut self, command: &C, mut document: Document<'_>) {
+        match command.document(&mut document, &mut self.totals, &mut self.out) {
+            Ok(done) => {
+                self.documents += 1;
+                self.bytes += done.bytes;
+                let note = done.note.map(|note| format!("{}: {note}", document.input));
+                self.notes.extend(note);
+            }
+            Err(broken) => self.skips.push(broken.skip(document.input)),
+        }
+    }
 }

@@ -9,10 +9,16 @@
 //! malformed record or a broken member, which the crate's iterators do not give. A malformed
 //! record is skipped up to the next member (`.warc.gz`) or the next line starting with `WARC/`
 //! (`.warc`); a broken gzip member up to the next gzip header in the file.
+//!
+//! Reading is split in two so that the records of one archive can be worked on in parallel:
+//! an [`Archive`] reads the file (and decompresses its members) one record at a time, in order,
+//! and hands on each HTTP `response` record as a [`Response`]; [`Response::read`], on whichever
+//! thread takes the record, decodes its HTTP message.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::mem;
+use std::path::{Path, PathBuf};
 
 use flate2::bufread::GzDecoder;
 
@@ -24,26 +30,172 @@ const MAX_LINE: u64 = 64 * 1024;
 /// The start of a gzip member: magic bytes and the deflate method.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 
-/// Hand every HTML response in the archive at `path` to `each`; returns what was skipped.
-pub(crate) fn read(path: &Path, name: &str, each: &mut dyn FnMut(Document<'_>)) -> Vec<Skip> {
-    let mut skips = Vec::new();
-    let gzip = path.to_string_lossy().to_ascii_lowercase().ends_with(".gz");
-    let mut archive = Archive {
-        name,
-        each,
-        skips: &mut skips,
-    };
-    let result = File::open(path).and_then(|file| {
-        if gzip {
-            archive.read_members(file)
-        } else {
-            archive.read_records(&mut Counted::new(BufReader::new(file)), None)
+/// What an archive holds, in file order.
+pub(crate) enum Entry {
+    /// A `response` record with an HTTP message.
+    Response(Response),
+    /// A malformed record, a broken gzip member, or the I/O error that ends the archive.
+    Skipped(Skip),
+}
+
+/// The WARC archive at a path, read one entry at a time (an iterator of [`Entry`]); opened by
+/// the first `next`.
+pub(crate) struct Archive {
+    /// The archive's name in the output and on stderr.
+    name: String,
+    reader: Reader,
+}
+
+/// Where the reading of an archive is.
+enum Reader {
+    Unopened(PathBuf),
+    Plain(PlainWarc),
+    Gzip(GzipWarc),
+    /// Past the end, or past an I/O error.
+    Done,
+}
+
+/// A `.warc`: records one after another.
+struct PlainWarc {
+    file: Counted<BufReader<File>>,
+    /// After a malformed record: skip to the next line starting with `WARC/` before reading on.
+    resync: bool,
+}
+
+/// A `.warc.gz`: gzip members, each decompressed whole and its records reported at the
+/// member's offset.
+struct GzipWarc {
+    file: Counted<BufReader<File>>,
+    /// The member whose records are being read, and its offset in the file.
+    member: Option<(u64, Counted<Cursor<Vec<u8>>>)>,
+    /// After a broken member at this offset: skip to the next gzip header before reading on.
+    broken: Option<u64>,
+}
+
+impl Archive {
+    /// The archive at `path`, gzip-compressed when its name ends in `.gz`.
+    pub(crate) fn new(path: &Path) -> Archive {
+        Archive {
+            name: path.display().to_string(),
+            reader: Reader::Unopened(path.to_owned()),
         }
-    });
-    if let Err(e) = result {
-        skips.push(Skip::new(name, None, e));
     }
-    skips
+
+    /// The next entry; an I/O error ends the archive.
+    fn next_entry(&mut self) -> io::Result<Option<Entry>> {
+        loop {
+            match &mut self.reader {
+                Reader::Unopened(path) => self.reader = Reader::open(path)?,
+                Reader::Plain(warc) => return warc.next_entry(&self.name),
+                Reader::Gzip(warc) => return warc.next_entry(&self.name),
+                Reader::Done => return Ok(None),
+            }
+        }
+    }
+}
+
+impl Iterator for Archive {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        self.next_entry().unwrap_or_else(|e| {
+            self.reader = Reader::Done;
+            Some(Entry::Skipped(Skip::new(&self.name, None, e)))
+        })
+    }
+}
+
+impl Reader {
+    fn open(path: &Path) -> io::Result<Reader> {
+        let gzip = path.to_string_lossy().to_ascii_lowercase().ends_with(".gz");
+        let file = Counted::new(BufReader::new(File::open(path)?));
+        Ok(if gzip {
+            Reader::Gzip(GzipWarc {
+                file,
+                member: None,
+                broken: None,
+            })
+        } else {
+            Reader::Plain(PlainWarc {
+                file,
+                resync: false,
+            })
+        })
+    }
+}
+
+/// A skip of the archive `name` at `offset`.
+fn skipped(name: &str, offset: u64, why: String) -> Entry {
+    Entry::Skipped(Skip::new(name, Some(offset), why))
+}
+
+impl PlainWarc {
+    fn next_entry(&mut self, name: &str) -> io::Result<Option<Entry>> {
+        if mem::take(&mut self.resync) {
+            skip_to_next_record(&mut self.file)?;
+        }
+        loop {
+            match next_record(&mut self.file) {
+                Ok(Some(record)) => {
+                    let offset = record.offset;
+                    if let Some(response) = Response::of(record, offset) {
+                        return Ok(Some(Entry::Response(response)));
+                    }
+                }
+                Ok(None) => return Ok(None),
+                Err(Malformed { offset, why }) => {
+                    self.resync = true;
+                    let why = format!("malformed WARC record: {why}");
+                    return Ok(Some(skipped(name, offset, why)));
+                }
+            }
+        }
+    }
+}
+
+impl GzipWarc {
+    fn next_entry(&mut self, name: &str) -> io::Result<Option<Entry>> {
+        loop {
+            if let Some(at) = self.broken.take() {
+                let Some(next) = next_member(self.file.inner.get_mut(), at + 1)? else {
+                    return Ok(None);
+                };
+                self.file.inner.seek(SeekFrom::Start(next))?;
+                self.file.pos = next;
+            }
+            if let Some((offset, records)) = &mut self.member {
+                let offset = *offset;
+                match next_record(records) {
+                    Ok(Some(record)) => {
+                        if let Some(response) = Response::of(record, offset) {
+                            return Ok(Some(Entry::Response(response)));
+                        }
+                    }
+                    Ok(None) => self.member = None,
+                    Err(Malformed { offset: at, why }) => {
+                        self.member = None;
+                        let why =
+                            format!("malformed WARC record at byte {at} of the gzip member: {why}");
+                        return Ok(Some(skipped(name, offset, why)));
+                    }
+                }
+                continue;
+            }
+            if self.file.fill_buf()?.is_empty() {
+                return Ok(None);
+            }
+            let offset = self.file.pos;
+            let mut member = Vec::new();
+            match GzDecoder::new(&mut self.file).read_to_end(&mut member) {
+                Ok(_) => self.member = Some((offset, Counted::new(Cursor::new(member)))),
+                Err(e) => {
+                    self.broken = Some(offset);
+                    let why = format!("broken gzip member ({e}); skipped to the next member");
+                    return Ok(Some(skipped(name, offset, why)));
+                }
+            }
+        }
+    }
 }
 
 /// A `BufRead` that counts the bytes consumed.
@@ -77,13 +229,6 @@ impl<R: BufRead> BufRead for Counted<R> {
     }
 }
 
-/// One archive being read: where its documents and skips go.
-struct Archive<'a> {
-    name: &'a str,
-    each: &'a mut dyn FnMut(Document<'_>),
-    skips: &'a mut Vec<Skip>,
-}
-
 /// The parts of a WARC record that matter here.
 struct Record {
     /// Offset of the record in the (decompressed) stream it was read from.
@@ -94,90 +239,55 @@ struct Record {
     block: Vec<u8>,
 }
 
-impl Archive<'_> {
-    /// `.warc.gz`: every gzip member on its own, its records reported at the member's offset.
-    fn read_members(&mut self, file: File) -> io::Result<()> {
-        let mut reader = Counted::new(BufReader::new(file));
-        while !reader.fill_buf()?.is_empty() {
-            let offset = reader.pos;
-            let mut member = Vec::new();
-            match GzDecoder::new(&mut reader).read_to_end(&mut member) {
-                Ok(_) => self.read_records(&mut Counted::new(&member[..]), Some(offset))?,
-                Err(e) => {
-                    let why = format!("broken gzip member ({e}); skipped to the next member");
-                    self.skip(offset, why);
-                    let Some(next) = next_member(reader.inner.get_mut(), offset + 1)? else {
-                        return Ok(());
-                    };
-                    reader.inner.seek(SeekFrom::Start(next))?;
-                    reader.pos = next;
-                }
-            }
-        }
-        Ok(())
-    }
+/// A WARC `response` record holding an HTTP message, as read from the archive; what it holds
+/// is decoded by [`Response::read`].
+pub(crate) struct Response {
+    /// Where the record starts in the file (for `.warc.gz`, its gzip member).
+    offset: u64,
+    uri: Option<String>,
+    /// The HTTP message.
+    block: Vec<u8>,
+}
 
-    /// Read the records of `reader` (a plain `.warc`, or one decompressed member at
-    /// `member_offset`).
-    fn read_records(
-        &mut self,
-        reader: &mut Counted<impl BufRead>,
-        member: Option<u64>,
-    ) -> io::Result<()> {
-        loop {
-            match next_record(reader) {
-                Ok(Some(record)) => self.record(&record, member),
-                Ok(None) => return Ok(()),
-                Err(Malformed { offset, why }) => {
-                    match member {
-                        Some(at) => {
-                            self.skip(at, format!("malformed WARC record at byte {offset} of the gzip member: {why}"));
-                            return Ok(());
-                        }
-                        None => self.skip(offset, format!("malformed WARC record: {why}")),
-                    }
-                    skip_to_next_record(reader)?;
-                }
-            }
-        }
-    }
-
-    fn skip(&mut self, offset: u64, why: String) {
-        self.skips.push(Skip::new(self.name, Some(offset), why));
-    }
-
-    /// Hand the record on if it is an HTML response.
-    fn record(&mut self, record: &Record, member: Option<u64>) {
+impl Response {
+    /// The record at `offset` if it is a `response` holding an HTTP message.
+    fn of(record: Record, offset: u64) -> Option<Response> {
         let is_http_response = record.warc_type.eq_ignore_ascii_case("response")
             && record
                 .content_type
                 .to_ascii_lowercase()
                 .starts_with("application/http");
-        if !is_http_response {
-            return;
-        }
-        let offset = member.unwrap_or(record.offset);
-        let Some(response) = HttpResponse::parse(&record.block) else {
-            return self.skip(
-                offset,
-                "malformed HTTP response in a WARC response record".to_owned(),
-            );
+        is_http_response.then_some(Response {
+            offset,
+            uri: record.uri,
+            block: record.block,
+        })
+    }
+
+    /// Hand the HTML document of the archive `input` this record holds to `each`, its body
+    /// with any transfer and content coding undone; nothing for a response that is not HTML;
+    /// a skip for a malformed HTTP message or a body that cannot be decoded.
+    pub(crate) fn read(&self, input: &str, each: &mut dyn FnMut(Document<'_>)) -> Result<(), Skip> {
+        let skip = |why: String| Skip::new(input, Some(self.offset), why);
+        let Some(response) = HttpResponse::parse(&self.block) else {
+            let why = "malformed HTTP response in a WARC response record";
+            return Err(skip(why.to_owned()));
         };
         let content_type = response.header("content-type").unwrap_or_default();
         if !is_html(&content_type) {
-            return;
+            return Ok(());
         }
-        let body = match response.body() {
-            Ok(body) => body,
-            Err(why) => return self.skip(offset, format!("HTTP body not decoded: {why}")),
-        };
-        (self.each)(Document {
-            input: self.name,
-            offset: Some(offset),
-            url: record.uri.as_deref(),
+        let body = response
+            .body()
+            .map_err(|why| skip(format!("HTTP body not decoded: {why}")))?;
+        each(Document {
+            input,
+            offset: Some(self.offset),
+            url: self.uri.as_deref(),
             body: Body::Whole(&body),
             charset: charset(&content_type),
         });
+        Ok(())
     }
 }
 
