@@ -307,9 +307,7 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
 
     /// Edit the start tag just handed out: see [`TagEdit`]. Refused for other tokens.
     pub fn edit(&mut self) -> Result<TagEdit<'_, 't, W>, WriteError> {
-        let (Some(Token::StartTag(tag)), false) = (self.current, self.decided) else {
-            return Err(self.refused(Refusal::NotAStartTag));
-        };
+        let tag = self.undecided_start_tag()?;
         let foreign = T::XML || self.after_current.1 || self.rewriter.place.foreign;
         self.flush()?;
         Ok(TagEdit::new(self, tag, foreign))
@@ -404,12 +402,19 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
         r.strip_comments && matches!(token, Token::Comment(_))
     }
 
+    /// The start tag just handed out, if it is one and still undecided (what element edits
+    /// act on).
+    fn undecided_start_tag(&self) -> Result<crate::StartTag<'t>, WriteError> {
+        match (self.current, self.decided) {
+            (Some(Token::StartTag(tag)), false) => Ok(tag),
+            _ => Err(self.refused(Refusal::NotAStartTag)),
+        }
+    }
+
     /// The element the start tag just handed out opens, if it has content to look for the end
     /// of (`None`: a void or self-closing foreign element, the tag alone).
     fn open_element(&self) -> Result<Option<Open>, WriteError> {
-        let (Some(Token::StartTag(tag)), false) = (self.current, self.decided) else {
-            return Err(self.refused(Refusal::NotAStartTag));
-        };
+        let tag = self.undecided_start_tag()?;
         let (kind, _) = self.after_current;
         let foreign = T::XML || self.rewriter.place.foreign;
         let alone = closes_itself(tag.self_closing(), T::XML, foreign)

@@ -145,14 +145,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
     /// The last change asked of attribute `attribute`, if any.
     fn change_of(&self, attribute: &Attribute<'_>) -> Option<&Change> {
         let name = attribute.name();
-        let is = |n: &Range<usize>| {
-            let n = self.str(n);
-            if self.xml {
-                n == name
-            } else {
-                n.eq_ignore_ascii_case(name)
-            }
-        };
+        let is = |n: &Range<usize>| self.same(self.str(n), name);
         self.changes.iter().rev().find(|c| match c {
             Change::Set(n, _) | Change::RenameAttribute(n, _) | Change::Remove(n) => is(n),
             _ => false,
