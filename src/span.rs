@@ -54,6 +54,24 @@ pub enum TextKind {
     Cdata,
 }
 
+impl TextKind {
+    /// The kind's name in snake case, as the CLI's JSON lines and the Python bindings write it.
+    ///
+    /// ```
+    /// assert_eq!(tagstream::TextKind::ScriptData.as_str(), "script_data");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TextKind::Data => "data",
+            TextKind::Rcdata => "rcdata",
+            TextKind::Rawtext => "rawtext",
+            TextKind::ScriptData => "script_data",
+            TextKind::Plaintext => "plaintext",
+            TextKind::Cdata => "cdata",
+        }
+    }
+}
+
 /// A window of the input stream: `bytes` are stream offsets `base..base + bytes.len()`.
 #[derive(Clone, Copy)]
 pub(crate) struct Window<'b> {

@@ -673,7 +673,7 @@ fn token_json(
             .field("name", tag.name()),
         Token::Text(text) => Object::new()
             .field("type", "text")
-            .field("kind", kind_name(text.kind()))
+            .field("kind", text.kind().as_str())
             .field("text", text.text()),
         Token::Comment(c) => Object::new()
             .field("type", "comment")
@@ -700,17 +700,6 @@ fn attribute_json(attribute: Attribute<'_>, original: &dyn Fn(Span) -> Span) -> 
         .field("raw", String::from_utf8_lossy(attribute.raw()).as_ref())
         .field("span", span_json(original(attribute.span())))
         .finish()
-}
-
-fn kind_name(kind: TextKind) -> &'static str {
-    match kind {
-        TextKind::Data => "data",
-        TextKind::Rcdata => "rcdata",
-        TextKind::Rawtext => "rawtext",
-        TextKind::ScriptData => "script_data",
-        TextKind::Plaintext => "plaintext",
-        TextKind::Cdata => "cdata",
-    }
 }
 
 /// `--html5lib`: the whole input through [`html5lib::run`], printed as one object.

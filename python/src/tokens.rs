@@ -102,7 +102,7 @@ impl Batch {
             T::Text(text) => Fields {
                 kind: "text",
                 text: Some(self.push_str(text.text())),
-                text_kind: Some(text_kind(text.kind())),
+                text_kind: Some(text.kind().as_str()),
                 ..base
             },
             T::Comment(comment) => Fields {
@@ -145,24 +145,13 @@ const KINDS: &[&str] = &[
 
 /// The text kinds, as `Token.text_kind` names them.
 const TEXT_KINDS: &[&str] = &[
-    "data",
-    "rcdata",
-    "rawtext",
-    "script_data",
-    "plaintext",
-    "cdata",
+    TextKind::Data.as_str(),
+    TextKind::Rcdata.as_str(),
+    TextKind::Rawtext.as_str(),
+    TextKind::ScriptData.as_str(),
+    TextKind::Plaintext.as_str(),
+    TextKind::Cdata.as_str(),
 ];
-
-fn text_kind(kind: TextKind) -> &'static str {
-    match kind {
-        TextKind::Data => "data",
-        TextKind::Rcdata => "rcdata",
-        TextKind::Rawtext => "rawtext",
-        TextKind::ScriptData => "script_data",
-        TextKind::Plaintext => "plaintext",
-        TextKind::Cdata => "cdata",
-    }
-}
 
 /// `name` as one of `names`, or a `ValueError` naming `what`.
 fn known(names: &[&'static str], name: &str, what: &str) -> PyResult<&'static str> {
