@@ -132,22 +132,41 @@ fn end(src: &Source<'_>) -> usize {
 }
 
 impl<'t, D: Dialect> Pull<'t, D> {
-    /// The next item of a lossless stream: what the last feed owed, a raw item for a gap, or the
-    /// next token.
+    /// `token`, read from a ready window with nothing queued, if it starts where the last item
+    /// ended (the common case, inlined into the iterator); otherwise the raw item for the gap
+    /// before it, or the end of the feed's.
+    #[inline(always)]
+    pub(super) fn covering(&mut self, token: Option<Token<'t>>) -> Option<Token<'t>> {
+        match token {
+            Some(t) if t.span().start == *self.covered => {
+                *self.covered = t.span().end;
+                token
+            }
+            _ => self.uncovered(token),
+        }
+    }
+
+    /// [`Pull::covering`] when a gap lies before `token`, or the feed has no more tokens.
+    #[inline(never)]
+    fn uncovered(&mut self, token: Option<Token<'t>>) -> Option<Token<'t>> {
+        match token {
+            Some(token) => {
+                self.queued = Some(token);
+                self.next_after_gap()
+            }
+            None => self.raw_at_end_of_feed(),
+        }
+    }
+
+    /// The next item of a lossless stream where [`Pull::covering`] does not apply: what the
+    /// last feed owed, a raw item for a gap, or the next token.
     #[inline(never)]
     pub(super) fn next_lossless(&mut self) -> Option<Token<'t>> {
-        if self.queued.is_none() {
-            // The common case: the next token starts where the last item ended.
-            match self.next_lexed() {
-                Some(token) if token.span().start == *self.covered => {
-                    *self.covered = token.span().end;
-                    return Some(token);
-                }
-                Some(token) => self.queued = Some(token),
-                None => return self.raw_at_end_of_feed(),
-            }
+        if self.queued.is_some() {
+            return self.next_after_gap();
         }
-        self.next_after_gap()
+        let token = self.next_lexed();
+        self.covering(token)
     }
 
     /// [`Pull::next_lossless`] when a gap lies before the queued token.

@@ -752,11 +752,11 @@ pub(crate) struct Pull<'t, D: Dialect> {
     carry: &'t mut Vec<u8>,
     carried: &'t mut Carried,
     phase: Phase,
-    /// Nothing to check before reading `window` (see [`Pull::prepare`]): the phase is
+    /// Nothing to check before reading `window` (see [`Pull::prepare_window`]): the phase is
     /// [`Phase::Chunk`] or [`Phase::Frozen`], nothing waits to be forgotten, and there is no
     /// arena limit. Cleared by every change of phase and by [`Pull::forget_later`].
     plain: bool,
-    /// `plain` but for [`Options::lossless`], which always goes through [`Pull::prepare`]: the
+    /// `plain` but for [`Options::lossless`], which always goes through [`Pull::next_lossless`]: the
     /// window is ready to read.
     ready: bool,
     /// The window the machine reads in [`Phase::Chunk`] or [`Phase::Frozen`], once `plain` is set.
@@ -1135,14 +1135,14 @@ impl<'t, D: Dialect> Pull<'t, D> {
         *self.carried = Carried::read_from(from);
     }
 
-    /// Read on from the chunk in place, from the next call on: what [`Pull::prepare`] would
+    /// Read on from the chunk in place, from the next call on: what [`Pull::prepare_window`] would
     /// do, done at once.
     fn read_chunk_in_place(&mut self) {
         self.set_phase(Phase::Chunk);
         self.read_window(self.chunk_src);
     }
 
-    /// Read `src` from the next call on, in the current phase, without [`Pull::prepare`]
+    /// Read `src` from the next call on, in the current phase, without [`Pull::prepare_window`]
     /// unless something is still to be done before the read.
     fn read_window(&mut self, src: &'t Source<'t>) {
         self.window = src;
@@ -1151,7 +1151,7 @@ impl<'t, D: Dialect> Pull<'t, D> {
         self.plain = self.ready && !self.lossless;
     }
 
-    /// Change phase; [`Pull::prepare`] runs before the next read.
+    /// Change phase; [`Pull::prepare_window`] runs before the next read.
     fn set_phase(&mut self, phase: Phase) {
         self.phase = phase;
         self.plain = false;
@@ -1161,15 +1161,6 @@ impl<'t, D: Dialect> Pull<'t, D> {
     /// What [`Iterator::next`] checks before reading the window, done when something changed
     /// and remembered in `plain` until something changes again. `Some`: the answer does not come
     /// from the window.
-    #[inline]
-    fn prepare(&mut self) -> Option<Option<Token<'t>>> {
-        if self.lossless {
-            return Some(self.next_lossless());
-        }
-        self.prepare_window()
-    }
-
-    /// [`Pull::prepare`] for the window the machine reads.
     #[inline]
     fn prepare_window(&mut self) -> Option<Option<Token<'t>>> {
         if self.limits.arena != usize::MAX && self.arena.allocated_bytes() > self.limits.arena {
@@ -1519,10 +1510,13 @@ impl<'t, D: Dialect> Pull<'t, D> {
     /// line, 7.85).
     #[inline(always)]
     pub(crate) fn next_token(&mut self) -> Option<Token<'t>> {
-        if !self.plain
-            && let Some(answer) = self.prepare()
-        {
-            return answer;
+        if !self.plain {
+            if self.lossless {
+                return self.next_lossless();
+            }
+            if let Some(answer) = self.prepare_window() {
+                return answer;
+            }
         }
         self.next_in_window()
     }

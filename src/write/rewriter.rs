@@ -235,21 +235,31 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
 
     /// Write the token's raw bytes (what [`next`](Rewrite::next) does when nothing was decided).
     pub fn pass(&mut self) -> Result<(), WriteError> {
-        let Some(token) = self.undecided() else {
-            return Ok(());
-        };
-        let (src, span) = (token.source(), token.span());
+        match self.undecided() {
+            Some(token) => self.pass_bytes(token.source(), token.span()),
+            None => Ok(()),
+        }
+    }
+
+    /// Add `span` of `src` to the run of passed bytes not written yet: where they follow the run
+    /// in the same buffer (nearly always), by moving its end.
+    #[inline(always)]
+    fn pass_bytes(&mut self, src: &'t Source<'t>, span: Span) -> Result<(), WriteError> {
         match &mut self.run {
             Some((run_src, run)) if std::ptr::eq(*run_src, src) && run.end == span.start => {
                 run.end = span.end;
                 Ok(())
             }
-            _ => {
-                self.flush()?;
-                self.run = Some((src, span));
-                Ok(())
-            }
+            _ => self.start_run(src, span),
         }
+    }
+
+    /// Write the run of passed bytes and start another at `span` of `src`.
+    #[inline(never)]
+    fn start_run(&mut self, src: &'t Source<'t>, span: Span) -> Result<(), WriteError> {
+        self.flush()?;
+        self.run = Some((src, span));
+        Ok(())
     }
 
     /// Write nothing for the token (what goes after it is still written).
@@ -353,15 +363,27 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
     }
 
     /// Write the last token if undecided, what goes after it, and follow where text lands.
+    #[inline(always)]
     fn settle(&mut self) -> Result<(), WriteError> {
-        self.pass()?;
-        let Some(token) = self.current.take() else {
+        let Some(token) = &self.current else {
             return Ok(());
         };
-        self.rewriter.place.follow(&token, self.after_current);
+        self.rewriter.place.follow(token, self.after_current);
+        if !self.decided {
+            self.decided = true;
+            let (src, span) = (token.source(), token.span());
+            self.pass_bytes(src, span)?;
+        }
+        self.current = None;
         if self.rewriter.after.is_empty() {
             return Ok(());
         }
+        self.write_after()
+    }
+
+    /// Write what goes after the last token.
+    #[inline(never)]
+    fn write_after(&mut self) -> Result<(), WriteError> {
         self.flush()?;
         let written = self.rewriter.out.write_all(&self.rewriter.after);
         self.rewriter.after.clear();

@@ -16,27 +16,42 @@ pub(super) struct Place {
 
 impl Place {
     /// Move past `token`, after which text lands in `after` (the tokenizer's text state and
-    /// foreign flag, see [`super::Markup::after`]).
-    #[inline]
+    /// foreign flag, see [`super::Markup::after`]). Inlined: for most tokens it is two stores.
+    #[inline(always)]
     pub(super) fn follow(&mut self, token: &Token<'_>, (kind, foreign): (TextKind, bool)) {
+        let names_element = kind != TextKind::Data && kind != TextKind::Cdata;
         match token {
-            // A raw item changes nothing but the CDATA section it opens or closes (the
-            // tokenizer may have read on past it).
-            Token::Raw(raw) if raw.raw().starts_with(b"<![CDATA[") => self.kind = TextKind::Cdata,
-            Token::Raw(raw) if raw.raw() == b"]]>" => self.kind = TextKind::Data,
-            Token::Raw(_) => {}
-            Token::StartTag(tag) => {
-                self.kind = kind;
-                self.foreign = foreign;
-                if kind != TextKind::Data && kind != TextKind::Cdata {
-                    self.element.clear();
-                    self.element.push_str(tag.name());
-                }
-            }
+            Token::Raw(_) => self.follow_raw(token),
+            Token::StartTag(_) if names_element => self.enter(token, kind, foreign),
             _ => {
                 self.kind = kind;
                 self.foreign = foreign;
             }
+        }
+    }
+
+    /// A raw item changes nothing but the CDATA section it opens or closes (the tokenizer may
+    /// have read on past it).
+    #[cold]
+    fn follow_raw(&mut self, token: &Token<'_>) {
+        if let Token::Raw(raw) = token {
+            if raw.raw().starts_with(b"<![CDATA[") {
+                self.kind = TextKind::Cdata;
+            } else if raw.raw() == b"]]>" {
+                self.kind = TextKind::Data;
+            }
+        }
+    }
+
+    /// After a start tag whose element's text is raw text or RCDATA: remember its name, the end
+    /// tag inserted text must not hold.
+    #[cold]
+    fn enter(&mut self, token: &Token<'_>, kind: TextKind, foreign: bool) {
+        self.kind = kind;
+        self.foreign = foreign;
+        if let Token::StartTag(tag) = token {
+            self.element.clear();
+            self.element.push_str(tag.name());
         }
     }
 
