@@ -15,6 +15,13 @@
 //! them, with the token the consumer had not received yet, into [`Owed`], and the next feed hands
 //! them out before anything else.
 //!
+//! Most of the time the check costs nothing: the lanes (the direct ways through text and plain
+//! tags) hand out tokens that start where the last one ended, so once the items reach where the
+//! machine goes on and nothing waits, the iterator reads on unchecked, as without lossless
+//! (`plain`). Only the state functions drop bytes: when the lanes leave a token to them, the
+//! driver takes the machine's retention as how far the items reach, checks their token, and the
+//! next call is checked again ([`Pull::next_lossless`]).
+//!
 //! Off (the default), none of this runs: the hot path tests one flag (`plain`) that it tests
 //! anyway, and the cold ones a second.
 
@@ -158,14 +165,38 @@ impl<'t, D: Dialect> Pull<'t, D> {
         }
     }
 
-    /// The next item of a lossless stream where [`Pull::covering`] does not apply: what the
-    /// last feed owed, a raw item for a gap, or the next token.
+    /// The next item of a lossless stream, checked: what the last feed owed, a raw item for a
+    /// gap, or the next token. When the items then reach where the machine goes on and nothing
+    /// waits, the iterator reads on unchecked (`plain`) until something happens off the lanes.
     #[inline(never)]
     pub(super) fn next_lossless(&mut self) -> Option<Token<'t>> {
-        if self.queued.is_some() {
-            return self.next_after_gap();
-        }
-        let token = self.next_lexed();
+        let item = if self.queued.is_some() {
+            self.next_after_gap()
+        } else {
+            let token = self.next_lexed();
+            self.covering(token)
+        };
+        self.plain = self.ready
+            && self.queued.is_none()
+            && self.limit_error.is_none()
+            && self.machine.retention() == *self.covered;
+        item
+    }
+
+    /// The state functions' next token while the iterator read unchecked: the items handed out
+    /// since the last check were the lanes' tokens, which leave no gaps, so they reach where the
+    /// machine goes on from. The state functions may drop bytes (`</>`, a CDATA section's
+    /// delimiters…): their token is checked, and the next call is again.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn lossless_state_functions_token(
+        &mut self,
+        src: &'t Source<'t>,
+    ) -> Option<Token<'t>> {
+        *self.covered = self.machine.retention();
+        self.plain = false;
+        let token = self.lex_in_state_functions(src);
+        self.plain = false;
         self.covering(token)
     }
 

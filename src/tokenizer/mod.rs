@@ -754,10 +754,11 @@ pub(crate) struct Pull<'t, D: Dialect> {
     phase: Phase,
     /// Nothing to check before reading `window` (see [`Pull::prepare_window`]): the phase is
     /// [`Phase::Chunk`] or [`Phase::Frozen`], nothing waits to be forgotten, and there is no
-    /// arena limit. Cleared by every change of phase and by [`Pull::forget_later`].
+    /// arena limit. Cleared by every change of phase and by [`Pull::forget_later`]. With
+    /// [`Options::lossless`], also: the items handed out reach where the machine goes on, and
+    /// nothing waits to go out (set by [`Pull::next_lossless`], see [`lossless`]).
     plain: bool,
-    /// `plain` but for [`Options::lossless`], which always goes through [`Pull::next_lossless`]: the
-    /// window is ready to read.
+    /// `plain` but for [`Options::lossless`]'s own conditions: the window is ready to read.
     ready: bool,
     /// The window the machine reads in [`Phase::Chunk`] or [`Phase::Frozen`], once `plain` is set.
     window: &'t Source<'t>,
@@ -1213,6 +1214,15 @@ impl<'t, D: Dialect> Pull<'t, D> {
     /// the lanes' hot path does not share its frame.
     #[inline(never)]
     fn state_functions_token(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
+        if self.lossless && self.plain {
+            return self.lossless_state_functions_token(src);
+        }
+        self.lex_in_state_functions(src)
+    }
+
+    /// [`Pull::state_functions_token`]'s work: run the state functions to the next token.
+    #[inline(always)]
+    fn lex_in_state_functions(&mut self, src: &'t Source<'t>) -> Option<Token<'t>> {
         let b = self.buf(src);
         if self.machine.waits_for_next_chunk(&b) {
             // What `run` would have done before it found nothing to read.
@@ -1560,6 +1570,10 @@ impl<D: Dialect> Pull<'_, D> {
     #[inline(never)]
     fn pause(&mut self) {
         if self.lossless && self.limit_error.is_none() {
+            if self.plain {
+                // Read unchecked since the last check: the lanes' tokens reach this far.
+                *self.covered = self.machine.retention();
+            }
             let until = if self.machine.is_done() {
                 self.held.chunk_base + self.held.chunk.len()
             } else {
