@@ -60,6 +60,20 @@ decider!(XmlTokens);
 
 /// Rewrite `input` fed in `cuts` (HTML, or XML5 with `xml`), deciding with `decide`.
 fn rewrite(input: &[u8], cuts: &[usize], xml: bool, decide: &mut Decide<'_>) -> Vec<u8> {
+    rewrite_where(input, cuts, xml, &|_| true, decide)
+}
+
+/// Which tokens a rewrite hands out ([`tagstream::write::Rewrite::next_where`]).
+type Wanted = dyn Fn(&Token<'_>) -> bool;
+
+/// [`rewrite`], handed only the tokens `wanted` accepts.
+fn rewrite_where(
+    input: &[u8],
+    cuts: &[usize],
+    xml: bool,
+    wanted: &Wanted,
+    decide: &mut Decide<'_>,
+) -> Vec<u8> {
     let options = Options::new().lossless(true);
     let mut rewriter = Rewriter::new(Vec::new());
     let mut start = 0;
@@ -67,17 +81,25 @@ fn rewrite(input: &[u8], cuts: &[usize], xml: bool, decide: &mut Decide<'_>) -> 
     if xml {
         let mut tokenizer = xml5::Tokenizer::new(options);
         for end in ends {
-            run_xml(rewriter.rewrite(tokenizer.feed(&input[start..end])), decide);
+            run_xml(
+                rewriter.rewrite(tokenizer.feed(&input[start..end])),
+                wanted,
+                decide,
+            );
             start = end;
         }
-        run_xml(rewriter.rewrite(tokenizer.finish()), decide);
+        run_xml(rewriter.rewrite(tokenizer.finish()), wanted, decide);
     } else {
         let mut tokenizer = Tokenizer::new(options);
         for end in ends {
-            run_html(rewriter.rewrite(tokenizer.feed(&input[start..end])), decide);
+            run_html(
+                rewriter.rewrite(tokenizer.feed(&input[start..end])),
+                wanted,
+                decide,
+            );
             start = end;
         }
-        run_html(rewriter.rewrite(tokenizer.finish()), decide);
+        run_html(rewriter.rewrite(tokenizer.finish()), wanted, decide);
     }
     rewriter.finish().expect("flush")
 }
@@ -86,9 +108,10 @@ macro_rules! runner {
     ($name:ident, $tokens:ident) => {
         fn $name<'t>(
             mut rewrite: tagstream::write::Rewrite<'_, 't, Vec<u8>, $tokens<'t>>,
+            wanted: &Wanted,
             decide: &mut Decide<'_>,
         ) {
-            while let Some(token) = rewrite.next().expect("rewrite") {
+            while let Some(token) = rewrite.next_where(|t| wanted(t)).expect("rewrite") {
                 let mut step = Step {
                     token,
                     rewrite: &mut rewrite,
@@ -223,6 +246,71 @@ fn random_edit_scripts_splice_the_input_at_the_edited_spans() {
             }
         }
     }
+}
+
+#[test]
+fn tokens_not_wanted_are_passed_without_being_handed_out() {
+    let mut rng = Rng::new(0x3e7e);
+    // Wanted: start tags, and every third other token by where it starts.
+    let wanted =
+        |token: &Token<'_>| matches!(token, Token::StartTag(_)) || token.span().start % 3 == 0;
+    let mut passed = 0;
+    for (name, input) in &samples() {
+        for xml in [false, true] {
+            for case in 0..proptest_cases(4, 1) {
+                let cuts = random_cuts(&mut rng, input.len());
+                let mut handed = Vec::new();
+                let mut choices = Rng::new(case as u64 * 17 + 3);
+                let mut decide = |step: &mut Step<'_, '_>| {
+                    assert!(
+                        wanted(&step.token),
+                        "{name}: a token not wanted was handed out"
+                    );
+                    handed.push(step.token.span());
+                    match choices.below(3) {
+                        0 => step.rewrite.drop_it(),
+                        1 => step.rewrite.replace_html("[r]")?,
+                        _ => {}
+                    }
+                    Ok(())
+                };
+                let out = rewrite_where(input, &cuts, xml, &wanted, &mut decide);
+                // Replay the same decisions on every token, passing the ones not handed out.
+                let mut handed = handed.into_iter().peekable();
+                let mut choices = Rng::new(case as u64 * 17 + 3);
+                let mut replay = |step: &mut Step<'_, '_>| {
+                    if handed.peek() != Some(&step.token.span()) {
+                        assert!(
+                            !wanted(&step.token),
+                            "{name}: a wanted token was not handed out"
+                        );
+                        passed += 1;
+                        return step.rewrite.pass();
+                    }
+                    handed.next();
+                    match choices.below(3) {
+                        0 => step.rewrite.drop_it(),
+                        1 => step.rewrite.replace_html("[r]")?,
+                        _ => {}
+                    }
+                    Ok(())
+                };
+                let expected = rewrite(input, &cuts, xml, &mut replay);
+                assert!(
+                    handed.next().is_none(),
+                    "{name} (xml {xml}) case {case}: tokens differ"
+                );
+                assert!(
+                    out == expected,
+                    "{name} (xml {xml}) case {case}: next_where differs from next"
+                );
+            }
+        }
+    }
+    assert!(
+        passed > 0,
+        "every token was wanted: the test checks nothing"
+    );
 }
 
 /// Rewrite an HTML document whole with `f` deciding through the real [`Rewrite`] API.

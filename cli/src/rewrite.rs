@@ -210,7 +210,12 @@ impl Edits {
         &mut self,
         mut rewrite: Rewrite<'_, 't, W, T>,
     ) -> Result<(), CliError> {
-        while let Some(token) = rewrite.next().map_err(write_error)? {
+        // The link finder follows every token; element removal looks at start tags; with
+        // neither, every token is passed without being handed out.
+        let every = self.links.is_some();
+        let tags = !self.strip.is_empty();
+        let wanted = |token: &Token<'t>| every || (tags && matches!(token, Token::StartTag(_)));
+        while let Some(token) = rewrite.next_where(wanted).map_err(write_error)? {
             if let Token::StartTag(tag) = token
                 && self.strip.iter().any(|n| n == tag.name())
             {

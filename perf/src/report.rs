@@ -594,6 +594,8 @@ impl Race<'_> {
             "lol_html-bare",
             "lol_html-bare-chunks",
             "tagstream-lossless",
+            "tagstream-passthrough",
+            "tagstream-rewrite",
         ] {
             if let Some(r) = self.row(name) {
                 let same = r.outcome.checksum == self.corpus.bytes as u64;

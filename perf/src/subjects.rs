@@ -60,9 +60,15 @@ pub const SUBJECTS: &[(&str, &str)] = &[
          a writer that copies the input through does. Sum: raw() lengths (= the corpus bytes)",
     ),
     (
+        "tagstream-passthrough",
+        "write::Rewriter over a lossless tokenizer wanting no token (Rewrite::next_where turning \
+         every one down, so each is passed): the input copied through to a sink, as lol_html-bare \
+         with no handlers. Sum: output bytes (= the corpus bytes)",
+    ),
+    (
         "tagstream-rewrite",
-        "write::Rewriter over a lossless tokenizer, every token passed (its raw bytes copied to a \
-         sink). Sum: output bytes (= the corpus bytes)",
+        "write::Rewriter over a lossless tokenizer, every token handed out by Rewrite::next and \
+         passed (its raw bytes copied to a sink). Sum: output bytes (= the corpus bytes)",
     ),
     (
         "tagstream-absolutize",

@@ -18,6 +18,7 @@ pub const BASE: &str = "https://example.com/dir/page.html";
 /// Build a writing subject by name.
 pub fn make(name: &str) -> Option<Box<dyn Subject>> {
     Some(match name {
+        "tagstream-passthrough" => Box::new(TagstreamPassthrough),
         "tagstream-rewrite" => Box::new(TagstreamRewrite { absolutize: false }),
         "tagstream-absolutize" => Box::new(TagstreamRewrite { absolutize: true }),
         "lol_html-absolutize" => Box::new(LolAbsolutize),
@@ -38,6 +39,29 @@ impl Write for Count {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// The rewriter wanting no token (`next_where` turning every token down): lol_html with no
+/// handlers, in tagstream's terms.
+struct TagstreamPassthrough;
+
+impl Subject for TagstreamPassthrough {
+    fn run(&mut self, corpus: &Corpus) -> Outcome {
+        let mut tokenizer = Tokenizer::new(Options::new().lossless(true));
+        let mut out = Outcome::default();
+        for page in &corpus.pages {
+            let mut rewriter = Rewriter::new(Count::default());
+            let ok = rewriter
+                .rewrite(tokenizer.tokenize(&page.bytes))
+                .next_where(|_| false)
+                .is_ok();
+            match rewriter.finish() {
+                Ok(count) if ok => out.checksum += count.0,
+                _ => out.errors += 1,
+            }
+        }
+        out
     }
 }
 

@@ -214,6 +214,37 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
     /// token.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<Token<'t>>, WriteError> {
+        self.next_where(|_| true)
+    }
+
+    /// [`next`](Rewrite::next) for the tokens `wanted` accepts: the others are passed (their raw
+    /// bytes copied) without being handed out, as if the consumer had said nothing about them.
+    /// The way through a document when only some tokens matter; with nothing wanted, the input
+    /// streams through at the tokenizer's speed.
+    ///
+    /// ```
+    /// use tagstream::{Options, Token, Tokenizer};
+    /// use tagstream::write::Rewriter;
+    ///
+    /// let input = b"<p>Hi <b>there</b><img src=a.png></p>";
+    /// let mut tokenizer = Tokenizer::new(Options::new().lossless(true));
+    /// let mut out = Vec::new();
+    /// let mut rewriter = Rewriter::new(&mut out);
+    /// let mut rewrite = rewriter.rewrite(tokenizer.tokenize(input));
+    /// let images = |token: &Token<'_>| matches!(token, Token::StartTag(tag) if tag.name() == "img");
+    /// while let Some(_img) = rewrite.next_where(images)? {
+    ///     rewrite.edit()?.set_attribute("alt", "").apply()?;
+    /// }
+    /// drop(rewrite);
+    /// rewriter.finish()?;
+    /// assert_eq!(out, b"<p>Hi <b>there</b><img src=a.png alt=\"\"></p>");
+    /// # Ok::<(), tagstream::write::WriteError>(())
+    /// ```
+    #[inline]
+    pub fn next_where(
+        &mut self,
+        mut wanted: impl FnMut(&Token<'t>) -> bool,
+    ) -> Result<Option<Token<'t>>, WriteError> {
         self.settle()?;
         if let Some(e) = self.rewriter.deferred.take() {
             return Err(WriteError::Io(e));
@@ -222,6 +253,11 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
             let after = self.tokens.after(&token);
             if self.skips(&token, after.1) {
                 self.rewriter.place.follow(&token, after);
+                continue;
+            }
+            if !wanted(&token) {
+                self.rewriter.place.follow(&token, after);
+                self.pass_bytes(token.source(), token.span())?;
                 continue;
             }
             self.current = Some(token);
