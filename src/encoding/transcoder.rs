@@ -397,6 +397,7 @@ impl<T: Tokenize> Transcoder<T> {
             watch: &mut self.watch,
             offsets: &self.offsets,
             change: None,
+            input: chunk,
         }
     }
 
@@ -622,9 +623,11 @@ pub struct DecodedTokens<'t, T: Tokenize + 't = Tokenizer> {
     watch: &'t mut Watch,
     offsets: &'t Offsets,
     change: Option<EncodingChange>,
+    /// The chunk fed, as it came (what a rewriter writes back for the tokens it passes).
+    input: &'t [u8],
 }
 
-impl<T: Tokenize> DecodedTokens<'_, T> {
+impl<'t, T: Tokenize> DecodedTokens<'t, T> {
     /// The encoding the tokens are decoded from (`None` before sniffing has decided, which
     /// no token comes before).
     pub fn encoding(&self) -> Option<&'static Encoding> {
@@ -642,6 +645,16 @@ impl<T: Tokenize> DecodedTokens<'_, T> {
     /// for offsets before what the tokenizer still holds.
     pub fn original_span(&self, span: Span) -> Option<Span> {
         original_span(self.offsets, span)
+    }
+
+    /// The chunk this feed was given, as it came.
+    pub(crate) fn input(&self) -> &'t [u8] {
+        self.input
+    }
+
+    /// A decoded offset in offsets of the original input (see [`DecodedTokens::original_span`]).
+    pub(crate) fn original_offset(&self, offset: usize) -> Option<usize> {
+        self.offsets.original(offset)
     }
 }
 

@@ -91,6 +91,11 @@ pub enum WriteError {
     /// A token that cannot be written so that it reads back as itself (see
     /// [`SerializerOptions::lossy`](super::SerializerOptions::lossy)).
     Refused { refusal: Refusal, at: Location },
+    /// Decoded tokens were passed, but the input bytes they stand for are not known: the
+    /// [`Transcoder`](crate::encoding::Transcoder) needs
+    /// [`map_offsets`](crate::encoding::Transcoder::map_offsets) on for a rewriter to write the
+    /// input back. `at`: the decoded offset.
+    Unmapped { at: usize },
 }
 
 impl WriteError {
@@ -98,14 +103,15 @@ impl WriteError {
     pub fn refusal(&self) -> Option<&Refusal> {
         match self {
             WriteError::Refused { refusal, .. } => Some(refusal),
-            WriteError::Io(_) => None,
+            WriteError::Io(_) | WriteError::Unmapped { .. } => None,
         }
     }
 
-    /// Where the refused token was (`None` for an I/O error).
+    /// Where the refused token was, or the offset not mapped (`None` for an I/O error).
     pub fn location(&self) -> Option<Location> {
         match self {
             WriteError::Refused { at, .. } => Some(*at),
+            WriteError::Unmapped { at } => Some(Location::Offset(*at)),
             WriteError::Io(_) => None,
         }
     }
@@ -167,6 +173,11 @@ impl fmt::Display for WriteError {
                 Location::Offset(o) => write!(f, "token at byte {o} refused: {refusal}"),
                 Location::Index(i) => write!(f, "token #{i} refused: {refusal}"),
             },
+            WriteError::Unmapped { at } => write!(
+                f,
+                "the input bytes at decoded offset {at} are not known: the transcoder needs \
+                 map_offsets on"
+            ),
         }
     }
 }
@@ -175,7 +186,7 @@ impl std::error::Error for WriteError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             WriteError::Io(e) => Some(e),
-            WriteError::Refused { .. } => None,
+            WriteError::Refused { .. } | WriteError::Unmapped { .. } => None,
         }
     }
 }

@@ -55,6 +55,7 @@ mod edit;
 #[cfg(feature = "extract")]
 mod links;
 mod place;
+mod sink;
 
 use std::io::Write;
 
@@ -65,6 +66,7 @@ use crate::{TextKind, Token};
 
 pub use edit::TagEdit;
 use place::Place;
+use sink::Sink;
 
 /// The tokens a [`Rewrite`] reads: an HTML [`Tokens`](crate::Tokens) or an XML5
 /// [`xml5::Tokens`](crate::xml5::Tokens), from a tokenizer with
@@ -78,12 +80,64 @@ pub trait Markup<'t>: Iterator<Item = Token<'t>> + sealed::Sealed {
     /// then in foreign (SVG, MathML) content.
     #[doc(hidden)]
     fn after(&self, token: &Token<'t>) -> (TextKind, bool);
+
+    /// Whether the tokens were decoded from the input by a transcoder: the rewriter then
+    /// writes the input's own bytes back (see [`Rewriter`]).
+    #[doc(hidden)]
+    const DECODED: bool = false;
+
+    /// The chunk this feed was given, as it came (decoded tokens).
+    #[doc(hidden)]
+    fn input(&self) -> &'t [u8] {
+        &[]
+    }
+
+    /// A decoded offset in offsets of the input (decoded tokens).
+    #[doc(hidden)]
+    fn original_offset(&self, _offset: usize) -> Option<usize> {
+        None
+    }
+
+    /// The encoding the tokens were decoded from, once decided (decoded tokens).
+    #[cfg(feature = "encoding")]
+    #[doc(hidden)]
+    fn encoding(&self) -> Option<&'static encoding_rs::Encoding> {
+        None
+    }
 }
 
 mod sealed {
     pub trait Sealed {}
     impl Sealed for crate::Tokens<'_> {}
     impl Sealed for crate::xml5::Tokens<'_> {}
+    #[cfg(feature = "encoding")]
+    impl<T: crate::encoding::Tokenize> Sealed for crate::encoding::DecodedTokens<'_, T> {}
+}
+
+#[cfg(feature = "encoding")]
+impl<'t, T> Markup<'t> for crate::encoding::DecodedTokens<'t, T>
+where
+    T: crate::encoding::Tokenize,
+    T::Tokens<'t>: Markup<'t>,
+{
+    const XML: bool = <T::Tokens<'t> as Markup<'t>>::XML;
+    const DECODED: bool = true;
+
+    fn after(&self, token: &Token<'t>) -> (TextKind, bool) {
+        (**self).after(token)
+    }
+
+    fn input(&self) -> &'t [u8] {
+        crate::encoding::DecodedTokens::input(self)
+    }
+
+    fn original_offset(&self, offset: usize) -> Option<usize> {
+        crate::encoding::DecodedTokens::original_offset(self, offset)
+    }
+
+    fn encoding(&self) -> Option<&'static encoding_rs::Encoding> {
+        crate::encoding::DecodedTokens::encoding(self)
+    }
 }
 
 impl<'t> Markup<'t> for crate::Tokens<'t> {
@@ -112,7 +166,7 @@ impl<'t> Markup<'t> for crate::xml5::Tokens<'t> {
 
 /// Writes a rewritten document to `W`, across the feeds of one stream (see the module docs).
 pub struct Rewriter<W: Write> {
-    out: W,
+    out: Sink<W>,
     /// Where text written now lands.
     place: Place,
     strip_comments: bool,
@@ -143,7 +197,7 @@ impl<W: Write> Rewriter<W> {
     /// A rewriter writing to `out`.
     pub fn new(out: W) -> Rewriter<W> {
         Rewriter {
-            out,
+            out: Sink::new(out),
             place: Place::default(),
             strip_comments: false,
             removing: None,
@@ -162,6 +216,15 @@ impl<W: Write> Rewriter<W> {
 
     /// Rewrite the tokens of one feed (or a whole document): see [`Rewrite`].
     pub fn rewrite<'t, T: Markup<'t>>(&mut self, tokens: T) -> Rewrite<'_, 't, W, T> {
+        #[cfg(feature = "encoding")]
+        if T::DECODED {
+            self.out.fed(tokens.input(), tokens.encoding());
+            // The bytes before the first token (a byte order mark), once the map knows them.
+            let started = tokens.original_offset(0).map(|first| self.out.start(first));
+            if let Some(Err(e)) = started {
+                self.deferred = Some(e);
+            }
+        }
         Rewrite {
             rewriter: self,
             tokens,
@@ -169,6 +232,7 @@ impl<W: Write> Rewriter<W> {
             decided: true,
             after_current: (TextKind::Data, false),
             run: None,
+            seen: 0,
         }
     }
 
@@ -178,13 +242,13 @@ impl<W: Write> Rewriter<W> {
         if let Some(e) = self.deferred.take() {
             return Err(WriteError::Io(e));
         }
-        self.out.flush()?;
-        Ok(self.out)
+        self.out.out.flush()?;
+        Ok(self.out.out)
     }
 
     /// The output.
     pub fn get_ref(&self) -> &W {
-        &self.out
+        &self.out.out
     }
 }
 
@@ -204,6 +268,8 @@ pub struct Rewrite<'r, 't, W: Write, T: Markup<'t>> {
     /// Bytes passed and not written yet: consecutive passed tokens of one buffer are written
     /// with one call.
     run: Option<(&'t Source<'t>, Span)>,
+    /// Decoded tokens ([`Markup::DECODED`]): where the last token handed out or dropped ends.
+    seen: usize,
 }
 
 impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
@@ -250,6 +316,9 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
             return Err(WriteError::Io(e));
         }
         while let Some(token) = self.tokens.next() {
+            if T::DECODED {
+                self.seen = token.span().end;
+            }
             let after = self.tokens.after(&token);
             if self.skips(&token, after.1) {
                 self.rewriter.place.follow(&token, after);
@@ -266,7 +335,20 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
             return Ok(Some(token));
         }
         self.flush()?;
+        if T::DECODED {
+            self.let_input_go();
+        }
         Ok(None)
+    }
+
+    /// At the end of a feed of decoded tokens: the input bytes before the end of the last token
+    /// are written or passed over.
+    #[cold]
+    fn let_input_go(&mut self) {
+        #[cfg(feature = "encoding")]
+        if let Some(end) = self.tokens.original_offset(self.seen) {
+            self.rewriter.out.done_before(end);
+        }
     }
 
     /// Write the token's raw bytes (what [`next`](Rewrite::next) does when nothing was decided).
@@ -421,7 +503,7 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
     #[inline(never)]
     fn write_after(&mut self) -> Result<(), WriteError> {
         self.flush()?;
-        let written = self.rewriter.out.write_all(&self.rewriter.after);
+        let written = self.rewriter.out.write_new(&self.rewriter.after);
         self.rewriter.after.clear();
         Ok(written?)
     }
@@ -429,15 +511,36 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
     /// Write the passed bytes not written yet.
     fn flush(&mut self) -> Result<(), WriteError> {
         if let Some((src, span)) = self.run.take() {
-            self.rewriter.out.write_all(src.raw(span))?;
+            if T::DECODED {
+                return self.write_input(span);
+            }
+            self.rewriter.out.out.write_all(src.raw(span))?;
         }
+        Ok(())
+    }
+
+    /// Write the input bytes the decoded `span` stands for (see [`Rewriter`]).
+    #[cold]
+    fn write_input(&mut self, span: Span) -> Result<(), WriteError> {
+        #[cfg(feature = "encoding")]
+        {
+            let original = |offset| {
+                self.tokens
+                    .original_offset(offset)
+                    .ok_or(WriteError::Unmapped { at: offset })
+            };
+            let (from, to) = (original(span.start)?, original(span.end)?);
+            self.rewriter.out.write_original(from, to)?;
+        }
+        #[cfg(not(feature = "encoding"))]
+        let _ = span;
         Ok(())
     }
 
     /// Write `bytes` after what was passed before.
     fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
         self.flush()?;
-        Ok(self.rewriter.out.write_all(bytes)?)
+        Ok(self.rewriter.out.write_new(bytes)?)
     }
 
     /// Whether `token` is dropped without being handed out (inside a removal, an unwrapped end
@@ -496,7 +599,7 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
 
     fn write_scratch(&mut self) -> Result<(), WriteError> {
         self.flush()?;
-        Ok(self.rewriter.out.write_all(&self.rewriter.scratch)?)
+        Ok(self.rewriter.out.write_new(&self.rewriter.scratch)?)
     }
 
     /// Where the token being decided starts.

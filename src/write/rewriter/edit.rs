@@ -7,6 +7,7 @@ use super::super::check::{check_attribute_name, check_nul, check_tag_name};
 use super::super::error::{Place as At, Refusal, WriteError};
 use super::super::escape::{Escapes, escape_into, escape_xml_into, needs_quotes};
 use super::super::options::QuoteAttrValues;
+use super::sink::Sink;
 use super::{Markup, Rewrite};
 use crate::{Attribute, StartTag};
 
@@ -28,7 +29,7 @@ enum Change {
 ///
 /// Dropped without [`apply`](TagEdit::apply), it changes nothing: the tag is still undecided.
 pub struct TagEdit<'a, 't, W: Write> {
-    out: &'a mut W,
+    out: &'a mut Sink<W>,
     scratch: &'a mut Vec<u8>,
     decided: &'a mut bool,
     tag: StartTag<'t>,
@@ -104,7 +105,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
         let mut bytes = std::mem::take(&mut *self.scratch);
         bytes.clear();
         self.write_into(&mut bytes);
-        let written = self.out.write_all(&bytes);
+        let written = self.out.write_new(&bytes);
         *self.scratch = bytes;
         *self.decided = true;
         Ok(written?)
