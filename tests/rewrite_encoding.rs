@@ -81,12 +81,14 @@ fn documents() -> Vec<(&'static str, Vec<u8>, Option<&'static str>)> {
     vec![
         (
             "windows-1252 from <meta>",
-            b"<meta charset=windows-1252><p class=\xE9t\xE9>caf\xE9 &amp; cr\xE8me</p>\x80\x81".to_vec(),
+            b"<meta charset=windows-1252><p class=\xE9t\xE9>caf\xE9 &amp; cr\xE8me</p>\x80\x81"
+                .to_vec(),
             None,
         ),
         (
             "Shift_JIS from the transport",
-            b"<p title=\x93\xFA\x96\x7B>\x93\xFA\x96\x7B\x8C\xEA<br></p><![CDATA[\x93\xFA]]></>".to_vec(),
+            b"<p title=\x93\xFA\x96\x7B>\x93\xFA\x96\x7B\x8C\xEA<br></p><![CDATA[\x93\xFA]]></>"
+                .to_vec(),
             Some("shift_jis"),
         ),
         (
@@ -122,11 +124,18 @@ fn documents() -> Vec<(&'static str, Vec<u8>, Option<&'static str>)> {
 fn no_change_writes_the_input_back_byte_for_byte_under_any_chunking() {
     let mut rng = Rng::new(0xe7c0);
     for (name, input, label) in documents() {
-        let mut chunkings = vec![Vec::new(), even_cuts(input.len(), 1), even_cuts(input.len(), 3)];
+        let mut chunkings = vec![
+            Vec::new(),
+            even_cuts(input.len(), 1),
+            even_cuts(input.len(), 3),
+        ];
         chunkings.extend((0..proptest_cases(8, 1)).map(|_| random_cuts(&mut rng, input.len())));
         for cuts in &chunkings {
             let out = rewrite(&input, cuts, label, &mut |_| Ok(())).expect(name);
-            assert!(out == input, "{name}, cut at {cuts:?}: the output differs from the input");
+            assert!(
+                out == input,
+                "{name}, cut at {cuts:?}: the output differs from the input"
+            );
         }
     }
 }

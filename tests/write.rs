@@ -40,7 +40,7 @@ fn refusal(f: impl Fn(&mut S<'_>) -> Result<(), WriteError>) -> (Refusal, Locati
             );
             (refusal, at)
         }
-        WriteError::Io(e) => panic!("I/O error {e}"),
+        other => panic!("not a refusal: {other}"),
     }
 }
 

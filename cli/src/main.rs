@@ -93,8 +93,9 @@ enum Command {
     /// With no option the output is the input. --strip-comments, --remove-element and
     /// --absolutize-links change only the bytes they are about: an edited tag keeps its other
     /// attributes as written and a changed value its quotes. The input is read and written in
-    /// chunks, so it never has to fit in memory; it is tokenized as UTF-8 (bytes of another
-    /// encoding are copied through unchanged; the URLs --absolutize-links writes are UTF-8).
+    /// chunks, so it never has to fit in memory. Its encoding is sniffed as for `tokens` (or
+    /// named by --encoding): the output is the input's own bytes, and what a change writes is
+    /// in the input's encoding (characters it cannot hold as numeric character references).
     #[command(
         after_long_help = "Exit status: 0 on success, 1 when the input could not be read or \
         the output could not be written, or a change could not be written so that it reads back \
@@ -109,8 +110,9 @@ enum Command {
     /// character references written only where needed, void elements without end tags, and,
     /// when asked, optional tags omitted. The output tokenizes back to the input's tokens; a
     /// token that cannot be written so (a comment holding "-->" written by a script, …) stops
-    /// the command with an error unless --lossy. The input is tokenized as UTF-8; the output is
-    /// UTF-8.
+    /// the command with an error unless --lossy. The input's encoding is sniffed as for `tokens`
+    /// (or named by --encoding), and the output is written in it (characters it cannot hold as
+    /// numeric character references).
     #[command(
         after_long_help = "Exit status: 0 on success, 1 when the input could not be read or \
         the output could not be written, or a token could not be written so that it reads back \

@@ -6,12 +6,15 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use tagstream::encoding::{DecodedTokens, Transcoder};
 use tagstream::extract::{LinkExtractor, Url};
 use tagstream::write::{
-    Markup, Quote, QuoteAttrValues, Rewrite, Rewriter, Serializer, SerializerOptions, WriteError,
+    Encode, Markup, Quote, QuoteAttrValues, Rewrite, Rewriter, Serializer, SerializerOptions,
+    WriteError,
 };
-use tagstream::{Options, Token, Tokenizer, xml5};
+use tagstream::{Options, Token};
 
+use crate::cli::encoding::EncodingArgs;
 use crate::{CliError, Dialect, input_name, open_input, parse_chunk_size, read_chunk};
 
 /// Arguments of `tagstream rewrite`.
@@ -44,6 +47,9 @@ pub(crate) struct RewriteArgs {
     /// Bytes read and rewritten at a time [default: 65536].
     #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
     chunk_size: Option<usize>,
+
+    #[command(flatten)]
+    encoding: EncodingArgs,
 }
 
 /// Arguments of `tagstream serialize`.
@@ -114,6 +120,9 @@ pub(crate) struct SerializeArgs {
     /// Bytes read at a time [default: 65536].
     #[arg(long, value_name = "N", value_parser = parse_chunk_size)]
     chunk_size: Option<usize>,
+
+    #[command(flatten)]
+    encoding: EncodingArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -158,16 +167,20 @@ pub(crate) fn rewrite(args: &RewriteArgs, out: impl Write) -> Result<(), CliErro
         name: &name,
         buf: vec![0; args.chunk_size.unwrap_or(64 * 1024)],
     };
+    // Decoded from the input's encoding; the rewriter writes the input's own bytes back.
     match args.dialect {
         Dialect::Html => {
-            let mut tokenizer = Tokenizer::new(options);
+            let mut tokenizer = args.encoding.transcoder(options, None, true);
             while let Some(chunk) = chunks.next()? {
                 edits.apply(rewriter.rewrite(tokenizer.feed(chunk)))?;
             }
             edits.apply(rewriter.rewrite(tokenizer.finish()))?;
         }
         Dialect::Xml5 => {
-            let mut tokenizer = xml5::Tokenizer::new(options);
+            let mut tokenizer = Transcoder::xml5(options).map_offsets(true);
+            if let Some(encoding) = args.encoding.encoding {
+                tokenizer = tokenizer.known_encoding(encoding);
+            }
             while let Some(chunk) = chunks.next()? {
                 edits.apply(rewriter.rewrite(tokenizer.feed(chunk)))?;
             }
@@ -236,23 +249,61 @@ pub(crate) fn serialize(args: &SerializeArgs, out: impl Write) -> Result<(), Cli
         name: name.clone(),
         source,
     })?;
-    let mut serializer = Serializer::new(out, serializer_options(args));
-    let mut tokenizer = Tokenizer::default();
+    let mut tokenizer = args.encoding.transcoder(Options::default(), None, false);
     let mut chunks = Chunks {
         input: &mut *input,
         name: &name,
         buf: vec![0; args.chunk_size.unwrap_or(64 * 1024)],
     };
+    let mut writing = Writing {
+        waiting: Some((out, serializer_options(args))),
+        serializer: None,
+    };
     while let Some(chunk) = chunks.next()? {
-        for token in tokenizer.feed(chunk) {
+        writing.write(tokenizer.feed(chunk))?;
+    }
+    writing.write(tokenizer.finish())?;
+    if let Some(mut serializer) = writing.serializer {
+        serializer.finish().map_err(write_error)?;
+        let encoded = serializer.into_inner();
+        encoded
+            .into_inner()
+            .map_err(|e| write_error(WriteError::Io(e)))?;
+    }
+    Ok(())
+}
+
+/// `serialize`'s output: the output and options while the input's encoding is not decided yet
+/// (no token comes before), then the serializer writing in it.
+struct Writing<W: Write> {
+    waiting: Option<(W, SerializerOptions)>,
+    serializer: Option<Serializer<Encode<W>>>,
+}
+
+impl<W: Write> Writing<W> {
+    /// Write the tokens of one feed.
+    fn write(&mut self, mut tokens: DecodedTokens<'_>) -> Result<(), CliError> {
+        if let Some(encoding) = tokens.encoding()
+            && let Some((mut out, options)) = self.waiting.take()
+        {
+            // UTF-16 is only read as UTF-16 after its byte order mark (or when named).
+            let bom: &[u8] = match encoding.name() {
+                "UTF-16LE" => b"\xFF\xFE",
+                "UTF-16BE" => b"\xFE\xFF",
+                _ => b"",
+            };
+            out.write_all(bom)
+                .map_err(|e| write_error(WriteError::Io(e)))?;
+            self.serializer = Some(Serializer::new(Encode::new(out, encoding), options));
+        }
+        let Some(serializer) = &mut self.serializer else {
+            return Ok(());
+        };
+        for token in &mut tokens {
             serializer.write_token(&token).map_err(write_error)?;
         }
+        Ok(())
     }
-    for token in tokenizer.finish() {
-        serializer.write_token(&token).map_err(write_error)?;
-    }
-    serializer.finish().map_err(write_error)?;
-    Ok(())
 }
 
 fn serializer_options(args: &SerializeArgs) -> SerializerOptions {

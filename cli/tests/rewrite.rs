@@ -42,6 +42,72 @@ fn rewrite_with_no_option_is_the_input_byte_for_byte() {
 }
 
 #[test]
+fn rewrite_writes_the_input_back_in_its_own_encoding() {
+    let windows_1252: &[u8] =
+        b"<meta charset=windows-1252><p class=\xE9>caf\xE9<script>\x80</script><!-- \xFF --></p>";
+    let shift_jis: &[u8] = b"<p title=\x93\xFA>\x93\xFA\x96\x7B<b>\x8C\xEA</b></p>";
+    let mut utf16 = vec![0xFE, 0xFF];
+    for unit in "<p>日本<!-- é --></p>".encode_utf16() {
+        utf16.extend_from_slice(&unit.to_be_bytes());
+    }
+    for chunk in ["1", "5", "65536"] {
+        let args = ["rewrite", "--chunk-size", chunk];
+        assert_eq!(bytes_ok(&args, windows_1252), windows_1252);
+        assert_eq!(bytes_ok(&args, &utf16), utf16);
+        let named = ["rewrite", "--chunk-size", chunk, "--encoding", "shift_jis"];
+        assert_eq!(bytes_ok(&named, shift_jis), shift_jis);
+    }
+    assert_eq!(
+        bytes_ok(
+            &["rewrite", "--remove-element", "script", "--strip-comments"],
+            windows_1252
+        ),
+        b"<meta charset=windows-1252><p class=\xE9>caf\xE9</p>"
+    );
+    assert_eq!(
+        bytes_ok(
+            &[
+                "rewrite",
+                "--encoding",
+                "shift_jis",
+                "--remove-element",
+                "b"
+            ],
+            shift_jis
+        ),
+        b"<p title=\x93\xFA>\x93\xFA\x96\x7B</p>"
+    );
+}
+
+#[test]
+fn serialize_writes_in_the_inputs_encoding() {
+    let windows_1252: &[u8] = b"<meta charset=windows-1252><P CLASS=\xE9>caf\xE9 &#x65E5;";
+    let expected: &[u8] = b"<meta charset=windows-1252><p class=\xE9>caf\xE9 &#26085;";
+    for chunk in ["1", "65536"] {
+        assert_eq!(
+            bytes_ok(&["serialize", "--chunk-size", chunk], windows_1252),
+            expected
+        );
+    }
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "<P>日本".encode_utf16() {
+        utf16.extend_from_slice(&unit.to_le_bytes());
+    }
+    let mut expected = vec![0xFF, 0xFE];
+    for unit in "<p>日本".encode_utf16() {
+        expected.extend_from_slice(&unit.to_le_bytes());
+    }
+    assert_eq!(bytes_ok(&["serialize"], &utf16), expected);
+    assert_eq!(
+        bytes_ok(
+            &["serialize", "--encoding", "iso-2022-jp"],
+            b"<b>\x1B$BF|\x1B(B</b>"
+        ),
+        b"<b>\x1B$BF|\x1B(B</b>"
+    );
+}
+
+#[test]
 fn rewrite_strips_removes_and_absolutizes_only_what_it_is_asked() {
     let input = b"<p id=1>a<!-- c --><script>x</p></script><a  href='../b?q=1&amp;r' title=t>b</a>\
         <svg><a href=s /></svg><base href=/root/><img src=i.png>";

@@ -82,9 +82,11 @@ pub enum Refusal {
     ProcessingInstruction { what: &'static str },
 }
 
-/// An error from a [`Serializer`](super::Serializer): the output failed, or a token was refused
-/// (nothing of it was written, and the serializer can go on with the next token).
+/// An error from a [`Serializer`](super::Serializer) or a [`Rewriter`](super::Rewriter): the
+/// output failed, or a token was refused (nothing of it was written, and the serializer can go
+/// on with the next token), or a rewriter of decoded tokens cannot find the input's bytes.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The output's `write` failed.
     Io(std::io::Error),

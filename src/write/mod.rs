@@ -65,6 +65,8 @@
 
 mod check;
 mod elements;
+#[cfg(feature = "encoding")]
+mod encode;
 mod error;
 mod escape;
 mod optional;
@@ -73,6 +75,8 @@ mod rewriter;
 mod serializer;
 mod tokens;
 
+#[cfg(feature = "encoding")]
+pub use encode::Encode;
 pub use error::{Location, Place, Refusal, WriteError};
 pub use options::{Quote, QuoteAttrValues, SerializerOptions};
 pub use rewriter::{Markup, Rewrite, Rewriter, TagEdit};

@@ -12,7 +12,10 @@
 use std::io::{self, Write};
 
 #[cfg(feature = "encoding")]
-use encoding_rs::{CoderResult, Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use encoding_rs::{Encoding, UTF_8};
+
+#[cfg(feature = "encoding")]
+use super::super::encode::{encode_str, encoder_for};
 
 /// The output, and what writing the input back needs (see the module docs).
 pub(super) struct Sink<W> {
@@ -93,7 +96,9 @@ impl<W: Write> Sink<W> {
     /// Nothing before original offset `offset` will be written: let it go.
     pub(super) fn done_before(&mut self, offset: usize) {
         let original = &mut self.original;
-        let done = offset.saturating_sub(original.base).min(original.bytes.len());
+        let done = offset
+            .saturating_sub(original.base)
+            .min(original.bytes.len());
         original.bytes.drain(..done);
         original.base += done;
     }
@@ -101,33 +106,19 @@ impl<W: Write> Sink<W> {
 
 #[cfg(feature = "encoding")]
 impl Original {
-    /// Write `utf8` in `encoding` to `out`.
-    fn encode(&mut self, encoding: &'static Encoding, utf8: &[u8], out: &mut impl Write) -> io::Result<()> {
-        // The rewriter makes its bytes from `&str`s and valid token bytes.
+    /// Write `utf8` in `encoding` to `out`, ending in the encoding's initial state (the input's
+    /// bytes that follow are read from there).
+    fn encode(
+        &mut self,
+        encoding: &'static Encoding,
+        utf8: &[u8],
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        // The rewriter makes its bytes from `&str`s and the tokens' UTF-8.
         let text = String::from_utf8_lossy(utf8);
         self.encoded.clear();
-        if encoding == UTF_16LE || encoding == UTF_16BE {
-            for unit in text.encode_utf16() {
-                let bytes = if encoding == UTF_16LE {
-                    unit.to_le_bytes()
-                } else {
-                    unit.to_be_bytes()
-                };
-                self.encoded.extend_from_slice(&bytes);
-            }
-        } else {
-            let mut encoder = encoding.output_encoding().new_encoder();
-            let mut rest: &str = &text;
-            loop {
-                // Room for the worst case of a few characters as references, then more.
-                self.encoded.reserve(rest.len() * 2 + 16);
-                let (result, read, _) = encoder.encode_from_utf8_to_vec(rest, &mut self.encoded, true);
-                rest = &rest[read..];
-                if result == CoderResult::InputEmpty {
-                    break;
-                }
-            }
-        }
+        let mut encoder = encoder_for(encoding);
+        encode_str(encoding, encoder.as_mut(), &text, true, &mut self.encoded);
         out.write_all(&self.encoded)
     }
 }
