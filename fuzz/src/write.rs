@@ -3,13 +3,15 @@
 //! XML5 for the rewriter too.
 //!
 //! Checked: no panic; a rewrite that changes nothing gives the input, byte for byte, under the
-//! case's chunking; a rewrite whose decisions (derived from the document's bytes) pass, discard,
+//! case's chunking, also through a transcoder in an encoding the case picks (the input's own
+//! bytes written back); a rewrite whose decisions (derived from the document's bytes) pass, discard,
 //! replace or insert around tokens gives exactly the splice of the input they describe, and one
 //! that also edits tags, inserts text and removes or unwraps elements never panics and writes only
 //! what reads back (a refused change leaves the token undecided); a serialization of the
 //! document's tokens that the serializer accepts tokenizes back to the same tokens (html5lib
 //! shapes, simulator on), and serializing that output again gives the same bytes.
 
+use tagstream::encoding::{DecodedTokens, Transcoder};
 use tagstream::html5lib::{Html5libToken, push};
 use tagstream::write::{Markup, Rewrite, Rewriter, Serializer, SerializerOptions};
 use tagstream::{Options, Token, Tokenizer, xml5};
@@ -32,6 +34,7 @@ pub fn write(case: &Case) {
         );
         rewrite(case, xml, edit);
     }
+    decoded(case);
     round_trip(case);
 }
 
@@ -95,7 +98,19 @@ fn run<'t, T: Markup<'t>>(
     expected: &mut Vec<u8>,
     decide: Decide,
 ) {
-    while let Some(token) = rewrite.next().expect("a Vec takes every write") {
+    // Some tokens are not wanted (by where they start): they are passed as they are.
+    let wanted = |token: &Token<'_>, expected: &mut Vec<u8>| {
+        let span = token.span();
+        let wanted = pick(span.start, data) % 4 != 0;
+        if !wanted {
+            expected.extend_from_slice(&data[span.range()]);
+        }
+        wanted
+    };
+    while let Some(token) = rewrite
+        .next_where(|token| wanted(token, expected))
+        .expect("a Vec takes every write")
+    {
         let mut step = Step {
             token,
             actions: Vec::new(),
@@ -132,6 +147,61 @@ fn run<'t, T: Markup<'t>>(
             };
         }
     }
+}
+
+/// The document in an encoding the case's first byte picks, through a transcoder: a rewrite
+/// that changes nothing writes the input back byte for byte; one that edits never panics.
+fn decoded(case: &Case) {
+    const LABELS: [&str; 8] = [
+        "windows-1252",
+        "shift_jis",
+        "utf-16le",
+        "utf-16be",
+        "iso-2022-jp",
+        "euc-kr",
+        "gb18030",
+        "big5",
+    ];
+    let data = &case.data;
+    let label = data.first().map(|&b| LABELS[usize::from(b) % LABELS.len()]);
+    for decide in [None, Some(edit as Decide)] {
+        let options = Options::new().lossless(true).simulate(case.config.simulate);
+        let mut transcoder = Transcoder::new(options)
+            .map_offsets(true)
+            .transport_label(label.unwrap_or("utf-8"));
+        let mut rewriter = Rewriter::new(Vec::new());
+        let (mut index, mut expected) = (0, Vec::new());
+        for (start, end) in case.cuts() {
+            let tokens = rewriter.rewrite(transcoder.feed(&data[start..end]));
+            run_decoded(tokens, data, &mut index, &mut expected, decide);
+        }
+        let tokens = rewriter.rewrite(transcoder.finish());
+        run_decoded(tokens, data, &mut index, &mut expected, decide);
+        let out = rewriter
+            .finish()
+            .expect("a Vec takes every write, offsets are mapped");
+        if decide.is_none() {
+            assert!(
+                out == *data,
+                "{label:?}: a rewrite of decoded tokens with no change differs from the input"
+            );
+        }
+    }
+}
+
+/// [`run`] for decoded tokens: every token handed out, decided by `decide` if any.
+fn run_decoded<'t>(
+    mut rewrite: Rewrite<'_, 't, Vec<u8>, DecodedTokens<'t>>,
+    data: &[u8],
+    index: &mut usize,
+    expected: &mut Vec<u8>,
+    decide: Option<Decide>,
+) {
+    let Some(decide) = decide else {
+        while rewrite.next().expect("offsets are mapped").is_some() {}
+        return;
+    };
+    run(rewrite, data, index, expected, decide);
 }
 
 /// A byte of the document, picked by the token's index: the fuzzer steers the decisions.
