@@ -43,6 +43,15 @@
 //! from the token itself. A U+FEFF starting the output is written `&#xFEFF;`, so that it is not
 //! taken for a byte order mark.
 //!
+//! ## Rewriting, and other encodings
+//!
+//! The [`Rewriter`] copies a document through byte for byte except where its consumer changes
+//! something (see [`Rewrite`]); [`Rewrite::next_where`] passes the tokens a consumer does not
+//! want without handing them out. Both write UTF-8, except that a rewriter of the tokens of a
+//! [`Transcoder`](crate::encoding::Transcoder) (with its offset map on) writes the input's own
+//! bytes back and encodes what it makes in the input's encoding; [`Encode`] does that for any
+//! writer, such as a serializer's output.
+//!
 //! ```
 //! use tagstream::write::{Namespace, Serializer, SerializerOptions};
 //!
