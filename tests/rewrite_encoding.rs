@@ -198,3 +198,29 @@ fn a_transcoder_without_its_offset_map_is_a_typed_error() {
         "{result:?}"
     );
 }
+
+#[test]
+fn corpus_pages_through_the_transcoder_come_back_byte_for_byte() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/corpus");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("datasets/corpus not fetched: skipped");
+        return;
+    };
+    let mut rng = Rng::new(0xe7c1);
+    let mut pages = 0;
+    for entry in entries.take(common::native_or_miri(usize::MAX, 0)) {
+        let input = std::fs::read(entry.expect("entry").path()).expect("page");
+        for cuts in [
+            even_cuts(input.len(), 4096),
+            random_cuts(&mut rng, input.len()),
+        ] {
+            let out = rewrite(&input, &cuts, None, &mut |_| Ok(())).expect("rewrite");
+            assert!(out == input, "a corpus page differs after the rewrite");
+        }
+        // The same page read as windows-1252 (every byte a character), written back.
+        let out = rewrite(&input, &[], Some("windows-1252"), &mut |_| Ok(())).expect("rewrite");
+        assert!(out == input, "a corpus page read as windows-1252 differs");
+        pages += 1;
+    }
+    eprintln!("{pages} corpus pages");
+}
