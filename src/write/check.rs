@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::error::{Place, Refusal};
 use crate::TextKind;
-use crate::scan::{find1, find3};
+use crate::scan::{ByteSet, find1, find3};
 
 /// ASCII whitespace as the tokenizer reads it before newline normalization.
 pub(crate) fn is_space(b: u8) -> bool {
@@ -30,12 +30,14 @@ pub(crate) fn check_tag_name(name: &str) -> Result<(), Refusal> {
 /// An attribute name reads back as itself when it is not empty and holds no whitespace, `/`, `>`
 /// or U+0000, nor `=` after its first character (a first `=` is taken into the name).
 pub(crate) fn check_attribute_name(name: &str) -> Result<(), Refusal> {
-    let bytes = name.as_bytes();
-    let ok = !bytes.is_empty()
-        && !bytes
-            .iter()
-            .any(|&b| is_space(b) || matches!(b, b'/' | b'>' | 0))
-        && !bytes[1..].contains(&b'=');
+    const ENDS_NAME: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0");
+    const ENDS_NAME_AFTER_FIRST: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0=");
+    let ok = match name.as_bytes() {
+        [] => false,
+        [first, rest @ ..] => {
+            !ENDS_NAME.contains(*first) && !rest.iter().any(|&b| ENDS_NAME_AFTER_FIRST.contains(b))
+        }
+    };
     if ok {
         Ok(())
     } else {
@@ -62,7 +64,7 @@ pub(crate) fn first_duplicate(attributes: &[(&str, &str)]) -> Option<usize> {
 
 /// U+0000 in `text` at `place`, where the tokenizer reads U+FFFD.
 pub(crate) fn check_nul(text: &str, place: Place) -> Result<(), Refusal> {
-    if text.contains('\0') {
+    if find1(0, text.as_bytes()).is_some() {
         Err(Refusal::Nul(place))
     } else {
         Ok(())

@@ -4,7 +4,7 @@
 //! and `>` in attribute mode too).
 
 use super::options::{Quote, QuoteAttrValues};
-use crate::scan::{ByteSet, find_in_set};
+use crate::scan::{ByteList, each_listed, find_listed, find1, find2};
 
 /// What one escaping pass replaces.
 #[derive(Clone, Copy)]
@@ -18,7 +18,7 @@ pub(crate) struct Escapes {
 }
 
 /// The bytes an escaping pass stops at: `&`, the lead byte of U+00A0, and what `escapes` adds.
-const fn stops(angle: bool, quote: Option<u8>, cr: bool) -> ByteSet {
+const fn stops(angle: bool, quote: Option<u8>, cr: bool) -> ByteList<6> {
     let mut bytes = [b'&', 0xC2, b'&', b'&', b'&', b'&'];
     if angle {
         bytes[2] = b'<';
@@ -30,13 +30,13 @@ const fn stops(angle: bool, quote: Option<u8>, cr: bool) -> ByteSet {
     if cr {
         bytes[5] = b'\r';
     }
-    ByteSet::of(&bytes)
+    ByteList::of(bytes)
 }
 
 /// [`stops`] for every [`Escapes`], indexed by [`Escapes::index`].
-const STOPS: [ByteSet; 12] = {
+const STOPS: [ByteList<6>; 12] = {
     let quotes = [None, Some(b'"'), Some(b'\'')];
-    let mut table = [ByteSet::of(&[]); 12];
+    let mut table = [ByteList::of([b'&'; 6]); 12];
     let mut i = 0;
     while i < 12 {
         table[i] = stops(i & 1 != 0, quotes[(i >> 1) % 3], i >= 6);
@@ -59,11 +59,9 @@ impl Escapes {
 
 /// Append `text` to `out` with `&`, U+00A0 and what `escapes` says replaced by references.
 pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
-    let stops = &STOPS[escapes.index()];
     let bytes = text.as_bytes();
     let mut start = 0;
-    while let Some(found) = find_in_set(stops, &bytes[start..]) {
-        let at = start + found;
+    each_listed(&STOPS[escapes.index()], bytes, |at| {
         let (replacement, len): (&[u8], usize) = match bytes[at] {
             b'&' => (b"&amp;", 1),
             b'<' => (b"&lt;", 1),
@@ -73,16 +71,12 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
             b'\'' => (b"&#39;", 1),
             // 0xC2: U+00A0 if 0xA0 follows, else another character of U+0080..U+00BF.
             _ if bytes.get(at + 1) == Some(&0xA0) => (b"&nbsp;", 2),
-            _ => {
-                out.extend_from_slice(&bytes[start..at + 1]);
-                start = at + 1;
-                continue;
-            }
+            _ => return,
         };
         out.extend_from_slice(&bytes[start..at]);
         out.extend_from_slice(replacement);
         start = at + len;
-    }
+    });
     out.extend_from_slice(&bytes[start..]);
 }
 
@@ -117,19 +111,19 @@ pub(crate) fn needs_quotes(value: &str, when: QuoteAttrValues, escapes: Escapes)
         return true;
     }
     let quoted = &QUOTED[usize::from(escapes.angle) + 2 * usize::from(escapes.cr)];
-    if find_in_set(quoted, value.as_bytes()).is_some() {
+    if find_listed(quoted, value.as_bytes()).is_some() {
         return true;
     }
     when == QuoteAttrValues::Legacy && value.chars().any(is_legacy_quoted)
 }
 
 /// What the unquoted syntax cannot hold: ASCII whitespace, `"`, `'`, `=`, `` ` ``, `>`, and `<`
-/// unless escaped (odd indexes) and CR unless escaped (indexes 2 and 3).
-const QUOTED: [ByteSet; 4] = [
-    ByteSet::of(b"\t\n\x0C\r \"'=`><"),
-    ByteSet::of(b"\t\n\x0C\r \"'=`>"),
-    ByteSet::of(b"\t\n\x0C \"'=`><"),
-    ByteSet::of(b"\t\n\x0C \"'=`>"),
+/// unless escaped (odd indexes) and CR unless escaped (indexes 2 and 3); `>` repeated to fill a list.
+const QUOTED: [ByteList<11>; 4] = [
+    ByteList::of(*b"\t\n\x0C\r \"'=`><"),
+    ByteList::of(*b"\t\n\x0C\r \"'=`>>"),
+    ByteList::of(*b"\t\n\x0C \"'=`><>"),
+    ByteList::of(*b"\t\n\x0C \"'=`>>>"),
 ];
 
 /// html5lib's "legacy" extra quoting characters: controls, `/`, U+00A0 and the Unicode spaces.
@@ -142,7 +136,13 @@ fn is_legacy_quoted(c: char) -> bool {
 /// appears in the value.
 pub(crate) fn choose_quote(value: &str, preferred: Quote, best: bool) -> u8 {
     if best {
-        match (value.contains('"'), value.contains('\'')) {
+        let bytes = value.as_bytes();
+        let quotes = match find2(b'"', b'\'', bytes) {
+            None => (false, false),
+            Some(i) if bytes[i] == b'"' => (true, find1(b'\'', &bytes[i..]).is_some()),
+            Some(i) => (find1(b'"', &bytes[i..]).is_some(), true),
+        };
+        match quotes {
             (false, true) => return b'"',
             (true, false) => return b'\'',
             _ => {}

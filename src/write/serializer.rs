@@ -17,7 +17,7 @@ use super::optional::Next;
 use super::options::SerializerOptions;
 use crate::TextKind;
 use meta::{Meta, declare_charset};
-use output::Pending;
+use output::{BUFFER_CAPACITY, Pending};
 
 /// The namespace of an element, which decides whether `/>` means something (foreign elements)
 /// and whether its text is raw text (HTML elements only).
@@ -129,6 +129,9 @@ pub struct Serializer<W: Write> {
     newline_eater: bool,
     /// Something has been written (a U+FEFF first would be taken for a byte order mark).
     started: bool,
+    /// The allocation a token's attribute list is gathered in, kept empty from tag to tag
+    /// ([`Serializer::write_token`]).
+    pub(super) spare_attributes: Vec<(&'static str, &'static str)>,
 }
 
 impl<W: Write> Serializer<W> {
@@ -141,7 +144,7 @@ impl<W: Write> Serializer<W> {
         };
         Serializer {
             out,
-            buf: Vec::new(),
+            buf: Vec::with_capacity(BUFFER_CAPACITY),
             options,
             index: 0,
             at: Location::Index(0),
@@ -156,6 +159,7 @@ impl<W: Write> Serializer<W> {
             pending: None,
             newline_eater: false,
             started: false,
+            spare_attributes: Vec::new(),
         }
     }
 

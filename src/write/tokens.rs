@@ -40,9 +40,12 @@ impl<W: Write> Serializer<W> {
     fn token(&mut self, token: &Token<'_>) -> Result<(), WriteError> {
         match token {
             Token::StartTag(tag) => {
-                let attributes: Vec<(&str, &str)> =
-                    tag.attributes().map(|a| (a.name(), a.value())).collect();
-                self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing())
+                let mut attributes = recycle(std::mem::take(&mut self.spare_attributes));
+                attributes.extend(tag.attributes().map(|a| (a.name(), a.value())));
+                let result =
+                    self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing());
+                self.spare_attributes = recycle(attributes);
+                result
             }
             Token::EndTag(tag) => self.end(tag.name()),
             Token::Text(text) => self.text_of_kind(text.text(), text.kind()),
@@ -58,4 +61,12 @@ impl<W: Write> Serializer<W> {
             Token::Raw(_) => Ok(()),
         }
     }
+}
+
+/// `pairs` emptied, its allocation handed on for pairs of another lifetime: the standard library
+/// collects a mapped `vec::IntoIter` into the vector it came from when the items have the same
+/// layout, so a tag's attribute list costs no allocation once the first tag has grown it.
+fn recycle<'b>(mut pairs: Vec<(&str, &str)>) -> Vec<(&'b str, &'b str)> {
+    pairs.clear();
+    pairs.into_iter().map(|_| ("", "")).collect()
 }

@@ -23,6 +23,10 @@ pub(super) enum Pending {
 /// How many bytes the writer gathers before it writes them to the output.
 pub(super) const FLUSH_AT: usize = 64 * 1024;
 
+/// The buffer's size from the start: room for [`FLUSH_AT`] bytes and the item that crosses it, so
+/// that it is not grown (and copied) on the way there, for every document.
+pub(super) const BUFFER_CAPACITY: usize = FLUSH_AT + 16 * 1024;
+
 impl<W: Write> Serializer<W> {
     // ---- stage 2: optional tags -----------------------------------------------------------------
 
