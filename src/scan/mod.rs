@@ -75,6 +75,25 @@ pub(crate) fn find_listed<const N: usize>(list: &ByteList<N>, hay: &[u8]) -> Opt
     find_in_set(&list.set, hay)
 }
 
+/// Index in `window` of the first byte of `window[start..]` that is in `list`: for a string just
+/// appended to a buffer, which is tested in blocks of 16 even when it is shorter, in the block that
+/// ends the buffer (the bytes before it shifted out). With SSE2 on x86_64; byte by byte through
+/// the table elsewhere, and in a buffer shorter than a block.
+#[inline(always)]
+pub(crate) fn find_listed_from<const N: usize>(
+    list: &ByteList<N>,
+    window: &[u8],
+    start: usize,
+) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let test = |v| simd::eq_any(v, &list.splats);
+        simd::first_marked(window, start, window.len(), test, |c| list.set.contains(c))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    find_in_set(&list.set, &window[start..]).map(|i| start + i)
+}
+
 /// Calls `f` with the index of each byte of `hay` that is in `list`, in order: with SSE2 on x86_64
 /// each block of 16 tested once (the tail of a `hay` of at least 16 in the block that ends it) and
 /// its members handed out from the mask; a shorter `hay` byte by byte through the table.
@@ -455,6 +474,9 @@ mod tests {
                 let hay = &base[start..start + len];
                 let expected = scalar::find(hay, b"<&\0\xFFq");
                 assert_eq!(find_listed(&list, hay), expected, "{start} {len}");
+                let window = &base[..start + len];
+                let from = find_listed_from(&list, window, start);
+                assert_eq!(from, expected.map(|i| start + i), "{start} {len}");
                 let mut each = Vec::new();
                 each_listed(&list, hay, |i| each.push(i));
                 let all: Vec<usize> = (0..len)

@@ -142,12 +142,26 @@ pub(crate) fn check_comment(text: &str) -> Result<(), Refusal> {
         ">"
     } else if text.starts_with("->") {
         "->"
-    } else if let Some(s) = ["-->", "--!>"].into_iter().find(|s| text.contains(s)) {
+    } else if let Some(s) = comment_end_inside(text.as_bytes()) {
         s
     } else {
         return Ok(());
     };
     Err(Refusal::Comment { rule })
+}
+
+/// `-->` if `text` holds it, else `--!>` if it holds that: one pass over the `>`s, each looked at
+/// with the bytes before it.
+fn comment_end_inside(text: &[u8]) -> Option<&'static str> {
+    let mut bang = false;
+    for at in memchr::memchr_iter(b'>', text) {
+        let before = &text[..at];
+        if before.ends_with(b"--") {
+            return Some("-->");
+        }
+        bang |= before.ends_with(b"--!");
+    }
+    bang.then_some("--!>")
 }
 
 /// [`check_comment`]'s lossy counterpart: a space breaks each offending string.

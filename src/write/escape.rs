@@ -4,7 +4,7 @@
 //! and `>` in attribute mode too).
 
 use super::options::{Quote, QuoteAttrValues};
-use crate::scan::{ByteList, each_listed, find_listed, find1, find2};
+use crate::scan::{ByteList, each_listed, find_listed, find_listed_from, find1, find2};
 
 /// What one escaping pass replaces.
 #[derive(Clone, Copy)]
@@ -58,10 +58,21 @@ impl Escapes {
 }
 
 /// Append `text` to `out` with `&`, U+00A0 and what `escapes` says replaced by references.
+///
+/// Most strings need no reference: `text` is copied first and looked at where it landed, in
+/// blocks of 16 bytes with the output before it (a short string costs one block, not a loop over
+/// its bytes); from the first byte to replace on, the copy is taken back and the rest escaped.
 pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    each_listed(&STOPS[escapes.index()], bytes, |at| {
+    let stops = &STOPS[escapes.index()];
+    let start = out.len();
+    out.extend_from_slice(text.as_bytes());
+    let Some(first) = find_listed_from(stops, out, start) else {
+        return;
+    };
+    out.truncate(first);
+    let bytes = &text.as_bytes()[first - start..];
+    let mut done = 0;
+    each_listed(stops, bytes, |at| {
         let (replacement, len): (&[u8], usize) = match bytes[at] {
             b'&' => (b"&amp;", 1),
             b'<' => (b"&lt;", 1),
@@ -73,11 +84,11 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, text: &str, escapes: Escapes) {
             _ if bytes.get(at + 1) == Some(&0xA0) => (b"&nbsp;", 2),
             _ => return,
         };
-        out.extend_from_slice(&bytes[start..at]);
+        out.extend_from_slice(&bytes[done..at]);
         out.extend_from_slice(replacement);
-        start = at + len;
+        done = at + len;
     });
-    out.extend_from_slice(&bytes[start..]);
+    out.extend_from_slice(&bytes[done..]);
 }
 
 /// Append `text` to `out` escaped for XML (XML5's inserted text and attribute values): `&`, `<`,
@@ -172,6 +183,31 @@ mod tests {
             escaped("a&b<c>d\u{A0}e\rf\"'", text),
             "a&amp;b&lt;c&gt;d&nbsp;e&#13;f\"'"
         );
+    }
+
+    #[test]
+    fn what_the_output_holds_before_is_left_alone_at_every_length() {
+        let text = Escapes {
+            angle: true,
+            quote: None,
+            cr: true,
+        };
+        let prefix = "&<>\r&<>\r&<>\r&<>\r&<>\r";
+        for before in 0..prefix.len() {
+            for len in 0..40 {
+                let plain = "abcdefghijklmnopqrstuvwxyz0123456789abcd";
+                for at in (0..len).step_by(7).map(Some).chain([None]) {
+                    let mut input = plain[..len].to_owned();
+                    if let Some(at) = at {
+                        input.replace_range(at..at + 1, "<");
+                    }
+                    let mut out = prefix.as_bytes()[..before].to_vec();
+                    escape_into(&mut out, &input, text);
+                    let want = format!("{}{}", &prefix[..before], input.replace('<', "&lt;"));
+                    assert_eq!(String::from_utf8(out).unwrap(), want);
+                }
+            }
+        }
     }
 
     #[test]

@@ -302,7 +302,7 @@ impl<W: Write> Serializer<W> {
                 self.context_element.push_str(name);
                 self.raw = RawScan::default();
             }
-            if !is_void(name) && (self.preserve > 0 || preserves_whitespace(name)) {
+            if (self.preserve > 0 || preserves_whitespace(name)) && !is_void(name) {
                 self.preserve += 1;
             }
         } else if !self_closing && self.preserve > 0 {
@@ -491,16 +491,28 @@ impl<W: Write> Serializer<W> {
     }
 
     pub(super) fn comment_token(&mut self, text: &str) -> Result<(), WriteError> {
-        self.refuse_unless_lossy(check::check_comment(text))?;
-        self.refuse_unless_lossy(check::check_nul(text, Place::Comment))?;
-        if !self.options.html5lib_compat {
-            self.refuse_unless_lossy(check::check_cr(text, Place::Comment))?;
+        let shape = check::check_comment(text);
+        let well_formed = shape.is_ok();
+        self.refuse_unless_lossy(shape)?;
+        // U+0000 or CR, looked for once: most comments have neither.
+        let special = memchr::memchr2(0, b'\r', text.as_bytes()).is_some();
+        if special {
+            self.refuse_unless_lossy(check::check_nul(text, Place::Comment))?;
+            if !self.options.html5lib_compat {
+                self.refuse_unless_lossy(check::check_cr(text, Place::Comment))?;
+            }
         }
         self.check_markup_allowed(None)?;
-        let fixed = check::fix_chars(text, self.options.html5lib_compat);
-        let fixed = match check::fix_comment(&fixed) {
-            Cow::Borrowed(_) => fixed,
-            Cow::Owned(f) => Cow::Owned(f),
+        let fixed = if special {
+            check::fix_chars(text, self.options.html5lib_compat)
+        } else {
+            Cow::Borrowed(text)
+        };
+        // Replacing U+0000 and CR makes no `-->`, `--!>` or leading `>` (nor takes one away).
+        let fixed = if well_formed {
+            fixed
+        } else {
+            Cow::Owned(check::fix_comment(&fixed).into_owned())
         };
         self.collapsed_space = false;
         self.emit(Item::Comment(&fixed))

@@ -30,10 +30,18 @@ pub(super) const BUFFER_CAPACITY: usize = FLUSH_AT + 16 * 1024;
 impl<W: Write> Serializer<W> {
     // ---- stage 2: optional tags -----------------------------------------------------------------
 
+    #[inline]
     pub(super) fn omit_stage(&mut self, item: Item<'_>) {
-        if !self.options.omit_optional_tags {
-            return self.write_item(item);
+        if self.options.omit_optional_tags {
+            self.omit_optional(item);
+        } else {
+            self.write_item(item);
         }
+    }
+
+    /// [`SerializerOptions::omit_optional_tags`](super::SerializerOptions::omit_optional_tags):
+    /// settle the tag held back, and hold this one back if it may be omitted.
+    fn omit_optional(&mut self, item: Item<'_>) {
         let omitted_end = self.settle_pending(next_of(item));
         match item {
             Item::Start {
@@ -85,6 +93,8 @@ impl<W: Write> Serializer<W> {
 
     // ---- stage 3: the writer --------------------------------------------------------------------
 
+    /// Inlined, so that where the kind of `item` is known the match on it folds away.
+    #[inline]
     fn write_item(&mut self, item: Item<'_>) {
         let eater = self.newline_eater;
         self.newline_eater = false;
