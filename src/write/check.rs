@@ -16,10 +16,13 @@ pub(crate) fn is_space(b: u8) -> bool {
 /// A tag name reads back as itself (ASCII-lowercased) when it starts with an ASCII letter (else
 /// `<` is text) and holds no whitespace, `/` or `>` (which end it) nor U+0000.
 pub(crate) fn check_tag_name(name: &str) -> Result<(), Refusal> {
-    let ok = name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
-        && !name
-            .bytes()
-            .any(|b| is_space(b) || matches!(b, b'/' | b'>' | 0));
+    const ENDS_NAME: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0");
+    let ok = match name.as_bytes() {
+        [] => false,
+        [first, rest @ ..] => {
+            first.is_ascii_alphabetic() && !rest.iter().any(|&b| ENDS_NAME.contains(b))
+        }
+    };
     if ok {
         Ok(())
     } else {

@@ -377,6 +377,14 @@ impl<W: Write> Serializer<W> {
         if text.is_empty() {
             return Ok(());
         }
+        // Data text in data, as most text is: nothing to check (U+0000 and CR are written, CR
+        // escaped) and no state to change.
+        if kind == TextKind::Data
+            && self.context == TextKind::Data
+            && !self.options.strip_whitespace
+        {
+            return self.emit(Item::Text(text, kind));
+        }
         let switched = kind != self.context;
         let (fixed, after) = self.checked_text(text, kind, switched)?;
         if switched {

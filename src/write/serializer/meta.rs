@@ -105,7 +105,7 @@ impl<W: Write> Serializer<W> {
     /// The end of stage 1: `item` on to the optional-tag stage, or held back with the head; the
     /// buffer written out once it holds [`FLUSH_AT`] bytes. Inlined where each kind of item is
     /// made, so that without a charset to inject the item goes straight on, its kind known.
-    #[inline]
+    #[inline(always)]
     pub(super) fn emit(&mut self, item: Item<'_>) -> Result<(), WriteError> {
         if let Meta::Off = self.meta {
             self.omit_stage(item);

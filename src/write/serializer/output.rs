@@ -30,7 +30,7 @@ pub(super) const BUFFER_CAPACITY: usize = FLUSH_AT + 16 * 1024;
 impl<W: Write> Serializer<W> {
     // ---- stage 2: optional tags -----------------------------------------------------------------
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn omit_stage(&mut self, item: Item<'_>) {
         if self.options.omit_optional_tags {
             self.omit_optional(item);
@@ -94,7 +94,7 @@ impl<W: Write> Serializer<W> {
     // ---- stage 3: the writer --------------------------------------------------------------------
 
     /// Inlined, so that where the kind of `item` is known the match on it folds away.
-    #[inline]
+    #[inline(always)]
     fn write_item(&mut self, item: Item<'_>) {
         let eater = self.newline_eater;
         self.newline_eater = false;
