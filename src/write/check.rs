@@ -51,6 +51,7 @@ pub(crate) fn check_attribute_name(name: &str) -> Result<(), Refusal> {
 /// The index of the first attribute whose name repeats an earlier one (ASCII
 /// case-insensitively): the tokenizer drops it. Pairwise for a few attributes, through a set of
 /// the lowercased names for many (so that a tag with thousands stays linear).
+#[inline]
 pub(crate) fn first_duplicate(attributes: &[(&str, &str)]) -> Option<usize> {
     if attributes.len() <= 16 {
         return (1..attributes.len()).find(|&i| {
@@ -59,6 +60,11 @@ pub(crate) fn first_duplicate(attributes: &[(&str, &str)]) -> Option<usize> {
                 .any(|(n, _)| n.eq_ignore_ascii_case(attributes[i].0))
         });
     }
+    first_duplicate_of_many(attributes)
+}
+
+/// [`first_duplicate`] among more than a few attributes.
+fn first_duplicate_of_many(attributes: &[(&str, &str)]) -> Option<usize> {
     let mut seen = std::collections::HashSet::with_capacity(attributes.len());
     attributes
         .iter()

@@ -371,19 +371,27 @@ impl<W: Write> Serializer<W> {
     }
 
     pub(super) fn text_of_kind(&mut self, text: &str, kind: TextKind) -> Result<(), WriteError> {
-        if kind == TextKind::Cdata {
-            return self.cdata_section(text);
-        }
-        if text.is_empty() {
-            return Ok(());
-        }
         // Data text in data, as most text is: nothing to check (U+0000 and CR are written, CR
         // escaped) and no state to change.
         if kind == TextKind::Data
             && self.context == TextKind::Data
             && !self.options.strip_whitespace
         {
+            if text.is_empty() {
+                return Ok(());
+            }
             return self.emit(Item::Text(text, kind));
+        }
+        self.text_in_state(text, kind)
+    }
+
+    /// [`text_of_kind`](Self::text_of_kind) for text that may change the state or need a check.
+    fn text_in_state(&mut self, text: &str, kind: TextKind) -> Result<(), WriteError> {
+        if kind == TextKind::Cdata {
+            return self.cdata_section(text);
+        }
+        if text.is_empty() {
+            return Ok(());
         }
         let switched = kind != self.context;
         let (fixed, after) = self.checked_text(text, kind, switched)?;

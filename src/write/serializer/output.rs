@@ -5,7 +5,7 @@ use std::io::Write;
 
 use super::super::check::{self, is_raw};
 use super::super::elements::{eats_leading_newline, is_boolean_attribute, is_void};
-use super::super::escape::{Escapes, choose_quote, escape_into, needs_quotes};
+use super::super::escape::{Escapes, escape_into, needs_quotes, plain_value_into, quote_into};
 use super::super::optional::{self, Next};
 use super::{Doctype, Item, Namespace, Serializer};
 use crate::TextKind;
@@ -162,17 +162,23 @@ impl<W: Write> Serializer<W> {
                 continue;
             }
             self.buf.push(b'=');
+            if plain_value_into(&mut self.buf, value, o.quote_attr_values) {
+                last_unquoted = true;
+                continue;
+            }
             let mut escapes = Escapes {
                 angle: o.escape_lt_in_attrs,
                 quote: None,
                 cr: !o.html5lib_compat,
             };
             if needs_quotes(value, o.quote_attr_values, escapes) {
-                let quote = choose_quote(value, o.quote_char, o.use_best_quote_char);
-                escapes.quote = Some(quote);
-                self.buf.push(quote);
-                escape_into(&mut self.buf, value, escapes);
-                self.buf.push(quote);
+                quote_into(
+                    &mut self.buf,
+                    value,
+                    escapes,
+                    o.quote_char,
+                    o.use_best_quote_char,
+                );
             } else {
                 // Unquoted: no quote, `<`, `>`, whitespace or `=` is left in the value.
                 escapes.angle = true;
