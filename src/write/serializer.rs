@@ -110,7 +110,8 @@ pub struct Serializer<W: Write> {
     index: u64,
     at: Location,
     /// The tokens come from a tokenizer ([`Serializer::write_token`]): a tag where the tracked
-    /// context says raw text means the context was foreign content, not an error.
+    /// context says raw text means the context was foreign content, not an error; and attribute
+    /// values hold no U+0000, which decoding replaced.
     pub(super) trust: bool,
     /// The text state the output is in, and the element that put it there.
     context: TextKind,
@@ -229,7 +230,10 @@ impl<W: Write> Serializer<W> {
         check::check_tag_name(name).map_err(|r| self.refuse(r))?;
         for (n, v) in attributes {
             check::check_attribute_name(n).map_err(|r| self.refuse(r))?;
-            self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
+            // A tokenizer's values never hold U+0000: decoding replaces it with U+FFFD.
+            if !self.trust {
+                self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
+            }
         }
         if let Some(i) = check::first_duplicate(attributes) {
             let duplicate = Refusal::DuplicateAttribute(attributes[i].0.to_owned());
@@ -295,20 +299,31 @@ impl<W: Write> Serializer<W> {
     fn enter(&mut self, namespace: Namespace, name: &str, self_closing: bool) {
         self.last_start_tag.clear();
         self.last_start_tag.push_str(name);
-        if namespace == Namespace::Html {
-            if let Some(kind) = text_state_after(name, self.options.scripting) {
-                self.context = kind;
-                self.context_element.clear();
-                self.context_element.push_str(name);
-                self.raw = RawScan::default();
-            }
-            if (self.preserve > 0 || preserves_whitespace(name)) && !is_void(name) {
-                self.preserve += 1;
-            }
-        } else if !self_closing && self.preserve > 0 {
-            self.preserve += 1;
+        if namespace == Namespace::Html
+            && let Some(kind) = text_state_after(name, self.options.scripting)
+        {
+            self.context = kind;
+            self.context_element.clear();
+            self.context_element.push_str(name);
+            self.raw = RawScan::default();
+        }
+        if self.options.strip_whitespace {
+            self.count_preserving(namespace, name, self_closing);
         }
         self.collapsed_space = false;
+    }
+
+    /// [`SerializerOptions::strip_whitespace`]: the depth inside whitespace-keeping elements (all
+    /// that the depth is read for).
+    fn count_preserving(&mut self, namespace: Namespace, name: &str, self_closing: bool) {
+        let preserving = if namespace == Namespace::Html {
+            (self.preserve > 0 || preserves_whitespace(name)) && !is_void(name)
+        } else {
+            !self_closing && self.preserve > 0
+        };
+        if preserving {
+            self.preserve += 1;
+        }
     }
 
     /// Markup (a tag, other than `end_tag` closing the raw text element; a comment, DOCTYPE or
