@@ -5,7 +5,8 @@
 //! of set X". Runs in HTML are mostly short (an attribute value, a few words between tags), so the
 //! searches for one to three bytes first test one 16-byte block inline with SSE2 (the x86_64 baseline,
 //! no detection needed) and only then call `memchr`, which carries the long runs with AVX2 or NEON
-//! chosen at run time, once. Larger sets use a 256-entry membership table.
+//! chosen at run time, once. Larger sets use a 256-entry membership table; the writer's sets (what
+//! it must escape or quote, up to a dozen bytes, [`ByteList`]) compare each block with every member.
 //!
 //! This is the one module where `unsafe` may appear (in `simd`), each block with a `// SAFETY:`
 //! comment; the `scalar` functions and `std` are the oracles the tests compare it with.
