@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::error::WriteError;
 use super::serializer::{Doctype, Namespace, Serializer};
-use crate::Token;
+use crate::{StartTag, Token};
 
 impl<W: Write> Serializer<W> {
     /// Write a token from a [`Tokenizer`](crate::Tokenizer) by its decoded parts (names, values,
@@ -39,14 +39,7 @@ impl<W: Write> Serializer<W> {
 
     fn token(&mut self, token: &Token<'_>) -> Result<(), WriteError> {
         match token {
-            Token::StartTag(tag) => {
-                let mut attributes = recycle(std::mem::take(&mut self.spare_attributes));
-                attributes.extend(tag.attributes().map(|a| (a.name(), a.value())));
-                let result =
-                    self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing());
-                self.spare_attributes = recycle(attributes);
-                result
-            }
+            Token::StartTag(tag) => self.start_tag_token(tag),
             Token::EndTag(tag) => self.end(tag.name()),
             Token::Text(text) => self.text_of_kind(text.text(), text.kind()),
             Token::Comment(comment) => self.comment_token(comment.data()),
@@ -60,6 +53,17 @@ impl<W: Write> Serializer<W> {
             // Bytes that mean nothing to the tokenizer (`Options::lossless`): not written.
             Token::Raw(_) => Ok(()),
         }
+    }
+
+    /// A start tag, its attributes gathered in the reused allocation. Out of line: the other
+    /// tokens' path stays short.
+    #[inline(never)]
+    fn start_tag_token(&mut self, tag: &StartTag<'_>) -> Result<(), WriteError> {
+        let mut attributes = recycle(std::mem::take(&mut self.spare_attributes));
+        attributes.extend(tag.attributes().map(|a| (a.name(), a.value())));
+        let result = self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing());
+        self.spare_attributes = recycle(attributes);
+        result
     }
 }
 
