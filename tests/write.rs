@@ -613,6 +613,31 @@ fn tokens_from_a_tokenizer_are_located_by_offset() {
 }
 
 #[test]
+fn a_tokenizers_attribute_values_hold_no_nul_so_write_token_does_not_look() {
+    // `write_token` skips the U+0000 check of attribute values: decoding replaced each one, raw or
+    // as a reference, with U+FFFD, in HTML and in XML5.
+    let input = "<p a=\"x\0y\" b='&#0;' c=\0 d=&#x0;>";
+    let mut html = tagstream::Tokenizer::default();
+    let mut xml = tagstream::xml5::Tokenizer::default();
+    let tokens = html
+        .tokenize(input.as_bytes())
+        .chain(xml.tokenize(input.as_bytes()));
+    let mut out = Vec::new();
+    let mut s = Serializer::new(&mut out, SerializerOptions::new());
+    for token in tokens {
+        if let tagstream::Token::StartTag(tag) = &token {
+            assert_eq!(tag.attributes().len(), 4);
+            assert!(tag.attributes().all(|a| !a.value().contains('\0')));
+        }
+        s.write_token(&token).unwrap();
+    }
+    s.finish().unwrap();
+    drop(s);
+    let one = "<p a=x\u{FFFD}y b=\u{FFFD} c=\u{FFFD} d=\u{FFFD}>";
+    assert_eq!(String::from_utf8(out).unwrap(), format!("{one}{one}"));
+}
+
+#[test]
 fn output_errors_are_io_errors() {
     struct Full;
     impl std::io::Write for Full {

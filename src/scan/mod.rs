@@ -5,7 +5,8 @@
 //! of set X". Runs in HTML are mostly short (an attribute value, a few words between tags), so the
 //! searches for one to three bytes first test one 16-byte block inline with SSE2 (the x86_64 baseline,
 //! no detection needed) and only then call `memchr`, which carries the long runs with AVX2 or NEON
-//! chosen at run time, once. Larger sets use a 256-entry membership table.
+//! chosen at run time, once. Larger sets use a 256-entry membership table; the writer's sets (what
+//! it must escape or quote, up to a dozen bytes, [`ByteList`]) compare each block with every member.
 //!
 //! This is the one module where `unsafe` may appear (in `simd`), each block with a `// SAFETY:`
 //! comment; the `scalar` functions and `std` are the oracles the tests compare it with.
@@ -36,6 +37,82 @@ impl ByteSet {
     #[inline(always)]
     pub(crate) const fn contains(&self, b: u8) -> bool {
         self.0[b as usize]
+    }
+}
+
+/// A set of at most `N` bytes, listed (for block tests that compare with each) and as a table (for
+/// bytes one at a time): for the writer, which searches strings that stand alone, not windows of
+/// the input, for the next byte it must escape.
+#[derive(Clone, Copy)]
+pub(crate) struct ByteList<const N: usize> {
+    /// Each member in every lane of a block, built at compile time: the block tests compare with
+    /// them in memory, with nothing to set up per search.
+    #[cfg(target_arch = "x86_64")]
+    splats: [simd::Lanes; N],
+    set: ByteSet,
+}
+
+impl<const N: usize> ByteList<N> {
+    /// The set of `members` (a member may repeat, to fill the list).
+    pub(crate) const fn of(members: [u8; N]) -> ByteList<N> {
+        ByteList {
+            #[cfg(target_arch = "x86_64")]
+            splats: simd::Lanes::each(members),
+            set: ByteSet::of(&members),
+        }
+    }
+}
+
+/// Index of the first byte of `hay` that is in `list`. With SSE2 on x86_64 16 bytes at a time, each
+/// block compared with every member, and the tail of a `hay` of at least 16 in the block that ends
+/// it; a shorter `hay` byte by byte through the table.
+#[inline(always)]
+pub(crate) fn find_listed<const N: usize>(list: &ByteList<N>, hay: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if hay.len() >= 16 {
+        let test = |v| simd::eq_any(v, &list.splats);
+        return simd::first_marked(hay, 0, hay.len(), test, |c| list.set.contains(c));
+    }
+    find_in_set(&list.set, hay)
+}
+
+/// Index in `window` of the first byte of `window[start..]` that is in `list`: for a string just
+/// appended to a buffer, which is tested in blocks of 16 even when it is shorter, in the block that
+/// ends the buffer (the bytes before it shifted out). With SSE2 on x86_64; byte by byte through
+/// the table elsewhere, and in a buffer shorter than a block.
+#[inline(always)]
+pub(crate) fn find_listed_from<const N: usize>(
+    list: &ByteList<N>,
+    window: &[u8],
+    start: usize,
+) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let test = |v| simd::eq_any(v, &list.splats);
+        simd::first_marked(window, start, window.len(), test, |c| list.set.contains(c))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    find_in_set(&list.set, &window[start..]).map(|i| start + i)
+}
+
+/// Calls `f` with the index of each byte of `hay` that is in `list`, in order: with SSE2 on x86_64
+/// each block of 16 tested once (the tail of a `hay` of at least 16 in the block that ends it) and
+/// its members handed out from the mask; a shorter `hay` byte by byte through the table.
+#[inline(always)]
+pub(crate) fn each_listed<const N: usize>(
+    list: &ByteList<N>,
+    hay: &[u8],
+    mut f: impl FnMut(usize),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if hay.len() >= 16 {
+        let test = |v| simd::eq_any(v, &list.splats);
+        return simd::each_marked(hay, 0, hay.len(), test, |c| list.set.contains(c), f);
+    }
+    for (i, &c) in hay.iter().enumerate() {
+        if list.set.contains(c) {
+            f(i);
+        }
     }
 }
 
@@ -387,6 +464,28 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn listed_search_agrees_with_the_scalar_oracle_at_every_length_and_alignment() {
+        let base = soup(11, 200);
+        let list = ByteList::of([b'<', b'&', 0, 0xFF, b'q', b'q']);
+        for start in starts() {
+            for len in near_block_edges((base.len() - start).min(120)) {
+                let hay = &base[start..start + len];
+                let expected = scalar::find(hay, b"<&\0\xFFq");
+                assert_eq!(find_listed(&list, hay), expected, "{start} {len}");
+                let window = &base[..start + len];
+                let from = find_listed_from(&list, window, start);
+                assert_eq!(from, expected.map(|i| start + i), "{start} {len}");
+                let mut each = Vec::new();
+                each_listed(&list, hay, |i| each.push(i));
+                let all: Vec<usize> = (0..len)
+                    .filter(|&i| b"<&\0\xFFq".contains(&hay[i]))
+                    .collect();
+                assert_eq!(each, all, "{start} {len}");
+            }
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m128i, _MM_HINT_T0, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
-    _mm_movemask_epi8, _mm_or_si128, _mm_prefetch, _mm_set1_epi8,
+    __m128i, _MM_HINT_T0, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_load_si128,
+    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_prefetch, _mm_set1_epi8,
+    _mm_setzero_si128,
 };
 
 /// `bytes` as a `&str` when they are all ASCII (which is always valid UTF-8), checked with the
@@ -203,6 +204,42 @@ pub(crate) fn eq(v: Block, needle: u8) -> u32 {
     unsafe {
         let lanes = _mm_cmpeq_epi8(v.0, _mm_set1_epi8(needle as i8));
         _mm_movemask_epi8(lanes) as u32
+    }
+}
+
+/// 16 bytes aligned as a vector, for constants that block tests read from memory.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+pub(crate) struct Lanes([u8; 16]);
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes {
+    /// For each of `bytes`, that byte in every lane.
+    pub(crate) const fn each<const N: usize>(bytes: [u8; N]) -> [Lanes; N] {
+        let mut lanes = [Lanes([0; 16]); N];
+        let mut i = 0;
+        while i < N {
+            lanes[i] = Lanes([bytes[i]; 16]);
+            i += 1;
+        }
+        lanes
+    }
+}
+
+/// Lanes of `v` equal to the same lane of one of `lanes`, as a bit mask: the compares OR-ed
+/// together, one mask taken at the end.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn eq_any<const N: usize>(v: Block, lanes: &[Lanes; N]) -> u32 {
+    // SAFETY: SSE2 is part of the x86_64 baseline; each `Lanes` is 16 bytes aligned to 16 (its
+    // `repr`), which is what the aligned load reads; the other intrinsics only use registers.
+    unsafe {
+        let any = lanes.iter().fold(_mm_setzero_si128(), |any, l| {
+            let l = _mm_load_si128(l.0.as_ptr().cast::<__m128i>());
+            _mm_or_si128(any, _mm_cmpeq_epi8(v.0, l))
+        });
+        _mm_movemask_epi8(any) as u32
     }
 }
 

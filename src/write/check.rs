@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::error::{Place, Refusal};
 use crate::TextKind;
-use crate::scan::{find1, find3};
+use crate::scan::{ByteSet, find1, find3};
 
 /// ASCII whitespace as the tokenizer reads it before newline normalization.
 pub(crate) fn is_space(b: u8) -> bool {
@@ -16,10 +16,13 @@ pub(crate) fn is_space(b: u8) -> bool {
 /// A tag name reads back as itself (ASCII-lowercased) when it starts with an ASCII letter (else
 /// `<` is text) and holds no whitespace, `/` or `>` (which end it) nor U+0000.
 pub(crate) fn check_tag_name(name: &str) -> Result<(), Refusal> {
-    let ok = name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
-        && !name
-            .bytes()
-            .any(|b| is_space(b) || matches!(b, b'/' | b'>' | 0));
+    const ENDS_NAME: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0");
+    let ok = match name.as_bytes() {
+        [] => false,
+        [first, rest @ ..] => {
+            first.is_ascii_alphabetic() && !rest.iter().any(|&b| ENDS_NAME.contains(b))
+        }
+    };
     if ok {
         Ok(())
     } else {
@@ -30,12 +33,14 @@ pub(crate) fn check_tag_name(name: &str) -> Result<(), Refusal> {
 /// An attribute name reads back as itself when it is not empty and holds no whitespace, `/`, `>`
 /// or U+0000, nor `=` after its first character (a first `=` is taken into the name).
 pub(crate) fn check_attribute_name(name: &str) -> Result<(), Refusal> {
-    let bytes = name.as_bytes();
-    let ok = !bytes.is_empty()
-        && !bytes
-            .iter()
-            .any(|&b| is_space(b) || matches!(b, b'/' | b'>' | 0))
-        && !bytes[1..].contains(&b'=');
+    const ENDS_NAME: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0");
+    const ENDS_NAME_AFTER_FIRST: ByteSet = ByteSet::of(b"\t\n\x0C\r />\0=");
+    let ok = match name.as_bytes() {
+        [] => false,
+        [first, rest @ ..] => {
+            !ENDS_NAME.contains(*first) && !rest.iter().any(|&b| ENDS_NAME_AFTER_FIRST.contains(b))
+        }
+    };
     if ok {
         Ok(())
     } else {
@@ -46,6 +51,7 @@ pub(crate) fn check_attribute_name(name: &str) -> Result<(), Refusal> {
 /// The index of the first attribute whose name repeats an earlier one (ASCII
 /// case-insensitively): the tokenizer drops it. Pairwise for a few attributes, through a set of
 /// the lowercased names for many (so that a tag with thousands stays linear).
+#[inline]
 pub(crate) fn first_duplicate(attributes: &[(&str, &str)]) -> Option<usize> {
     if attributes.len() <= 16 {
         return (1..attributes.len()).find(|&i| {
@@ -54,6 +60,11 @@ pub(crate) fn first_duplicate(attributes: &[(&str, &str)]) -> Option<usize> {
                 .any(|(n, _)| n.eq_ignore_ascii_case(attributes[i].0))
         });
     }
+    first_duplicate_of_many(attributes)
+}
+
+/// [`first_duplicate`] among more than a few attributes.
+fn first_duplicate_of_many(attributes: &[(&str, &str)]) -> Option<usize> {
     let mut seen = std::collections::HashSet::with_capacity(attributes.len());
     attributes
         .iter()
@@ -62,7 +73,7 @@ pub(crate) fn first_duplicate(attributes: &[(&str, &str)]) -> Option<usize> {
 
 /// U+0000 in `text` at `place`, where the tokenizer reads U+FFFD.
 pub(crate) fn check_nul(text: &str, place: Place) -> Result<(), Refusal> {
-    if text.contains('\0') {
+    if find1(0, text.as_bytes()).is_some() {
         Err(Refusal::Nul(place))
     } else {
         Ok(())
@@ -140,12 +151,26 @@ pub(crate) fn check_comment(text: &str) -> Result<(), Refusal> {
         ">"
     } else if text.starts_with("->") {
         "->"
-    } else if let Some(s) = ["-->", "--!>"].into_iter().find(|s| text.contains(s)) {
+    } else if let Some(s) = comment_end_inside(text.as_bytes()) {
         s
     } else {
         return Ok(());
     };
     Err(Refusal::Comment { rule })
+}
+
+/// `-->` if `text` holds it, else `--!>` if it holds that: one pass over the `>`s, each looked at
+/// with the bytes before it.
+fn comment_end_inside(text: &[u8]) -> Option<&'static str> {
+    let mut bang = false;
+    for at in memchr::memchr_iter(b'>', text) {
+        let before = &text[..at];
+        if before.ends_with(b"--") {
+            return Some("-->");
+        }
+        bang |= before.ends_with(b"--!");
+    }
+    bang.then_some("--!>")
 }
 
 /// [`check_comment`]'s lossy counterpart: a space breaks each offending string.

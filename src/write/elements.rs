@@ -7,15 +7,29 @@
 
 use crate::TextKind;
 
-/// §13.1.2: the void elements, which have a start tag and no end tag.
-const VOID: &[&str] = &[
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-    "wbr",
+/// §13.1.2: the void elements, which have a start tag and no end tag, by the length of their
+/// names (the index).
+const VOID: [&[&str]; 7] = [
+    &[],
+    &[],
+    &["br", "hr"],
+    &["col", "img", "wbr"],
+    &["area", "base", "link", "meta"],
+    &["embed", "input", "track"],
+    &["source"],
 ];
+
+/// Whether `name` is one of `by_length[name.len()]`, ASCII case-insensitively: a table of names
+/// by their length, so that a name is compared with the few of its own length only.
+fn is_one_of(name: &str, by_length: &[&[&str]]) -> bool {
+    by_length
+        .get(name.len())
+        .is_some_and(|names| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+}
 
 /// Whether `name` is a void element (ASCII case-insensitively).
 pub(crate) fn is_void(name: &str) -> bool {
-    VOID.iter().any(|v| v.eq_ignore_ascii_case(name))
+    is_one_of(name, &VOID)
 }
 
 /// The text state the tokenizer switches to after an HTML start tag named `name`, or `None` if
@@ -27,23 +41,21 @@ pub(crate) fn text_state_after(name: &str, scripting: bool) -> Option<TextKind> 
 
 /// Whether whitespace in an element named `name` is kept by
 /// [`SerializerOptions::strip_whitespace`](super::SerializerOptions::strip_whitespace): `pre`,
-/// `textarea` and the raw text elements (html5lib's list).
+/// `textarea` and the raw text elements (html5lib's list), by the length of their names.
 pub(crate) fn preserves_whitespace(name: &str) -> bool {
-    [
-        "pre",
-        "textarea",
-        "script",
-        "style",
-        "xmp",
-        "iframe",
-        "noembed",
-        "noframes",
-        "noscript",
-        "listing",
-        "plaintext",
-    ]
-    .iter()
-    .any(|n| n.eq_ignore_ascii_case(name))
+    const PRESERVING: [&[&str]; 10] = [
+        &[],
+        &[],
+        &[],
+        &["pre", "xmp"],
+        &[],
+        &["style"],
+        &["script", "iframe"],
+        &["noembed", "listing"],
+        &["textarea", "noframes", "noscript"],
+        &["plaintext"],
+    ];
+    is_one_of(name, &PRESERVING)
 }
 
 /// Whether the tree builder drops a newline right after this start tag (§13.1.2.5: `pre`,

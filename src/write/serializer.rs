@@ -17,7 +17,7 @@ use super::optional::Next;
 use super::options::SerializerOptions;
 use crate::TextKind;
 use meta::{Meta, declare_charset};
-use output::Pending;
+use output::{BUFFER_CAPACITY, Pending};
 
 /// The namespace of an element, which decides whether `/>` means something (foreign elements)
 /// and whether its text is raw text (HTML elements only).
@@ -110,7 +110,8 @@ pub struct Serializer<W: Write> {
     index: u64,
     at: Location,
     /// The tokens come from a tokenizer ([`Serializer::write_token`]): a tag where the tracked
-    /// context says raw text means the context was foreign content, not an error.
+    /// context says raw text means the context was foreign content, not an error; and attribute
+    /// values hold no U+0000, which decoding replaced.
     pub(super) trust: bool,
     /// The text state the output is in, and the element that put it there.
     context: TextKind,
@@ -129,6 +130,9 @@ pub struct Serializer<W: Write> {
     newline_eater: bool,
     /// Something has been written (a U+FEFF first would be taken for a byte order mark).
     started: bool,
+    /// The allocation a token's attribute list is gathered in, kept empty from tag to tag
+    /// ([`Serializer::write_token`]).
+    pub(super) spare_attributes: Vec<(&'static str, &'static str)>,
 }
 
 impl<W: Write> Serializer<W> {
@@ -141,7 +145,7 @@ impl<W: Write> Serializer<W> {
         };
         Serializer {
             out,
-            buf: Vec::new(),
+            buf: Vec::with_capacity(BUFFER_CAPACITY),
             options,
             index: 0,
             at: Location::Index(0),
@@ -156,6 +160,7 @@ impl<W: Write> Serializer<W> {
             pending: None,
             newline_eater: false,
             started: false,
+            spare_attributes: Vec::new(),
         }
     }
 
@@ -225,7 +230,10 @@ impl<W: Write> Serializer<W> {
         check::check_tag_name(name).map_err(|r| self.refuse(r))?;
         for (n, v) in attributes {
             check::check_attribute_name(n).map_err(|r| self.refuse(r))?;
-            self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
+            // A tokenizer's values never hold U+0000: decoding replaces it with U+FFFD.
+            if !self.trust {
+                self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
+            }
         }
         if let Some(i) = check::first_duplicate(attributes) {
             let duplicate = Refusal::DuplicateAttribute(attributes[i].0.to_owned());
@@ -291,20 +299,31 @@ impl<W: Write> Serializer<W> {
     fn enter(&mut self, namespace: Namespace, name: &str, self_closing: bool) {
         self.last_start_tag.clear();
         self.last_start_tag.push_str(name);
-        if namespace == Namespace::Html {
-            if let Some(kind) = text_state_after(name, self.options.scripting) {
-                self.context = kind;
-                self.context_element.clear();
-                self.context_element.push_str(name);
-                self.raw = RawScan::default();
-            }
-            if !is_void(name) && (self.preserve > 0 || preserves_whitespace(name)) {
-                self.preserve += 1;
-            }
-        } else if !self_closing && self.preserve > 0 {
-            self.preserve += 1;
+        if namespace == Namespace::Html
+            && let Some(kind) = text_state_after(name, self.options.scripting)
+        {
+            self.context = kind;
+            self.context_element.clear();
+            self.context_element.push_str(name);
+            self.raw = RawScan::default();
+        }
+        if self.options.strip_whitespace {
+            self.count_preserving(namespace, name, self_closing);
         }
         self.collapsed_space = false;
+    }
+
+    /// [`SerializerOptions::strip_whitespace`]: the depth inside whitespace-keeping elements (all
+    /// that the depth is read for).
+    fn count_preserving(&mut self, namespace: Namespace, name: &str, self_closing: bool) {
+        let preserving = if namespace == Namespace::Html {
+            (self.preserve > 0 || preserves_whitespace(name)) && !is_void(name)
+        } else {
+            !self_closing && self.preserve > 0
+        };
+        if preserving {
+            self.preserve += 1;
+        }
     }
 
     /// Markup (a tag, other than `end_tag` closing the raw text element; a comment, DOCTYPE or
@@ -367,6 +386,22 @@ impl<W: Write> Serializer<W> {
     }
 
     pub(super) fn text_of_kind(&mut self, text: &str, kind: TextKind) -> Result<(), WriteError> {
+        // Data text in data, as most text is: nothing to check (U+0000 and CR are written, CR
+        // escaped) and no state to change.
+        if kind == TextKind::Data
+            && self.context == TextKind::Data
+            && !self.options.strip_whitespace
+        {
+            if text.is_empty() {
+                return Ok(());
+            }
+            return self.emit(Item::Text(text, kind));
+        }
+        self.text_in_state(text, kind)
+    }
+
+    /// [`text_of_kind`](Self::text_of_kind) for text that may change the state or need a check.
+    fn text_in_state(&mut self, text: &str, kind: TextKind) -> Result<(), WriteError> {
         if kind == TextKind::Cdata {
             return self.cdata_section(text);
         }
@@ -487,16 +522,28 @@ impl<W: Write> Serializer<W> {
     }
 
     pub(super) fn comment_token(&mut self, text: &str) -> Result<(), WriteError> {
-        self.refuse_unless_lossy(check::check_comment(text))?;
-        self.refuse_unless_lossy(check::check_nul(text, Place::Comment))?;
-        if !self.options.html5lib_compat {
-            self.refuse_unless_lossy(check::check_cr(text, Place::Comment))?;
+        let shape = check::check_comment(text);
+        let well_formed = shape.is_ok();
+        self.refuse_unless_lossy(shape)?;
+        // U+0000 or CR, looked for once: most comments have neither.
+        let special = memchr::memchr2(0, b'\r', text.as_bytes()).is_some();
+        if special {
+            self.refuse_unless_lossy(check::check_nul(text, Place::Comment))?;
+            if !self.options.html5lib_compat {
+                self.refuse_unless_lossy(check::check_cr(text, Place::Comment))?;
+            }
         }
         self.check_markup_allowed(None)?;
-        let fixed = check::fix_chars(text, self.options.html5lib_compat);
-        let fixed = match check::fix_comment(&fixed) {
-            Cow::Borrowed(_) => fixed,
-            Cow::Owned(f) => Cow::Owned(f),
+        let fixed = if special {
+            check::fix_chars(text, self.options.html5lib_compat)
+        } else {
+            Cow::Borrowed(text)
+        };
+        // Replacing U+0000 and CR makes no `-->`, `--!>` or leading `>` (nor takes one away).
+        let fixed = if well_formed {
+            fixed
+        } else {
+            Cow::Owned(check::fix_comment(&fixed).into_owned())
         };
         self.collapsed_space = false;
         self.emit(Item::Comment(&fixed))

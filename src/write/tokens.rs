@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::error::WriteError;
 use super::serializer::{Doctype, Namespace, Serializer};
-use crate::Token;
+use crate::{StartTag, Token};
 
 impl<W: Write> Serializer<W> {
     /// Write a token from a [`Tokenizer`](crate::Tokenizer) by its decoded parts (names, values,
@@ -39,11 +39,7 @@ impl<W: Write> Serializer<W> {
 
     fn token(&mut self, token: &Token<'_>) -> Result<(), WriteError> {
         match token {
-            Token::StartTag(tag) => {
-                let attributes: Vec<(&str, &str)> =
-                    tag.attributes().map(|a| (a.name(), a.value())).collect();
-                self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing())
-            }
+            Token::StartTag(tag) => self.start_tag_token(tag),
             Token::EndTag(tag) => self.end(tag.name()),
             Token::Text(text) => self.text_of_kind(text.text(), text.kind()),
             Token::Comment(comment) => self.comment_token(comment.data()),
@@ -58,4 +54,23 @@ impl<W: Write> Serializer<W> {
             Token::Raw(_) => Ok(()),
         }
     }
+
+    /// A start tag, its attributes gathered in the reused allocation. Out of line: the other
+    /// tokens' path stays short.
+    #[inline(never)]
+    fn start_tag_token(&mut self, tag: &StartTag<'_>) -> Result<(), WriteError> {
+        let mut attributes = recycle(std::mem::take(&mut self.spare_attributes));
+        attributes.extend(tag.attributes().map(|a| (a.name(), a.value())));
+        let result = self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing());
+        self.spare_attributes = recycle(attributes);
+        result
+    }
+}
+
+/// `pairs` emptied, its allocation handed on for pairs of another lifetime: the standard library
+/// collects a mapped `vec::IntoIter` into the vector it came from when the items have the same
+/// layout, so a tag's attribute list costs no allocation once the first tag has grown it.
+fn recycle<'b>(mut pairs: Vec<(&str, &str)>) -> Vec<(&'b str, &'b str)> {
+    pairs.clear();
+    pairs.into_iter().map(|_| ("", "")).collect()
 }

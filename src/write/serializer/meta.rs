@@ -102,7 +102,31 @@ pub(super) enum Meta {
 const META_WINDOW: usize = 1024;
 
 impl<W: Write> Serializer<W> {
+    /// The end of stage 1: `item` on to the optional-tag stage, or held back with the head; the
+    /// buffer written out once it holds [`FLUSH_AT`] bytes. Inlined where each kind of item is
+    /// made, so that without a charset to inject the item goes straight on, its kind known.
+    #[inline(always)]
     pub(super) fn emit(&mut self, item: Item<'_>) -> Result<(), WriteError> {
+        if let Meta::Off = self.meta {
+            self.omit_stage(item);
+        } else {
+            self.meta_stage(item);
+        }
+        if self.buf.len() >= FLUSH_AT {
+            self.write_buffer()?;
+        }
+        Ok(())
+    }
+
+    /// Write the buffer to the output.
+    fn write_buffer(&mut self) -> Result<(), WriteError> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// [`emit`](Self::emit) while a charset declaration is to be injected.
+    fn meta_stage(&mut self, item: Item<'_>) {
         match &mut self.meta {
             Meta::Off => self.omit_stage(item),
             Meta::BeforeHead => {
@@ -138,11 +162,6 @@ impl<W: Write> Serializer<W> {
                 }
             }
         }
-        if self.buf.len() >= FLUSH_AT {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
     }
 
     /// Send the held-back head on, with `<meta charset>` first if `inject`; the injection is done.

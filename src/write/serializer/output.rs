@@ -5,7 +5,7 @@ use std::io::Write;
 
 use super::super::check::{self, is_raw};
 use super::super::elements::{eats_leading_newline, is_boolean_attribute, is_void};
-use super::super::escape::{Escapes, choose_quote, escape_into, needs_quotes};
+use super::super::escape::{Escapes, escape_into, needs_quotes, plain_value_into, quote_into};
 use super::super::optional::{self, Next};
 use super::{Doctype, Item, Namespace, Serializer};
 use crate::TextKind;
@@ -23,13 +23,25 @@ pub(super) enum Pending {
 /// How many bytes the writer gathers before it writes them to the output.
 pub(super) const FLUSH_AT: usize = 64 * 1024;
 
+/// The buffer's size from the start: room for [`FLUSH_AT`] bytes and the item that crosses it, so
+/// that it is not grown (and copied) on the way there, for every document.
+pub(super) const BUFFER_CAPACITY: usize = FLUSH_AT + 16 * 1024;
+
 impl<W: Write> Serializer<W> {
     // ---- stage 2: optional tags -----------------------------------------------------------------
 
+    #[inline(always)]
     pub(super) fn omit_stage(&mut self, item: Item<'_>) {
-        if !self.options.omit_optional_tags {
-            return self.write_item(item);
+        if self.options.omit_optional_tags {
+            self.omit_optional(item);
+        } else {
+            self.write_item(item);
         }
+    }
+
+    /// [`SerializerOptions::omit_optional_tags`](super::SerializerOptions::omit_optional_tags):
+    /// settle the tag held back, and hold this one back if it may be omitted.
+    fn omit_optional(&mut self, item: Item<'_>) {
         let omitted_end = self.settle_pending(next_of(item));
         match item {
             Item::Start {
@@ -81,6 +93,8 @@ impl<W: Write> Serializer<W> {
 
     // ---- stage 3: the writer --------------------------------------------------------------------
 
+    /// Inlined, so that where the kind of `item` is known the match on it folds away.
+    #[inline(always)]
     fn write_item(&mut self, item: Item<'_>) {
         let eater = self.newline_eater;
         self.newline_eater = false;
@@ -148,17 +162,23 @@ impl<W: Write> Serializer<W> {
                 continue;
             }
             self.buf.push(b'=');
+            if plain_value_into(&mut self.buf, value, o.quote_attr_values) {
+                last_unquoted = true;
+                continue;
+            }
             let mut escapes = Escapes {
                 angle: o.escape_lt_in_attrs,
                 quote: None,
                 cr: !o.html5lib_compat,
             };
             if needs_quotes(value, o.quote_attr_values, escapes) {
-                let quote = choose_quote(value, o.quote_char, o.use_best_quote_char);
-                escapes.quote = Some(quote);
-                self.buf.push(quote);
-                escape_into(&mut self.buf, value, escapes);
-                self.buf.push(quote);
+                quote_into(
+                    &mut self.buf,
+                    value,
+                    escapes,
+                    o.quote_char,
+                    o.use_best_quote_char,
+                );
             } else {
                 // Unquoted: no quote, `<`, `>`, whitespace or `=` is left in the value.
                 escapes.angle = true;
