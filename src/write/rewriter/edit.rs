@@ -8,7 +8,7 @@ use super::super::error::{Place as At, Refusal, WriteError};
 use super::super::escape::{Escapes, escape_into, escape_xml_into, needs_quotes};
 use super::super::options::QuoteAttrValues;
 use super::{Markup, Rewrite};
-use crate::{Attribute, StartTag};
+use crate::{Attribute, Span, StartTag};
 
 /// One change asked of a tag; its strings are ranges of [`TagEdit::strings`].
 #[derive(Clone, Debug)]
@@ -168,7 +168,10 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
         let mut at = name.end;
         let mut seen: Vec<&str> = Vec::new();
         for attribute in self.tag.attributes() {
-            let span = attribute.span();
+            let span = Span {
+                end: attribute_end(&attribute, raw, base),
+                ..attribute.span()
+            };
             let first = !seen.iter().any(|n| self.same(n, attribute.name()));
             seen.push(attribute.name());
             let Some(change) = self.change_of(&attribute).filter(|_| first) else {
@@ -183,7 +186,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
                 Change::RenameAttribute(_, new) => {
                     out.extend_from_slice(self.str(new).as_bytes());
                     let name_end = attribute.name_span().end;
-                    out.extend_from_slice(&raw[name_end - base..span.end - base]);
+                    out.extend_from_slice(&raw[name_end - base..attribute.span().end - base]);
                 }
                 Change::Set(_, value) => {
                     out.extend_from_slice(attribute.raw_name());
@@ -299,6 +302,25 @@ fn gt_at(out: &[u8]) -> usize {
         Some(b'>') => out.len() - 1,
         _ => out.len(),
     }
+}
+
+/// Where `attribute` ends in the tag's `raw` bytes (which start at `base`): its span's end, or,
+/// when its value is missing after an `=` (`<a href=>`), after that `=` (and the spaces around
+/// it), which the span leaves out: an edit that rewrites or removes the attribute must not
+/// leave it behind.
+fn attribute_end(attribute: &Attribute<'_>, raw: &[u8], base: usize) -> usize {
+    let end = attribute.span().end;
+    if attribute.quote().is_some() || !attribute.value_span().is_empty() {
+        return end;
+    }
+    let space = |b: &&u8| super::super::check::is_space(**b);
+    let rest = &raw[end - base..];
+    let before = rest.iter().take_while(space).count();
+    if rest.get(before) != Some(&b'=') {
+        return end;
+    }
+    let after = rest[before + 1..].iter().take_while(space).count();
+    end + before + 1 + after
 }
 
 /// The quote character of an attribute's value as written (`None`: unquoted or no value).
