@@ -1,0 +1,374 @@
+//! Resolving a URL against a base URL, as the [`url`] crate does, for the links extractor and
+//! for the rewriter that writes links absolute.
+//!
+//! [`resolve`] parses with the [`url`] crate. [`resolve_into`], for the rewriter, writes the
+//! resolved URL into a buffer and leaves the parser out when the result is known without it: an
+//! `http:`/`https:` URL (or a `//host/…` one) already in the form the parser writes, or a path,
+//! query or fragment made only of characters the parser keeps as they are, joined to the parts
+//! of the base URL ([`Base`], split once per base). Only where the parser would give exactly the
+//! same string: anything else (a port, an uppercase or international host, a dot segment, a
+//! character the parser percent-encodes, another scheme, …) goes through the parser.
+
+use std::borrow::Cow;
+
+use url::{Position, Url};
+
+/// A base URL, with where its parts end in its serialization.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Base {
+    url: Url,
+    /// Whether relative URLs may be joined to it by hand: an `http:` or `https:` URL.
+    joinable: bool,
+    /// The end of `scheme:` (what a `//host/…` URL keeps).
+    after_scheme: usize,
+    /// The end of `scheme://host[:port]` (what a `/path` keeps).
+    before_path: usize,
+    /// The end of the path's last `/` (what a relative path keeps).
+    directory: usize,
+    /// The end of the path (what a `?query` keeps).
+    after_path: usize,
+    /// The end of the query (what a `#fragment` keeps).
+    after_query: usize,
+}
+
+impl Base {
+    /// `url`, split into its parts.
+    pub(crate) fn new(url: Url) -> Base {
+        let before_path = url[..Position::BeforePath].len();
+        let directory = before_path + url.path().rfind('/').map_or(0, |slash| slash + 1);
+        Base {
+            joinable: matches!(url.scheme(), "http" | "https") && url.path().starts_with('/'),
+            after_scheme: url[..Position::AfterScheme].len() + 1,
+            before_path,
+            directory,
+            after_path: url[..Position::AfterPath].len(),
+            after_query: url[..Position::AfterQuery].len(),
+            url,
+        }
+    }
+
+    /// The URL itself.
+    pub(crate) fn url(&self) -> &Url {
+        &self.url
+    }
+}
+
+/// The encoding of the document whose links are resolved, for their queries (see
+/// [`LinkExtractor::set_encoding`](super::LinkExtractor::set_encoding)); `None`: UTF-8.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct QueryEncoding(#[cfg(feature = "encoding")] pub(crate) Option<&'static encoding_rs::Encoding>);
+
+impl QueryEncoding {
+    #[cfg(feature = "encoding")]
+    fn is_utf8(self) -> bool {
+        self.0.is_none()
+    }
+
+    #[cfg(not(feature = "encoding"))]
+    fn is_utf8(self) -> bool {
+        true
+    }
+
+    /// `query` in the encoding (the URL Standard's "encode": unmappable characters as HTML
+    /// character references; UTF-16 and replacement give UTF-8).
+    #[cfg(feature = "encoding")]
+    fn encode(self, query: &str) -> Cow<'_, [u8]> {
+        match self.0 {
+            Some(encoding) => encoding.encode(query).0,
+            None => Cow::Borrowed(query.as_bytes()),
+        }
+    }
+
+    #[cfg(not(feature = "encoding"))]
+    fn encode(self, query: &str) -> Cow<'_, [u8]> {
+        Cow::Borrowed(query.as_bytes())
+    }
+}
+
+/// `url` parsed relative to `base` (or alone, when there is no base), its query encoded in
+/// `query_encoding`.
+pub(crate) fn resolve(url: &str, base: Option<&Url>, query_encoding: QueryEncoding) -> Option<Url> {
+    let encode: &dyn Fn(&str) -> Cow<'_, [u8]> = &|query| query_encoding.encode(query);
+    let options = Url::options().base_url(base);
+    if query_encoding.is_utf8() {
+        options.parse(url).ok()
+    } else {
+        options.encoding_override(Some(encode)).parse(url).ok()
+    }
+}
+
+/// Append `url` resolved against `base` to `out`, exactly as [`resolve`] serializes it; `false`,
+/// with nothing appended, when it does not resolve. No parsing where none is needed (see the
+/// module docs).
+pub(crate) fn resolve_into(
+    url: &str,
+    base: Option<&Base>,
+    query_encoding: QueryEncoding,
+    out: &mut String,
+) -> bool {
+    if let Some(prefix) = joined_by_hand(url, base) {
+        out.push_str(prefix);
+        out.push_str(url);
+        return true;
+    }
+    match resolve(url, base.map(Base::url), query_encoding) {
+        Some(resolved) => {
+            out.push_str(resolved.as_str());
+            true
+        }
+        None => false,
+    }
+}
+
+/// What goes before `url` to resolve it, when the URL parser would give `url` itself
+/// (absolute) or that prefix of the base URL and `url` unchanged (relative); `None` when it
+/// might give anything else.
+fn joined_by_hand<'b>(url: &str, base: Option<&'b Base>) -> Option<&'b str> {
+    if let Some(rest) = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")) {
+        return is_plain_authority_and_path(rest).then_some("");
+    }
+    let base = base.filter(|b| b.joinable)?;
+    let serialized = base.url.as_str();
+    let bytes = url.as_bytes();
+    let end = match (bytes.first()?, bytes.get(1)) {
+        (b'/', Some(b'/')) => is_plain_authority_and_path(&url[2..]).then_some(base.after_scheme),
+        (b'/', _) => is_plain_path_query_fragment(url).then_some(base.before_path),
+        (b'?', _) => is_plain_query_fragment(&url[1..]).then_some(base.after_path),
+        (b'#', _) => is_plain_fragment(&url[1..]).then_some(base.after_query),
+        // A relative path; a `:` might make it a scheme.
+        _ => (is_plain_path_query_fragment(url) && !path_of(url).contains(':'))
+            .then_some(base.directory),
+    }?;
+    Some(&serialized[..end])
+}
+
+/// `host/path?query#fragment` that the parser keeps as it is: a lowercase ASCII domain of
+/// letters, digits and `-` (no port, no user, not an IPv4 address, no `xn--` label), then a path
+/// that starts with `/`.
+fn is_plain_authority_and_path(rest: &str) -> bool {
+    let host_end = rest
+        .find(['/', '?', '#', '\\'])
+        .unwrap_or(rest.len());
+    let (host, path) = rest.split_at(host_end);
+    is_plain_domain(host) && path.starts_with('/') && is_plain_path_query_fragment(path)
+}
+
+/// A domain the host parser gives back unchanged.
+fn is_plain_domain(host: &str) -> bool {
+    let plain_label = |label: &str| {
+        !label.is_empty()
+            && !label.starts_with("xn--")
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    };
+    // A last label that starts with a digit may be a number: the IPv4 parser's.
+    let last_not_a_number = host
+        .rsplit('.')
+        .next()
+        .is_some_and(|last| !last.starts_with(|c: char| c.is_ascii_digit()));
+    host.split('.').all(plain_label) && last_not_a_number
+}
+
+/// `path?query#fragment` the parser keeps as it is in a special URL: no byte it percent-encodes
+/// or drops, no `\` (a separator there), no dot segment (`.`, `..`, or one spelled with `%2e`).
+fn is_plain_path_query_fragment(url: &str) -> bool {
+    let path = path_of(url);
+    let plain_byte = |b: u8| is_visible_ascii(b) && !matches!(b, b'"' | b'<' | b'>' | b'`' | b'{' | b'}' | b'\\');
+    path.bytes().all(plain_byte)
+        && !path.split('/').any(|segment| segment == "." || segment == "..")
+        && !has_percent_encoded_dot(path)
+        && is_plain_query_fragment_rest(&url[path.len()..])
+}
+
+/// The path part of a relative URL: up to its `?` or `#`.
+fn path_of(url: &str) -> &str {
+    &url[..url.find(['?', '#']).unwrap_or(url.len())]
+}
+
+/// `%2e` or `%2E` anywhere (the parser reads it as `.` in dot segments).
+fn has_percent_encoded_dot(path: &str) -> bool {
+    path.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'%' && w[1] == b'2' && (w[2] == b'e' || w[2] == b'E'))
+}
+
+/// What follows a path: empty, `?query[#fragment]` or `#fragment`, kept as it is.
+fn is_plain_query_fragment_rest(rest: &str) -> bool {
+    match rest.as_bytes().first() {
+        None => true,
+        Some(b'?') => is_plain_query_fragment(&rest[1..]),
+        Some(_) => is_plain_fragment(&rest[1..]),
+    }
+}
+
+/// `query[#fragment]` the parser keeps as it is in a special URL.
+fn is_plain_query_fragment(rest: &str) -> bool {
+    let (query, fragment) = rest.split_at(rest.find('#').unwrap_or(rest.len()));
+    query
+        .bytes()
+        .all(|b| is_visible_ascii(b) && !matches!(b, b'"' | b'<' | b'>' | b'\''))
+        && fragment.strip_prefix('#').is_none_or(is_plain_fragment)
+}
+
+/// A fragment the parser keeps as it is.
+fn is_plain_fragment(fragment: &str) -> bool {
+    fragment
+        .bytes()
+        .all(|b| is_visible_ascii(b) && !matches!(b, b'"' | b'<' | b'>' | b'`'))
+}
+
+/// `!` to `~`: no control, space, DEL or non-ASCII byte (which the parser drops or encodes).
+fn is_visible_ascii(b: u8) -> bool {
+    (0x21..0x7F).contains(&b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `url` against `base` by [`resolve_into`] and by the parser: the same string, or both
+    /// failing.
+    fn agree(url: &str, base: &Base) -> Result<(), String> {
+        let mut out = String::new();
+        let by_hand = resolve_into(url, Some(base), QueryEncoding::default(), &mut out);
+        let parsed = resolve(url, Some(base.url()), QueryEncoding::default());
+        match (by_hand, parsed) {
+            (true, Some(p)) if p.as_str() == out => Ok(()),
+            (false, None) if out.is_empty() => Ok(()),
+            (_, p) => Err(format!(
+                "{url:?} against {}: {out:?} by hand, {:?} parsed",
+                base.url(),
+                p.map(String::from)
+            )),
+        }
+    }
+
+    fn bases() -> Vec<Base> {
+        [
+            "https://example.com/dir/page.html",
+            "http://user:pw@example.com:8080/a/b/?q=1#f",
+            "https://example.com/",
+            "https://example.com",
+            "https://example.com/dir/?#",
+            "http://ex.com/%2e/x",
+            "file:///tmp/x.html",
+            "data:text/html,x",
+            "mailto:a@b.c",
+        ]
+        .iter()
+        .map(|u| Base::new(Url::parse(u).unwrap()))
+        .collect()
+    }
+
+    #[test]
+    fn plain_urls_are_joined_without_the_parser_and_agree_with_it() {
+        let urls = [
+            "https://cdn.example.com/a/b.js?v=1&x=2#top",
+            "http://a-b.c0.example/",
+            "//cdn.example.com/x.png",
+            "/abs/path.png?q=a,b;c",
+            "rel/path.png",
+            "page.html#frag",
+            "?only=query",
+            "#only-fragment",
+            "a//b;c=d/e|f^g~h!$&'()*+,;=@",
+        ];
+        for base in bases() {
+            for url in urls {
+                agree(url, &base).unwrap();
+            }
+        }
+        let base = &bases()[0];
+        for url in urls {
+            assert!(joined_by_hand(url, Some(base)).is_some(), "{url}");
+        }
+    }
+
+    #[test]
+    fn urls_the_parser_changes_go_through_it() {
+        let urls = [
+            "HTTPS://example.com/",
+            "https://Example.com/",
+            "https://example.com",
+            "https://example.com:443/",
+            "https://example.com:8080/",
+            "https://u@example.com/",
+            "https://1.2.3.4/",
+            "https://example.0x1/",
+            "https://xn--nxasmq6b.com/",
+            "https://ex..com/",
+            "https://.ex.com/",
+            "https://ex.com./",
+            "https://ex.com/a/../b",
+            "https://ex.com/a/%2E%2e/b",
+            "https://ex.com/a b",
+            "https://ex.com/a\\b",
+            "https://ex.com/é",
+            "https://ex.com/{x}",
+            "https://ex.com/?a'b",
+            "https://ex.com/#a`b",
+            "//ex.com:80/",
+            "/a/./b",
+            "/a/%2e",
+            "..",
+            ".",
+            "./x",
+            "x/../y",
+            "javascript:void(0)",
+            "mailto:x@y.z",
+            "data:,x",
+            "c:/x",
+            "",
+            "/\\x",
+            "?a\"b",
+            "?a b",
+            "#a<b",
+            "a\tb",
+        ];
+        let base = &bases()[0];
+        for url in urls {
+            assert!(joined_by_hand(url, Some(base)).is_none(), "{url}");
+        }
+        for base in bases() {
+            for url in urls {
+                agree(url, &base).unwrap();
+            }
+        }
+    }
+
+    /// Random URLs made of the characters that matter to the parser, against every base: the
+    /// written URL is the parser's whenever the parser is left out.
+    #[test]
+    fn random_urls_agree_with_the_parser() {
+        const PREFIXES: &[&str] = &[
+            "", "", "/", "//", "?", "#", "http://", "https://", "https://a.b/", "HTTP://", "x:",
+        ];
+        const PIECES: &[&str] = &[
+            "a", "b", "z", "-", ".", "..", "/", "//", "%", "%2e", "%2E", "%41", "0", "1", "9",
+            "0x", ":", "?", "#", "@", "\\", " ", "\t", "\n", "\"", "<", ">", "'", "`", "{", "}",
+            "|", "^", "~", "é", "\u{0}", "\u{7f}", "A", "xn--", "=", "&", ";", "[", "]", "com",
+            "example",
+        ];
+        let bases = bases();
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut joined = 0;
+        for _ in 0..200_000 {
+            let mut url = PREFIXES[next(PREFIXES.len())].to_owned();
+            for _ in 0..next(10) {
+                url.push_str(PIECES[next(PIECES.len())]);
+            }
+            let base = &bases[next(bases.len())];
+            joined += usize::from(joined_by_hand(&url, Some(base)).is_some());
+            agree(&url, base).unwrap();
+        }
+        // The generator reaches the hand-joined paths, not only the parser.
+        assert!(joined > 10_000, "{joined}");
+    }
+}
