@@ -212,7 +212,8 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
     /// Attributes set that the tag did not have, before its `/>` or `>` (in the order asked).
     fn append_new_attributes(&self, out: &mut Vec<u8>, present: &[&str]) {
         let end = self.attributes_end(out);
-        let tail = out.split_off(end);
+        // The tag's end goes after the added attributes: moved there at the end, in place.
+        let tail = out.len() - end;
         let mut added: Vec<&str> = Vec::new();
         for change in &self.changes {
             let Change::Set(name, value) = change else {
@@ -236,7 +237,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
             self.write_value(out, value, Some(b'"'));
             added.push(name);
         }
-        out.extend_from_slice(&tail);
+        out[end..].rotate_left(tail);
     }
 
     /// `=` and the value, quoted with `quote` (`None`: unquoted if it can be, else `"`).
