@@ -4,7 +4,7 @@
 //! every token of a document (whole or chunk by chunk), keeps track of `<base href>`,
 //! `<template>` and the namespace of each element, and resolves each URL with the [`url`] crate.
 //! Which attributes are URLs, by namespace, is in the [`extract`](super) module docs: the
-//! tables below ([`HTML_LINKS`], [`SVG_LINKS`], [`MATHML_LINKS`]) are that list.
+//! lists below ([`html_links`], [`SVG_LINKS`], [`MATHML_LINKS`]) are that list.
 
 use std::ops::Range;
 use std::vec::Drain;
@@ -17,25 +17,33 @@ use super::syntax::{parse_refresh, parse_srcset, trim_html_space};
 use crate::html::simulator::Namespace;
 use crate::{Attribute, Span, StartTag, Token, Tokenizer};
 
-/// The HTML elements that reference URLs, with their URL attributes. `srcset` holds image
-/// candidates; `content` counts only on `<meta http-equiv=refresh>`.
-const HTML_LINKS: &[(&str, &[&str])] = &[
-    ("a", &["href"]),
-    ("area", &["href"]),
-    ("audio", &["src"]),
-    ("base", &["href"]),
-    ("embed", &["src"]),
-    ("form", &["action"]),
-    ("iframe", &["src"]),
-    ("img", &["src", "srcset"]),
-    ("link", &["href"]),
-    ("meta", &["content"]),
-    ("object", &["data"]),
-    ("script", &["src"]),
-    ("source", &["src", "srcset"]),
-    ("track", &["src"]),
-    ("video", &["src"]),
-];
+/// The URL attributes of HTML element `name`, with the element's name as a `&'static str`;
+/// `None` for the elements that reference no URL. `srcset` holds image candidates; `content`
+/// counts only on `<meta http-equiv=refresh>`. A match, not a table searched: it runs on every
+/// start tag, and most are none of these.
+fn html_links(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    const HREF: &[&str] = &["href"];
+    const SRC: &[&str] = &["src"];
+    const IMAGE: &[&str] = &["src", "srcset"];
+    Some(match name {
+        "a" => ("a", HREF),
+        "area" => ("area", HREF),
+        "audio" => ("audio", SRC),
+        "base" => ("base", HREF),
+        "embed" => ("embed", SRC),
+        "form" => ("form", &["action"]),
+        "iframe" => ("iframe", SRC),
+        "img" => ("img", IMAGE),
+        "link" => ("link", HREF),
+        "meta" => ("meta", &["content"]),
+        "object" => ("object", &["data"]),
+        "script" => ("script", SRC),
+        "source" => ("source", IMAGE),
+        "track" => ("track", SRC),
+        "video" => ("video", SRC),
+        _ => return None,
+    })
+}
 
 /// The SVG elements that reference a resource in `href` (or `xlink:href`): their names as the
 /// tokenizer gives them (lowercase) and as SVG spells them.
@@ -119,14 +127,32 @@ pub struct RawLink<'a> {
 /// ]);
 /// ```
 pub fn tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
-    html_tag_links(tag, |f| found(f.link));
+    html_tag_links(tag, |f| found(f.raw_link()));
 }
 
-/// One URL of a start tag, with the decoded value of the attribute it is in (`link.url` is a
-/// slice of `value`).
+/// One URL of a start tag, with the attribute it is in.
 struct Found<'a> {
-    link: RawLink<'a>,
+    /// As [`RawLink::element`].
+    element: &'static str,
+    /// As [`RawLink::attribute`].
+    name: &'static str,
+    /// The attribute as written.
+    attribute: Attribute<'a>,
+    /// Its decoded value.
     value: &'a str,
+    /// The URL: a slice of `value`.
+    url: &'a str,
+}
+
+impl<'a> Found<'a> {
+    fn raw_link(&self) -> RawLink<'a> {
+        RawLink {
+            element: self.element,
+            attribute: self.name,
+            url: self.url,
+            span: span_of(&self.attribute, self.value, self.url),
+        }
+    }
 }
 
 /// [`tag_links`] for an element in `namespace`, each URL with its attribute's value.
@@ -141,7 +167,7 @@ fn element_links<'a>(tag: &StartTag<'a>, namespace: Namespace, found: impl FnMut
 /// The URLs of an HTML element.
 fn html_tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(Found<'a>)) {
     let name = tag.name();
-    let Some(&(element, attributes)) = HTML_LINKS.iter().find(|(e, _)| *e == name) else {
+    let Some((element, attributes)) = html_links(name) else {
         return;
     };
     if element == "meta" && !is_refresh(tag) {
@@ -154,13 +180,11 @@ fn html_tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(Found<'a>)) {
         };
         let value = attribute.value();
         let link = |url: &'a str| Found {
-            link: RawLink {
-                element,
-                attribute: static_name,
-                url,
-                span: span_of(&attribute, url),
-            },
+            element,
+            name: static_name,
+            attribute,
             value,
+            url,
         };
         match static_name {
             "srcset" => parse_srcset(value).iter().for_each(|c| found(link(c.url))),
@@ -204,13 +228,11 @@ fn href_link<'a>(
         let value = attribute.value();
         let url = trim_html_space(value);
         found(Found {
-            link: RawLink {
-                element,
-                attribute: name,
-                url,
-                span: span_of(&attribute, url),
-            },
+            element,
+            name,
+            attribute,
             value,
+            url,
         });
     }
 }
@@ -221,13 +243,12 @@ fn is_refresh(meta: &StartTag<'_>) -> bool {
         .is_some_and(|a| a.value().eq_ignore_ascii_case("refresh"))
 }
 
-/// The span of `part`, a slice of `attribute.value()`: exact when the value is the raw bytes
-/// themselves, the whole value's span when decoding changed it.
-fn span_of(attribute: &Attribute<'_>, part: &str) -> Span {
+/// The span of `part`, a slice of `decoded`, `attribute`'s value: exact when the value is the
+/// raw bytes themselves, the whole value's span when decoding changed it.
+fn span_of(attribute: &Attribute<'_>, decoded: &str, part: &str) -> Span {
     let raw = attribute.raw_value();
     let whole = attribute.value_span();
     let raw_range = raw.as_ptr().addr()..raw.as_ptr().addr() + raw.len();
-    let decoded = attribute.value();
     let same_bytes = decoded.as_ptr().addr() == raw_range.start && decoded.len() == raw.len();
     if !same_bytes || !raw_range.contains(&part.as_ptr().addr()) {
         return whole;
@@ -352,7 +373,8 @@ impl LinkExtractor {
         let in_template = self.scope.in_template();
         let namespace = self.scope.namespace();
         let found_from = self.links.len();
-        element_links(tag, namespace, |Found { link: raw, .. }| {
+        element_links(tag, namespace, |found| {
+            let raw = found.raw_link();
             self.links.push(Link {
                 element: raw.element,
                 attribute: raw.attribute,
@@ -411,9 +433,9 @@ impl LinkExtractor {
         } = self;
         let mut current = None;
         element_links(tag, namespace, |found| {
-            let against = if found.link.element == "base" {
+            let against = if found.element == "base" {
                 if may_set_base && base.is_none() {
-                    *base = Some(frozen_base_url(found.link.url, page.as_ref(), *query_encoding));
+                    *base = Some(frozen_base_url(found.url, page.as_ref(), *query_encoding));
                 }
                 page.as_ref()
             } else {
@@ -569,19 +591,19 @@ impl NewValues {
     ) {
         let value = found.value;
         let same = |c: &Current<'a>| {
-            c.name == found.link.attribute && std::ptr::eq(c.value.as_ptr(), value.as_ptr())
+            c.name == found.name && std::ptr::eq(c.value.as_ptr(), value.as_ptr())
         };
         if !current.as_ref().is_some_and(same) {
             self.finish(current.take());
         }
         let current = current.get_or_insert(Current {
-            name: found.link.attribute,
+            name: found.name,
             value,
             start: self.text.len(),
             done: 0,
             changed: false,
         });
-        let url = found.link.url;
+        let url = found.url;
         let at = url.as_ptr().addr().wrapping_sub(value.as_ptr().addr());
         if at < current.done || at > value.len() || url.len() > value.len() - at {
             // Not a slice of the value after what is written: nothing the finders give.
@@ -646,3 +668,4 @@ pub fn links(html: &[u8], page: Option<&Url>) -> Vec<Link> {
     }
     extractor.finish()
 }
+

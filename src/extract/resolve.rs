@@ -124,104 +124,137 @@ pub(crate) fn resolve_into(
 /// (absolute) or that prefix of the base URL and `url` unchanged (relative); `None` when it
 /// might give anything else.
 fn joined_by_hand<'b>(url: &str, base: Option<&'b Base>) -> Option<&'b str> {
-    if let Some(rest) = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")) {
+    let bytes = url.as_bytes();
+    if let Some(rest) = bytes
+        .strip_prefix(b"https://")
+        .or_else(|| bytes.strip_prefix(b"http://"))
+    {
         return is_plain_authority_and_path(rest).then_some("");
     }
     let base = base.filter(|b| b.joinable)?;
-    let serialized = base.url.as_str();
-    let bytes = url.as_bytes();
     let end = match (bytes.first()?, bytes.get(1)) {
-        (b'/', Some(b'/')) => is_plain_authority_and_path(&url[2..]).then_some(base.after_scheme),
-        (b'/', _) => is_plain_path_query_fragment(url).then_some(base.before_path),
-        (b'?', _) => is_plain_query_fragment(&url[1..]).then_some(base.after_path),
-        (b'#', _) => is_plain_fragment(&url[1..]).then_some(base.after_query),
-        // A relative path; a `:` might make it a scheme.
-        _ => (is_plain_path_query_fragment(url) && !path_of(url).contains(':'))
-            .then_some(base.directory),
+        (b'/', Some(b'/')) => is_plain_authority_and_path(&bytes[2..]).then_some(base.after_scheme),
+        (b'/', _) => plain_tail(bytes, Part::Path).map(|_| base.before_path),
+        (b'?', _) => plain_tail(&bytes[1..], Part::Query).map(|_| base.after_path),
+        (b'#', _) => plain_tail(&bytes[1..], Part::Fragment).map(|_| base.after_query),
+        // A relative path; a `:` in it might make it a scheme.
+        _ => match plain_tail(bytes, Part::Path)? {
+            Tail { colon_in_path: false } => Some(base.directory),
+            Tail { colon_in_path: true } => None,
+        },
     }?;
-    Some(&serialized[..end])
+    Some(&base.url.as_str()[..end])
 }
 
-/// `host/path?query#fragment` that the parser keeps as it is: a lowercase ASCII domain of
-/// letters, digits and `-` (no port, no user, not an IPv4 address, no `xn--` label), then a path
-/// that starts with `/`.
-fn is_plain_authority_and_path(rest: &str) -> bool {
-    let host_end = rest
-        .find(['/', '?', '#', '\\'])
-        .unwrap_or(rest.len());
-    let (host, path) = rest.split_at(host_end);
-    is_plain_domain(host) && path.starts_with('/') && is_plain_path_query_fragment(path)
+/// `host/path?query#fragment` that the parser keeps as it is: a plain domain
+/// ([`plain_domain_end`]; no port, no user), then a path that starts with `/`.
+fn is_plain_authority_and_path(rest: &[u8]) -> bool {
+    plain_domain_end(rest)
+        .is_some_and(|end| rest[end] == b'/' && plain_tail(&rest[end..], Part::Path).is_some())
 }
 
-/// A domain the host parser gives back unchanged.
-fn is_plain_domain(host: &str) -> bool {
-    let plain_label = |label: &str| {
-        !label.is_empty()
-            && !label.starts_with("xn--")
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-    };
-    // A last label that starts with a digit may be a number: the IPv4 parser's.
-    let last_not_a_number = host
-        .rsplit('.')
-        .next()
-        .is_some_and(|last| !last.starts_with(|c: char| c.is_ascii_digit()));
-    host.split('.').all(plain_label) && last_not_a_number
+/// Where the domain that starts `rest` ends, if the host parser gives it back unchanged and
+/// something follows it: lowercase ASCII letters, digits and `-` in labels split by `.`, no
+/// empty label, no `xn--` label (Punycode, which it checks), and a last label that does not
+/// start with a digit (which might be a number: the IPv4 parser's). In one pass.
+fn plain_domain_end(rest: &[u8]) -> Option<usize> {
+    let plain_label = |label: &[u8]| !label.is_empty() && !label.starts_with(b"xn--");
+    let mut label = 0;
+    for (i, &b) in rest.iter().enumerate() {
+        match b {
+            b'a'..=b'z' | b'0'..=b'9' | b'-' => {}
+            b'.' if plain_label(&rest[label..i]) => label = i + 1,
+            b'.' => return None,
+            _ => {
+                let last = &rest[label..i];
+                let not_a_number = last.first().is_some_and(|b| !b.is_ascii_digit());
+                return (plain_label(last) && not_a_number).then_some(i);
+            }
+        }
+    }
+    None
 }
 
-/// `path?query#fragment` the parser keeps as it is in a special URL: no byte it percent-encodes
-/// or drops, no `\` (a separator there), no dot segment (`.`, `..`, or one spelled with `%2e`).
-fn is_plain_path_query_fragment(url: &str) -> bool {
-    let path = path_of(url);
-    let plain_byte = |b: u8| is_visible_ascii(b) && !matches!(b, b'"' | b'<' | b'>' | b'`' | b'{' | b'}' | b'\\');
-    path.bytes().all(plain_byte)
-        && !path.split('/').any(|segment| segment == "." || segment == "..")
-        && !has_percent_encoded_dot(path)
-        && is_plain_query_fragment_rest(&url[path.len()..])
+/// The part of a URL a byte is in, for [`plain_tail`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Path = 1,
+    Query = 2,
+    Fragment = 4,
 }
 
-/// The path part of a relative URL: up to its `?` or `#`.
-fn path_of(url: &str) -> &str {
-    &url[..url.find(['?', '#']).unwrap_or(url.len())]
-}
-
-/// `%2e` or `%2E` anywhere (the parser reads it as `.` in dot segments).
-fn has_percent_encoded_dot(path: &str) -> bool {
-    path.as_bytes()
-        .windows(3)
-        .any(|w| w[0] == b'%' && w[1] == b'2' && (w[2] == b'e' || w[2] == b'E'))
-}
-
-/// What follows a path: empty, `?query[#fragment]` or `#fragment`, kept as it is.
-fn is_plain_query_fragment_rest(rest: &str) -> bool {
-    match rest.as_bytes().first() {
-        None => true,
-        Some(b'?') => is_plain_query_fragment(&rest[1..]),
-        Some(_) => is_plain_fragment(&rest[1..]),
+impl Part {
+    /// The bit of [`PLAIN`] that lets a byte of this part pass without a look.
+    fn quiet(self) -> u8 {
+        self as u8
     }
 }
 
-/// `query[#fragment]` the parser keeps as it is in a special URL.
-fn is_plain_query_fragment(rest: &str) -> bool {
-    let (query, fragment) = rest.split_at(rest.find('#').unwrap_or(rest.len()));
-    query
-        .bytes()
-        .all(|b| is_visible_ascii(b) && !matches!(b, b'"' | b'<' | b'>' | b'\''))
-        && fragment.strip_prefix('#').is_none_or(is_plain_fragment)
+/// What [`plain_tail`] learnt of a plain tail.
+struct Tail {
+    /// Whether the path has a `:` (which, in a relative URL, might end a scheme).
+    colon_in_path: bool,
 }
 
-/// A fragment the parser keeps as it is.
-fn is_plain_fragment(fragment: &str) -> bool {
-    fragment
-        .bytes()
-        .all(|b| is_visible_ascii(b) && !matches!(b, b'"' | b'<' | b'>' | b'`'))
+/// `bytes`, starting in `part` (a path, a query after its `?`, a fragment after its `#`) and
+/// going on to the parts after it, if the parser keeps it as it is in a special URL: no byte the
+/// part's percent-encode set holds, no control, space or non-ASCII byte, no `\` in the path (a
+/// separator there), no dot segment (`.`, `..`, or one spelled with `%2e`). In one pass.
+fn plain_tail(bytes: &[u8], mut part: Part) -> Option<Tail> {
+    let mut colon_in_path = false;
+    // Where the path's current segment starts.
+    let mut segment = 0;
+    // The bytes that need no more than their class: most of them.
+    let mut quiet = part.quiet();
+    for (i, &b) in bytes.iter().enumerate() {
+        if PLAIN[usize::from(b)] & quiet != 0 {
+            continue;
+        }
+        match (part, b) {
+            (Part::Path, b'/' | b'?' | b'#') if is_dot_segment(&bytes[segment..i]) => return None,
+            (Part::Path, b'/') => segment = i + 1,
+            (Part::Path, b'%') if matches!(bytes.get(i + 1..i + 3), Some(&[b'2', b'e' | b'E'])) => {
+                return None;
+            }
+            (Part::Path, b'%') => {}
+            (Part::Path, b':') => colon_in_path = true,
+            (Part::Path, b'?') => part = Part::Query,
+            (Part::Path | Part::Query, b'#') => part = Part::Fragment,
+            _ => return None,
+        }
+        quiet = part.quiet();
+    }
+    if part == Part::Path && is_dot_segment(&bytes[segment..]) {
+        return None;
+    }
+    Some(Tail { colon_in_path })
 }
 
-/// `!` to `~`: no control, space, DEL or non-ASCII byte (which the parser drops or encodes).
-fn is_visible_ascii(b: u8) -> bool {
-    (0x21..0x7F).contains(&b)
+/// `.` or `..`.
+fn is_dot_segment(segment: &[u8]) -> bool {
+    matches!(segment, b"." | b"..")
 }
+
+/// For each byte, the parts ([`Part`] as bits: path 1, query 2, fragment 4) in which the parser
+/// keeps it as it is and [`plain_tail`] need not look at it: visible ASCII but for each part's percent-encode set (path: `"` `<` `>`
+/// `` ` `` `{` `}`, and `\` a separator, `?` and `#` ending it; special query: `"` `<` `>` `'`,
+/// `#` ending it; fragment: `"` `<` `>` `` ` ``).
+static PLAIN: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b: u8 = 0x21;
+    while b < 0x7F {
+        // `/`, `%` and `:` are kept as they are too, but followed by `plain_tail`.
+        let path = !matches!(
+            b,
+            b'"' | b'<' | b'>' | b'`' | b'{' | b'}' | b'\\' | b'?' | b'#' | b'/' | b'%' | b':'
+        );
+        let query = !matches!(b, b'"' | b'<' | b'>' | b'\'' | b'#');
+        let fragment = !matches!(b, b'"' | b'<' | b'>' | b'`');
+        table[b as usize] = path as u8 | (query as u8) << 1 | (fragment as u8) << 2;
+        b += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {
