@@ -137,9 +137,8 @@ impl LolAbsolutizer {
             seen_base: Cell::new(false),
             decoder: &self.decoder,
         };
-        let handlers = ElementContentHandlers::default().element(|el: &mut Element<'_, '_>| {
-            document.absolutize(el)
-        });
+        let handlers = ElementContentHandlers::default()
+            .element(|el: &mut Element<'_, '_>| document.absolutize(el));
         let settings = Settings::new()
             .with_strict(false)
             .append_element_content_handler((Cow::Borrowed(&self.selector), handlers));
@@ -222,7 +221,10 @@ impl Document<'_> {
         let urls: Vec<&str> = match kind {
             Kind::Whole => vec![trim_html_space(&value)],
             Kind::Srcset => parse_srcset(&value).iter().map(|c| c.url).collect(),
-            Kind::Refresh => parse_refresh(&value).and_then(|r| r.url).into_iter().collect(),
+            Kind::Refresh => parse_refresh(&value)
+                .and_then(|r| r.url)
+                .into_iter()
+                .collect(),
         };
         let mut new = String::with_capacity(value.len() + 32);
         let mut done = 0;

@@ -531,11 +531,7 @@ impl LinkExtractor {
 
 /// The base URL a `<base href>` gives: the href resolved against the page URL, or the page URL
 /// when that fails or gives a `data:` or `javascript:` URL.
-fn frozen_base_url(
-    href: &str,
-    page: Option<&Base>,
-    query_encoding: QueryEncoding,
-) -> Option<Base> {
+fn frozen_base_url(href: &str, page: Option<&Base>, query_encoding: QueryEncoding) -> Option<Base> {
     match resolve(href, page.map(Base::url), query_encoding) {
         Some(url) if !matches!(url.scheme(), "data" | "javascript") => Some(Base::new(url)),
         _ => page.cloned(),
@@ -668,4 +664,3 @@ pub fn links(html: &[u8], page: Option<&Url>) -> Vec<Link> {
     }
     extractor.finish()
 }
-

@@ -56,7 +56,9 @@ impl Base {
 /// The encoding of the document whose links are resolved, for their queries (see
 /// [`LinkExtractor::set_encoding`](super::LinkExtractor::set_encoding)); `None`: UTF-8.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct QueryEncoding(#[cfg(feature = "encoding")] pub(crate) Option<&'static encoding_rs::Encoding>);
+pub(crate) struct QueryEncoding(
+    #[cfg(feature = "encoding")] pub(crate) Option<&'static encoding_rs::Encoding>,
+);
 
 impl QueryEncoding {
     #[cfg(feature = "encoding")]
@@ -139,8 +141,12 @@ fn joined_by_hand<'b>(url: &str, base: Option<&'b Base>) -> Option<&'b str> {
         (b'#', _) => plain_tail(&bytes[1..], Part::Fragment).map(|_| base.after_query),
         // A relative path; a `:` in it might make it a scheme.
         _ => match plain_tail(bytes, Part::Path)? {
-            Tail { colon_in_path: false } => Some(base.directory),
-            Tail { colon_in_path: true } => None,
+            Tail {
+                colon_in_path: false,
+            } => Some(base.directory),
+            Tail {
+                colon_in_path: true,
+            } => None,
         },
     }?;
     Some(&base.url.as_str()[..end])
@@ -375,7 +381,17 @@ mod tests {
     #[test]
     fn random_urls_agree_with_the_parser() {
         const PREFIXES: &[&str] = &[
-            "", "", "/", "//", "?", "#", "http://", "https://", "https://a.b/", "HTTP://", "x:",
+            "",
+            "",
+            "/",
+            "//",
+            "?",
+            "#",
+            "http://",
+            "https://",
+            "https://a.b/",
+            "HTTP://",
+            "x:",
         ];
         const PIECES: &[&str] = &[
             "a", "b", "z", "-", ".", "..", "/", "//", "%", "%2e", "%2E", "%41", "0", "1", "9",
