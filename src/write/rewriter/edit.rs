@@ -166,16 +166,14 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
             None => out.extend_from_slice(self.tag.raw_name()),
         }
         let mut at = name.end;
-        let mut seen: Vec<&str> = Vec::new();
+        // The tokenizer keeps the first of the attributes of one name: each name is here once.
         for attribute in self.tag.attributes() {
+            let Some(change) = self.change_of(&attribute) else {
+                continue;
+            };
             let span = Span {
                 end: attribute_end(&attribute, raw, base),
                 ..attribute.span()
-            };
-            let first = !seen.iter().any(|n| self.same(n, attribute.name()));
-            seen.push(attribute.name());
-            let Some(change) = self.change_of(&attribute).filter(|_| first) else {
-                continue;
             };
             out.extend_from_slice(&raw[at - base..span.start - base]);
             match change {
@@ -197,7 +195,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
             at = span.end;
         }
         out.extend_from_slice(&raw[at - base..]);
-        self.append_new_attributes(out, &seen);
+        self.append_new_attributes(out);
         self.close(out);
     }
 
@@ -210,7 +208,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
     }
 
     /// Attributes set that the tag did not have, before its `/>` or `>` (in the order asked).
-    fn append_new_attributes(&self, out: &mut Vec<u8>, present: &[&str]) {
+    fn append_new_attributes(&self, out: &mut Vec<u8>) {
         let end = self.attributes_end(out);
         // The tag's end goes after the added attributes: moved there at the end, in place.
         let tail = out.len() - end;
@@ -220,7 +218,8 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
                 continue;
             };
             let name = self.str(name);
-            if present.iter().chain(&added).any(|n| self.same(n, name)) {
+            let present = self.tag.attributes().any(|a| self.same(a.name(), name));
+            if present || added.iter().any(|n| self.same(n, name)) {
                 continue;
             }
             let value = self
