@@ -764,6 +764,18 @@ fn absolutize_links_replaces_each_url_and_keeps_the_rest_of_the_value() {
     );
 }
 
+#[test]
+fn absolutize_links_keeps_the_urls_before_and_after_the_one_that_changes() {
+    let html = b"<img srcset='https://cdn.test/a.png 1x, b.png 2x, //cdn.test/c.png 3x'>";
+    assert_eq!(
+        absolutized(html, PAGE_URL, usize::MAX),
+        "<img srcset='https://cdn.test/a.png 1x, https://example.com/site/b.png 2x, \
+         https://cdn.test/c.png 3x'>"
+    );
+    let html = b"<img srcset='https://cdn.test/a.png 1x, mailto:x 2x' src=https://cdn.test/>";
+    assert_eq!(absolutized(html, PAGE_URL, usize::MAX), std::str::from_utf8(html).unwrap());
+}
+
 /// Every link the rewriter writes is what [`LinkExtractor::resolve_so_far`] (the URL parser)
 /// gives for it, on every sample, whole and in chunks: the URLs written without parsing agree
 /// with the parser.

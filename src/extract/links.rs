@@ -11,7 +11,7 @@ use std::vec::Drain;
 
 use url::Url;
 
-use super::resolve::{Base, QueryEncoding, resolve, resolve_into};
+use super::resolve::{Base, QueryEncoding, Resolution, resolve, resolve_into};
 use super::scope::Scope;
 use super::syntax::{parse_refresh, parse_srcset, trim_html_space};
 use crate::html::simulator::Namespace;
@@ -553,7 +553,7 @@ struct Current<'a> {
     value: &'a str,
     /// Where its new value starts in [`NewValues::text`].
     start: usize,
-    /// How much of `value` is written.
+    /// How much of `value` is written (once `changed`) or known to stay as it is.
     done: usize,
     /// Whether a URL in it resolved to something else.
     changed: bool,
@@ -578,12 +578,13 @@ impl NewValues {
     }
 
     /// Write the value of `found`'s attribute (`current`, or a new one) up to its URL, then the
-    /// URL as `resolve` writes it (or as it is, when `resolve` writes nothing and says so).
+    /// URL as `resolve` writes it (or as it is, when `resolve` writes nothing and says so). Until
+    /// a URL of the attribute changes, nothing is written: most attributes keep their value.
     fn replace<'a>(
         &mut self,
         current: &mut Option<Current<'a>>,
         found: &Found<'a>,
-        resolve: impl FnOnce(&str, &mut String) -> bool,
+        resolve: impl FnOnce(&str, &mut String) -> Resolution,
     ) {
         let value = found.value;
         let same = |c: &Current<'a>| {
@@ -605,12 +606,23 @@ impl NewValues {
             // Not a slice of the value after what is written: nothing the finders give.
             return;
         }
-        self.text.push_str(&value[current.done..at]);
+        if current.changed {
+            self.text.push_str(&value[current.done..at]);
+        }
         let mark = self.text.len();
-        if resolve(url, &mut self.text) {
-            current.changed |= self.text[mark..] != *url;
-        } else {
-            self.text.push_str(url);
+        let changed = match resolve(url, &mut self.text) {
+            Resolution::Appended => self.text[mark..] != *url,
+            Resolution::AsWritten | Resolution::Unresolved => false,
+        };
+        if !changed {
+            self.text.truncate(mark);
+            if current.changed {
+                self.text.push_str(url);
+            }
+        } else if !current.changed {
+            // The first change: the value before it goes first.
+            self.text.insert_str(mark, &value[..at]);
+            current.changed = true;
         }
         current.done = at + url.len();
     }
@@ -621,7 +633,7 @@ impl NewValues {
             return;
         };
         if !current.changed {
-            self.text.truncate(current.start);
+            // Nothing was written for it.
             return;
         }
         self.text.push_str(&current.value[current.done..]);

@@ -99,26 +99,41 @@ pub(crate) fn resolve(url: &str, base: Option<&Url>, query_encoding: QueryEncodi
     }
 }
 
-/// Append `url` resolved against `base` to `out`, exactly as [`resolve`] serializes it; `false`,
-/// with nothing appended, when it does not resolve. No parsing where none is needed (see the
+/// What [`resolve_into`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resolution {
+    /// The URL resolves to itself (nothing appended).
+    AsWritten,
+    /// The resolved URL is appended (it may still be the URL itself).
+    Appended,
+    /// The URL does not resolve (nothing appended).
+    Unresolved,
+}
+
+/// Append `url` resolved against `base` to `out`, exactly as [`resolve`] serializes it, unless it
+/// is known to resolve to itself or does not resolve. No parsing where none is needed (see the
 /// module docs).
 pub(crate) fn resolve_into(
     url: &str,
     base: Option<&Base>,
     query_encoding: QueryEncoding,
     out: &mut String,
-) -> bool {
-    if let Some(prefix) = joined_by_hand(url, base) {
-        out.push_str(prefix);
-        out.push_str(url);
-        return true;
+) -> Resolution {
+    match joined_by_hand(url, base) {
+        Some("") => return Resolution::AsWritten,
+        Some(prefix) => {
+            out.push_str(prefix);
+            out.push_str(url);
+            return Resolution::Appended;
+        }
+        None => {}
     }
     match resolve(url, base.map(Base::url), query_encoding) {
         Some(resolved) => {
             out.push_str(resolved.as_str());
-            true
+            Resolution::Appended
         }
-        None => false,
+        None => Resolution::Unresolved,
     }
 }
 
@@ -273,8 +288,9 @@ mod tests {
         let by_hand = resolve_into(url, Some(base), QueryEncoding::default(), &mut out);
         let parsed = resolve(url, Some(base.url()), QueryEncoding::default());
         match (by_hand, parsed) {
-            (true, Some(p)) if p.as_str() == out => Ok(()),
-            (false, None) if out.is_empty() => Ok(()),
+            (Resolution::Appended, Some(p)) if p.as_str() == out => Ok(()),
+            (Resolution::AsWritten, Some(p)) if p.as_str() == url && out.is_empty() => Ok(()),
+            (Resolution::Unresolved, None) if out.is_empty() => Ok(()),
             (_, p) => Err(format!(
                 "{url:?} against {}: {out:?} by hand, {:?} parsed",
                 base.url(),
