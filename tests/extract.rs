@@ -773,7 +773,10 @@ fn absolutize_links_keeps_the_urls_before_and_after_the_one_that_changes() {
          https://cdn.test/c.png 3x'>"
     );
     let html = b"<img srcset='https://cdn.test/a.png 1x, mailto:x 2x' src=https://cdn.test/>";
-    assert_eq!(absolutized(html, PAGE_URL, usize::MAX), std::str::from_utf8(html).unwrap());
+    assert_eq!(
+        absolutized(html, PAGE_URL, usize::MAX),
+        std::str::from_utf8(html).unwrap()
+    );
 }
 
 /// Every link the rewriter writes is what [`LinkExtractor::resolve_so_far`] (the URL parser)
