@@ -711,3 +711,109 @@ fn extraction_in_1_and_7_byte_chunks_equals_the_whole_document() {
         }
     }
 }
+
+/// `html` rewritten with [`tagstream::write::Rewrite::absolutize_links`] at `page`, fed in
+/// chunks of `chunk` bytes.
+fn absolutized(html: &[u8], page: &str, chunk: usize) -> String {
+    use tagstream::Options;
+    use tagstream::write::Rewriter;
+    let mut links = LinkExtractor::new(Url::parse(page).ok());
+    let mut tokenizer = Tokenizer::new(Options::new().lossless(true));
+    let mut rewriter = Rewriter::new(Vec::new());
+    for part in html.chunks(chunk.max(1)) {
+        let mut rewrite = rewriter.rewrite(tokenizer.feed(part));
+        while rewrite.next().unwrap().is_some() {
+            rewrite.absolutize_links(&mut links).unwrap();
+        }
+    }
+    let mut rewrite = rewriter.rewrite(tokenizer.finish());
+    while rewrite.next().unwrap().is_some() {
+        rewrite.absolutize_links(&mut links).unwrap();
+    }
+    drop(rewrite);
+    String::from_utf8(rewriter.finish().unwrap()).unwrap()
+}
+
+#[test]
+fn absolutize_links_resolves_a_base_href_against_the_page_url() {
+    let html = b"<a href=x><base href='sub/'><a href=y><base href=other/><img src=i>";
+    assert_eq!(
+        absolutized(html, PAGE_URL, usize::MAX),
+        "<a href=https://example.com/site/x><base href='https://example.com/site/sub/'>\
+         <a href=https://example.com/site/sub/y><base href=https://example.com/site/other/>\
+         <img src=https://example.com/site/sub/i>"
+    );
+}
+
+#[test]
+fn absolutize_links_replaces_each_url_and_keeps_the_rest_of_the_value() {
+    let html = "<img srcset=' a.png 1x,b&amp;c.png 2x ,, bad.png 0w' src=\"&#32;c d.png \">\
+        <meta http-equiv=Refresh content='5; url=\"next.html\"'><meta content=x.html>\
+        <svg><use xlink:href=#icon /><a href=s xlink:href=t /><script src=n /></svg>\
+        <a href=javascript:void(0)>j</a><a href='https://EXAMPLE.com:443/%2e/x'>u</a>\
+        <a href='http://[::1'>bad</a><form action=?q=é>";
+    assert_eq!(
+        absolutized(html.as_bytes(), PAGE_URL, usize::MAX),
+        "<img srcset=' https://example.com/site/a.png 1x,https://example.com/site/b&amp;c.png 2x ,, bad.png 0w' \
+         src=\" https://example.com/site/c%20d.png \">\
+         <meta http-equiv=Refresh content='5; url=\"https://example.com/site/next.html\"'><meta content=x.html>\
+         <svg><use xlink:href=https://example.com/site/page.html#icon /><a href=https://example.com/site/s xlink:href=t />\
+         <script src=n /></svg>\
+         <a href=javascript:void(0)>j</a><a href='https://example.com/x'>u</a>\
+         <a href='http://[::1'>bad</a><form action=\"https://example.com/site/page.html?q=%C3%A9\">"
+    );
+}
+
+#[test]
+fn absolutize_links_keeps_the_urls_before_and_after_the_one_that_changes() {
+    let html = b"<img srcset='https://cdn.test/a.png 1x, b.png 2x, //cdn.test/c.png 3x'>";
+    assert_eq!(
+        absolutized(html, PAGE_URL, usize::MAX),
+        "<img srcset='https://cdn.test/a.png 1x, https://example.com/site/b.png 2x, \
+         https://cdn.test/c.png 3x'>"
+    );
+    let html = b"<img srcset='https://cdn.test/a.png 1x, mailto:x 2x' src=https://cdn.test/>";
+    assert_eq!(
+        absolutized(html, PAGE_URL, usize::MAX),
+        std::str::from_utf8(html).unwrap()
+    );
+}
+
+/// Every link the rewriter writes is what [`LinkExtractor::resolve_so_far`] (the URL parser)
+/// gives for it, on every sample, whole and in chunks: the URLs written without parsing agree
+/// with the parser.
+#[test]
+fn absolutize_links_writes_what_the_parser_resolves() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/samples");
+    let mut pages: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    pages.sort();
+    assert!(!pages.is_empty());
+    for path in pages {
+        let html = std::fs::read(&path).unwrap();
+        let mut expected = Vec::new();
+        let mut extractor = LinkExtractor::new(Some(page_url()));
+        for token in Tokenizer::default().tokenize(&html) {
+            extractor.push(&token);
+            for link in extractor.just_found() {
+                let resolved = match link.element {
+                    "base" => page_url().join(&link.url).ok(),
+                    _ => extractor.resolve_so_far(&link.url),
+                };
+                expected.push(resolved.map_or(link.url.clone(), String::from));
+            }
+            extractor.forget_found();
+        }
+        for chunk in [usize::MAX, 7] {
+            let out = absolutized(&html, PAGE_URL, chunk);
+            let written: Vec<String> = extract::links(out.as_bytes(), None)
+                .into_iter()
+                .map(|l| l.url)
+                .collect();
+            assert_eq!(written, expected, "{}", path.display());
+        }
+    }
+}

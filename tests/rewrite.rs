@@ -370,6 +370,31 @@ fn a_tag_edit_keeps_every_untouched_byte() {
 }
 
 #[test]
+fn an_edit_of_an_attribute_whose_value_is_missing_after_its_equals_sign_leaves_no_equals_sign() {
+    let edit = |input: &str, set: bool| {
+        html(input, |t, r| {
+            if start_named(&t, "a") {
+                let mut edit = r.edit()?;
+                if set {
+                    edit.set_attribute("href", "x");
+                } else {
+                    edit.remove_attribute("href");
+                }
+                edit.apply()?;
+            }
+            Ok(())
+        })
+        .unwrap()
+    };
+    assert_eq!(edit("<a href=>t</a>", true), "<a href=x>t</a>");
+    assert_eq!(edit("<a href = >t</a>", true), "<a href=x>t</a>");
+    assert_eq!(edit("<a b href=>t</a>", false), "<a b>t</a>");
+    assert_eq!(edit("<a href= >t</a>", false), "<a>t</a>");
+    assert_eq!(edit("<a href>t</a>", true), "<a href=x>t</a>");
+    assert_eq!(edit("<a href b=1>t</a>", true), "<a href=x b=1>t</a>");
+}
+
+#[test]
 fn self_closing_only_where_it_means_something() {
     let out = html("<svg><circle r=1></circle></svg><div>", |t, r| {
         if start_named(&t, "circle") {

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 /// One page, held in memory for the whole run.
 pub struct Page {
+    /// The file name (or the generated document's name), for reports.
+    pub name: String,
     pub bytes: Vec<u8>,
     /// A lossy UTF-8 copy, only for the rare page that is not valid UTF-8 (the peers that take
     /// `&str` get this; tagstream and lol_html always get the bytes).
@@ -15,12 +17,12 @@ pub struct Page {
 
 impl Page {
     /// A page of `bytes`, with the lossy copy the `&str` peers need when they are not UTF-8.
-    fn new(bytes: Vec<u8>) -> Page {
+    fn new(name: String, bytes: Vec<u8>) -> Page {
         let lossy = match std::str::from_utf8(&bytes) {
             Ok(_) => None,
             Err(_) => Some(String::from_utf8_lossy(&bytes).into_owned()),
         };
-        Page { bytes, lossy }
+        Page { name, bytes, lossy }
     }
 
     /// The page as `&str` (lossy only when the bytes are not UTF-8).
@@ -84,7 +86,7 @@ impl Corpus {
     /// One generated document as a corpus of one page (the hostile inputs, the byte-at-a-time
     /// document), so that the race's subjects run it unchanged; `name` labels it.
     pub fn document(name: &str, bytes: Vec<u8>) -> Corpus {
-        let page = Page::new(bytes);
+        let page = Page::new(name.to_owned(), bytes);
         Corpus {
             origin: format!("hostile:{name}"),
             bytes: page.bytes.len(),
@@ -151,7 +153,7 @@ impl Corpus {
             .pages
             .iter()
             .filter(|p| keep(p))
-            .map(|p| Page::new(p.bytes.clone()))
+            .map(|p| Page::new(p.name.clone(), p.bytes.clone()))
             .collect();
         let (bytes, non_utf8) = sizes(&pages);
         Corpus {
@@ -179,7 +181,11 @@ fn read_pages(paths: &[PathBuf]) -> Result<Vec<Page>, String> {
         .iter()
         .map(|path| {
             let data = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Ok(Page::new(data))
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            Ok(Page::new(name, data))
         })
         .collect()
 }

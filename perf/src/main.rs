@@ -2,10 +2,12 @@
 //! lol_html on the real-world HTML corpus, and of its XML5 tokenizer against quick-xml and
 //! xml5ever on the XML corpus (`--xml`). See README.md.
 
+mod absolutize_check;
 mod corpus;
 #[path = "../../benches/common/hostile.rs"]
 mod hostile;
 mod hostile_run;
+mod lol_absolutize;
 mod report;
 mod seams;
 mod subjects;
@@ -63,6 +65,9 @@ OPTIONS:
     --seam-plan N         not the race: cut the pages as --seams plan N (see --list-plans;
                           `whole`: the pages whole) and feed them once, print the seams and
                           checksum; for valgrind (see seams-callgrind.sh)
+    --check-absolutize    not the race: check that tagstream-absolutize and lol_html-absolutize
+                          write outputs that read back as the same tokens, page by page (prints
+                          the attributes rewritten and every difference; exits 1 on any)
     --callgrind SUBJECT   load the corpus, run exactly one pass of SUBJECT (or `none`: only load),
                           print corpus size and checksum; for valgrind (see callgrind.sh)
     --case NAME           with --callgrind: a hostile case at full size instead of the corpus
@@ -94,6 +99,7 @@ struct Args {
     results: PathBuf,
     write: bool,
     callgrind: Option<String>,
+    check_absolutize: bool,
     hostile: bool,
     /// `--no-peers`: the hostile run without the peers.
     no_peers: bool,
@@ -136,6 +142,7 @@ fn parse_args() -> Result<Args, String> {
         results: manifest_dir().join("results"),
         write: true,
         callgrind: None,
+        check_absolutize: false,
         hostile: false,
         no_peers: false,
         seams: false,
@@ -190,6 +197,7 @@ fn parse_args() -> Result<Args, String> {
             "--results" => args.results = PathBuf::from(value()?),
             "--no-write" => args.write = false,
             "--callgrind" => args.callgrind = Some(value()?),
+            "--check-absolutize" => args.check_absolutize = true,
             "--hostile" => args.hostile = true,
             "--no-peers" => args.no_peers = true,
             "--seams" => args.seams = true,
@@ -341,6 +349,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.check_absolutize {
+        return absolutize_check::run_check(&corpus);
+    }
     if args.hostile {
         return hostile_mode(corpus, &args);
     }

@@ -72,13 +72,16 @@ pub const SUBJECTS: &[(&str, &str)] = &[
     ),
     (
         "tagstream-absolutize",
-        "as `tagstream-rewrite`, with Rewrite::absolutize_links on every token (every URL \
-         `tagstream links` knows, resolved against the page URL and <base href>). Sum: output bytes",
+        "as `tagstream-rewrite` (scripting flag on: <noscript> holds text, as lol_html reads it), \
+         with Rewrite::absolutize_links on every token (every URL `tagstream links` knows, \
+         resolved against the page URL and <base href>). Sum: output bytes",
     ),
     (
         "lol_html-absolutize",
-        "HtmlRewriter with element handlers resolving href, src, action, data, poster, srcset (and \
-         <base href>) with the url crate, output to a sink. Sum: output bytes",
+        "HtmlRewriter with element handlers doing what absolutize_links does (the same elements \
+         and attributes by namespace, <base href>, srcset and refresh URLs in place; references \
+         decoded, & escaped) with the url crate, output to a sink; --check-absolutize holds both \
+         outputs to the same tokens. Sum: output bytes",
     ),
     (
         "tagstream-serialize",

@@ -4,12 +4,12 @@
 
 use std::io::{self, Write};
 
-use lol_html::{HtmlRewriter, Settings, element};
 use tagstream::extract::{LinkExtractor, Url};
-use tagstream::write::{Rewriter, Serializer, SerializerOptions};
+use tagstream::write::{Rewriter, Serializer, SerializerOptions, WriteError};
 use tagstream::{Options, Tokenizer};
 
 use crate::corpus::Corpus;
+use crate::lol_absolutize::LolAbsolutizer;
 use crate::subjects::{Outcome, Subject};
 
 /// The page URL every page's links resolve against in the absolutizing subjects.
@@ -21,7 +21,7 @@ pub fn make(name: &str) -> Option<Box<dyn Subject>> {
         "tagstream-passthrough" => Box::new(TagstreamPassthrough),
         "tagstream-rewrite" => Box::new(TagstreamRewrite { absolutize: false }),
         "tagstream-absolutize" => Box::new(TagstreamRewrite { absolutize: true }),
-        "lol_html-absolutize" => Box::new(LolAbsolutize),
+        "lol_html-absolutize" => Box::new(LolAbsolutize(LolAbsolutizer::new())),
         "tagstream-serialize" => Box::new(TagstreamSerialize),
         _ => return None,
     })
@@ -71,34 +71,43 @@ struct TagstreamRewrite {
 
 impl Subject for TagstreamRewrite {
     fn run(&mut self, corpus: &Corpus) -> Outcome {
-        let mut tokenizer = Tokenizer::new(Options::new().lossless(true));
+        let mut tokenizer = Tokenizer::new(rewrite_options(self.absolutize));
         let base = Url::parse(BASE).ok();
         let mut out = Outcome::default();
         for page in &corpus.pages {
-            let mut rewriter = Rewriter::new(Count::default());
-            let ok = {
-                let mut rewrite = rewriter.rewrite(tokenizer.tokenize(&page.bytes));
-                let mut links = self.absolutize.then(|| LinkExtractor::new(base.clone()));
-                loop {
-                    match rewrite.next() {
-                        Ok(Some(_)) => {}
-                        Ok(None) => break true,
-                        Err(_) => break false,
-                    }
-                    if let Some(links) = &mut links
-                        && rewrite.absolutize_links(links).is_err()
-                    {
-                        break false;
-                    }
-                }
-            };
-            match rewriter.finish() {
-                Ok(count) if ok => out.checksum += count.0,
-                _ => out.errors += 1,
+            let links = self.absolutize.then(|| LinkExtractor::new(base.clone()));
+            match rewrite_page(&mut tokenizer, &page.bytes, links, Count::default()) {
+                Ok(count) => out.checksum += count.0,
+                Err(_) => out.errors += 1,
             }
         }
         out
     }
+}
+
+/// The tokenizer options of the rewriting subjects: lossless; absolutizing, with the scripting
+/// flag on, so that `<noscript>` holds text as lol_html reads it (it has no scripting-off mode)
+/// and both rewrite the same links.
+pub fn rewrite_options(absolutize: bool) -> Options {
+    Options::new().lossless(true).scripting(absolutize)
+}
+
+/// Rewrite `page` with tagstream into `out`, every token passed, and with `links` absolutized.
+pub fn rewrite_page<W: Write>(
+    tokenizer: &mut Tokenizer,
+    page: &[u8],
+    mut links: Option<LinkExtractor>,
+    out: W,
+) -> Result<W, WriteError> {
+    let mut rewriter = Rewriter::new(out);
+    let mut rewrite = rewriter.rewrite(tokenizer.tokenize(page));
+    while rewrite.next()?.is_some() {
+        if let Some(links) = &mut links {
+            rewrite.absolutize_links(links)?;
+        }
+    }
+    drop(rewrite);
+    rewriter.finish()
 }
 
 struct TagstreamSerialize;
@@ -121,71 +130,20 @@ impl Subject for TagstreamSerialize {
     }
 }
 
-struct LolAbsolutize;
+struct LolAbsolutize(LolAbsolutizer);
 
 impl Subject for LolAbsolutize {
     fn run(&mut self, corpus: &Corpus) -> Outcome {
+        let page_url = Url::parse(BASE).expect("base");
         let mut out = Outcome::default();
         for page in &corpus.pages {
             let mut output = 0u64;
-            let ok = lol_absolutize(&page.bytes, |c| output += c.len() as u64);
+            let ok = self
+                .0
+                .rewrite(&page.bytes, &page_url, |c| output += c.len() as u64);
             out.checksum += output;
             out.errors += u64::from(!ok);
         }
         out
     }
-}
-
-/// Rewrite `page` with lol_html, URL attributes resolved; the output goes to `sink`. `false`
-/// when lol_html bailed out.
-pub fn lol_absolutize(page: &[u8], sink: impl FnMut(&[u8])) -> bool {
-    let page_url = Url::parse(BASE).expect("base");
-    let base = std::cell::RefCell::new(page_url.clone());
-    let seen_base = std::cell::Cell::new(false);
-    let settings = Settings::new()
-        .with_strict(false)
-        .append_element_content_handler(element!("base[href]", |el| {
-            if !seen_base.replace(true)
-                && let Some(href) = el.get_attribute("href")
-                && let Ok(url) = page_url.join(&href)
-            {
-                el.set_attribute("href", url.as_str())?;
-                *base.borrow_mut() = url;
-            }
-            Ok(())
-        }))
-        .append_element_content_handler(element!(
-            "[href]:not(base), [src], [action], [data], [poster]",
-            |el| {
-                for name in ["href", "src", "action", "data", "poster"] {
-                    if let Some(value) = el.get_attribute(name)
-                        && let Ok(url) = base.borrow().join(value.trim())
-                    {
-                        el.set_attribute(name, url.as_str())?;
-                    }
-                }
-                Ok(())
-            }
-        ))
-        .append_element_content_handler(element!("[srcset]", |el| {
-            if let Some(value) = el.get_attribute("srcset") {
-                let resolved: Vec<String> = value
-                    .split(',')
-                    .map(|candidate| {
-                        let candidate = candidate.trim();
-                        let (url, descriptor) =
-                            candidate.split_once(' ').unwrap_or((candidate, ""));
-                        match base.borrow().join(url) {
-                            Ok(u) if descriptor.is_empty() => u.to_string(),
-                            Ok(u) => format!("{u} {descriptor}"),
-                            Err(_) => candidate.to_owned(),
-                        }
-                    })
-                    .collect();
-                el.set_attribute("srcset", &resolved.join(", "))?;
-            }
-            Ok(())
-        }));
-    let mut rewriter = HtmlRewriter::new(settings, sink);
-    rewriter.write(page).is_ok() && rewriter.end().is_ok()
 }

@@ -4,37 +4,46 @@
 //! every token of a document (whole or chunk by chunk), keeps track of `<base href>`,
 //! `<template>` and the namespace of each element, and resolves each URL with the [`url`] crate.
 //! Which attributes are URLs, by namespace, is in the [`extract`](super) module docs: the
-//! tables below ([`HTML_LINKS`], [`SVG_LINKS`], [`MATHML_LINKS`]) are that list.
+//! lists below ([`html_links`], [`SVG_LINKS`], [`MATHML_LINKS`]) are that list.
 
-use std::borrow::Cow;
+use std::ops::Range;
 use std::vec::Drain;
 
 use url::Url;
 
+use super::resolve::{Base, QueryEncoding, Resolution, resolve, resolve_into};
 use super::scope::Scope;
 use super::syntax::{parse_refresh, parse_srcset, trim_html_space};
 use crate::html::simulator::Namespace;
 use crate::{Attribute, Span, StartTag, Token, Tokenizer};
 
-/// The HTML elements that reference URLs, with their URL attributes. `srcset` holds image
-/// candidates; `content` counts only on `<meta http-equiv=refresh>`.
-const HTML_LINKS: &[(&str, &[&str])] = &[
-    ("a", &["href"]),
-    ("area", &["href"]),
-    ("audio", &["src"]),
-    ("base", &["href"]),
-    ("embed", &["src"]),
-    ("form", &["action"]),
-    ("iframe", &["src"]),
-    ("img", &["src", "srcset"]),
-    ("link", &["href"]),
-    ("meta", &["content"]),
-    ("object", &["data"]),
-    ("script", &["src"]),
-    ("source", &["src", "srcset"]),
-    ("track", &["src"]),
-    ("video", &["src"]),
-];
+/// The URL attributes of HTML element `name`, with the element's name as a `&'static str`;
+/// `None` for the elements that reference no URL. `srcset` holds image candidates; `content`
+/// counts only on `<meta http-equiv=refresh>`. A match, not a table searched: it runs on every
+/// start tag, and most are none of these.
+fn html_links(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    const HREF: &[&str] = &["href"];
+    const SRC: &[&str] = &["src"];
+    const IMAGE: &[&str] = &["src", "srcset"];
+    Some(match name {
+        "a" => ("a", HREF),
+        "area" => ("area", HREF),
+        "audio" => ("audio", SRC),
+        "base" => ("base", HREF),
+        "embed" => ("embed", SRC),
+        "form" => ("form", &["action"]),
+        "iframe" => ("iframe", SRC),
+        "img" => ("img", IMAGE),
+        "link" => ("link", HREF),
+        "meta" => ("meta", &["content"]),
+        "object" => ("object", &["data"]),
+        "script" => ("script", SRC),
+        "source" => ("source", IMAGE),
+        "track" => ("track", SRC),
+        "video" => ("video", SRC),
+        _ => return None,
+    })
+}
 
 /// The SVG elements that reference a resource in `href` (or `xlink:href`): their names as the
 /// tokenizer gives them (lowercase) and as SVG spells them.
@@ -117,12 +126,37 @@ pub struct RawLink<'a> {
 ///     ("srcset", "c,d.png", b"c,d.png"),
 /// ]);
 /// ```
-pub fn tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
-    html_tag_links(tag, found);
+pub fn tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
+    html_tag_links(tag, |f| found(f.raw_link()));
 }
 
-/// [`tag_links`] for an element in `namespace`.
-fn element_links<'a>(tag: &StartTag<'a>, namespace: Namespace, found: impl FnMut(RawLink<'a>)) {
+/// One URL of a start tag, with the attribute it is in.
+struct Found<'a> {
+    /// As [`RawLink::element`].
+    element: &'static str,
+    /// As [`RawLink::attribute`].
+    name: &'static str,
+    /// The attribute as written.
+    attribute: Attribute<'a>,
+    /// Its decoded value.
+    value: &'a str,
+    /// The URL: a slice of `value`.
+    url: &'a str,
+}
+
+impl<'a> Found<'a> {
+    fn raw_link(&self) -> RawLink<'a> {
+        RawLink {
+            element: self.element,
+            attribute: self.name,
+            url: self.url,
+            span: span_of(&self.attribute, self.value, self.url),
+        }
+    }
+}
+
+/// [`tag_links`] for an element in `namespace`, each URL with its attribute's value.
+fn element_links<'a>(tag: &StartTag<'a>, namespace: Namespace, found: impl FnMut(Found<'a>)) {
     match namespace {
         Namespace::Html => html_tag_links(tag, found),
         Namespace::Svg => svg_tag_links(tag, found),
@@ -131,9 +165,9 @@ fn element_links<'a>(tag: &StartTag<'a>, namespace: Namespace, found: impl FnMut
 }
 
 /// The URLs of an HTML element.
-fn html_tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
+fn html_tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(Found<'a>)) {
     let name = tag.name();
-    let Some(&(element, attributes)) = HTML_LINKS.iter().find(|(e, _)| *e == name) else {
+    let Some((element, attributes)) = html_links(name) else {
         return;
     };
     if element == "meta" && !is_refresh(tag) {
@@ -144,13 +178,14 @@ fn html_tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
         let Some(&static_name) = attributes.iter().find(|a| **a == attribute_name) else {
             continue;
         };
-        let link = |url: &'a str| RawLink {
-            element,
-            attribute: static_name,
-            url,
-            span: span_of(&attribute, url),
-        };
         let value = attribute.value();
+        let link = |url: &'a str| Found {
+            element,
+            name: static_name,
+            attribute,
+            value,
+            url,
+        };
         match static_name {
             "srcset" => parse_srcset(value).iter().for_each(|c| found(link(c.url))),
             "content" => {
@@ -164,7 +199,7 @@ fn html_tag_links<'a>(tag: &StartTag<'a>, mut found: impl FnMut(RawLink<'a>)) {
 }
 
 /// The URL of an SVG element: its `href`, else its `xlink:href` (SVG 2).
-fn svg_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
+fn svg_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(Found<'a>)) {
     let name = tag.name();
     let Some(&(_, element)) = SVG_LINKS.iter().find(|(lower, _)| *lower == name) else {
         return;
@@ -175,7 +210,7 @@ fn svg_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
 }
 
 /// The URL of a MathML element: its `href`.
-fn mathml_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
+fn mathml_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(Found<'a>)) {
     let name = tag.name();
     let Some(&element) = MATHML_LINKS.iter().find(|e| **e == name) else {
         return;
@@ -187,15 +222,17 @@ fn mathml_tag_links<'a>(tag: &StartTag<'a>, found: impl FnMut(RawLink<'a>)) {
 fn href_link<'a>(
     element: &'static str,
     attribute: Option<(&'static str, Attribute<'a>)>,
-    mut found: impl FnMut(RawLink<'a>),
+    mut found: impl FnMut(Found<'a>),
 ) {
     if let Some((name, attribute)) = attribute {
-        let url = trim_html_space(attribute.value());
-        found(RawLink {
+        let value = attribute.value();
+        let url = trim_html_space(value);
+        found(Found {
             element,
-            attribute: name,
+            name,
+            attribute,
+            value,
             url,
-            span: span_of(&attribute, url),
         });
     }
 }
@@ -206,13 +243,12 @@ fn is_refresh(meta: &StartTag<'_>) -> bool {
         .is_some_and(|a| a.value().eq_ignore_ascii_case("refresh"))
 }
 
-/// The span of `part`, a slice of `attribute.value()`: exact when the value is the raw bytes
-/// themselves, the whole value's span when decoding changed it.
-fn span_of(attribute: &Attribute<'_>, part: &str) -> Span {
+/// The span of `part`, a slice of `decoded`, `attribute`'s value: exact when the value is the
+/// raw bytes themselves, the whole value's span when decoding changed it.
+fn span_of(attribute: &Attribute<'_>, decoded: &str, part: &str) -> Span {
     let raw = attribute.raw_value();
     let whole = attribute.value_span();
     let raw_range = raw.as_ptr().addr()..raw.as_ptr().addr() + raw.len();
-    let decoded = attribute.value();
     let same_bytes = decoded.as_ptr().addr() == raw_range.start && decoded.len() == raw.len();
     if !same_bytes || !raw_range.contains(&part.as_ptr().addr()) {
         return whole;
@@ -281,9 +317,9 @@ pub struct Link {
 /// ```
 #[derive(Debug, Default)]
 pub struct LinkExtractor {
-    page: Option<Url>,
+    page: Option<Base>,
     /// The document base URL, once the first `<base href>` has decided it.
-    base: Option<Option<Url>>,
+    base: Option<Option<Base>>,
     scope: Scope,
     links: Vec<Link>,
     /// `links[..resolved]` are resolved.
@@ -291,6 +327,8 @@ pub struct LinkExtractor {
     /// How many links the last [`push`](Self::push) found (at the end of `links`).
     last_found: usize,
     query_encoding: QueryEncoding,
+    /// What [`absolutized`](Self::absolutized) gave last.
+    new_values: NewValues,
 }
 
 impl LinkExtractor {
@@ -298,7 +336,7 @@ impl LinkExtractor {
     /// `<base href>`, resolve).
     pub fn new(page: Option<Url>) -> LinkExtractor {
         LinkExtractor {
-            page,
+            page: page.map(Base::new),
             ..LinkExtractor::default()
         }
     }
@@ -335,7 +373,8 @@ impl LinkExtractor {
         let in_template = self.scope.in_template();
         let namespace = self.scope.namespace();
         let found_from = self.links.len();
-        element_links(tag, namespace, |raw| {
+        element_links(tag, namespace, |found| {
+            let raw = found.raw_link();
             self.links.push(Link {
                 element: raw.element,
                 attribute: raw.attribute,
@@ -353,27 +392,61 @@ impl LinkExtractor {
                 .get(found_from)
                 .is_some_and(|l| l.element == "base")
         {
-            self.base = Some(self.frozen_base_url(found_from));
+            self.base = Some(frozen_base_url(
+                &self.links[found_from].url,
+                self.page.as_ref(),
+                self.query_encoding,
+            ));
         }
         if let Some(base) = &self.base {
             resolve_all(
                 &mut self.links[self.resolved..],
-                base.as_ref(),
-                self.page.as_ref(),
+                base.as_ref().map(Base::url),
+                self.page.as_ref().map(Base::url),
                 self.query_encoding,
             );
             self.resolved = self.links.len();
         }
     }
 
-    /// The base URL from the `<base href>` starting at `links[at]`: the href resolved against the
-    /// page URL, or the page URL when that fails or gives a `data:` or `javascript:` URL.
-    fn frozen_base_url(&self, at: usize) -> Option<Url> {
-        let href = resolve(&self.links[at].url, self.page.as_ref(), self.query_encoding);
-        match href {
-            Some(url) if !matches!(url.scheme(), "data" | "javascript") => Some(url),
-            _ => self.page.clone(),
-        }
+    /// What [`Rewrite::absolutize_links`](crate::write::Rewrite::absolutize_links) writes: take
+    /// `token` as [`push`](Self::push) does, but keep no link; for a start tag, the new value of
+    /// each of its attributes whose URLs resolve to something else than they are written (each
+    /// URL replaced, the rest of the value as it is), resolved as
+    /// [`resolve_so_far`](Self::resolve_so_far) does, a `<base href>` against the page URL.
+    /// Nothing is allocated once the buffers have grown.
+    pub(crate) fn absolutized(&mut self, token: &Token<'_>) -> &NewValues {
+        self.scope.update(token);
+        self.last_found = 0;
+        self.new_values.clear();
+        let Token::StartTag(tag) = token else {
+            return &self.new_values;
+        };
+        let namespace = self.scope.namespace();
+        let may_set_base = !self.scope.in_template() && namespace == Namespace::Html;
+        let LinkExtractor {
+            page,
+            base,
+            query_encoding,
+            new_values,
+            ..
+        } = self;
+        let mut current = None;
+        element_links(tag, namespace, |found| {
+            let against = if found.element == "base" {
+                if may_set_base && base.is_none() {
+                    *base = Some(frozen_base_url(found.url, page.as_ref(), *query_encoding));
+                }
+                page.as_ref()
+            } else {
+                base.as_ref().map_or(page.as_ref(), Option::as_ref)
+            };
+            new_values.replace(&mut current, &found, |url, out| {
+                resolve_into(url, against, *query_encoding, out)
+            });
+        });
+        new_values.finish(current);
+        &self.new_values
     }
 
     /// The links whose resolution is final, taken out: all found so far once a `<base href>` has
@@ -429,7 +502,7 @@ impl LinkExtractor {
             Some(base) => base.as_ref(),
             None => self.page.as_ref(),
         };
-        resolve(url, base, self.query_encoding)
+        resolve(url, base.map(Base::url), self.query_encoding)
     }
 
     /// Let go of the links found so far (what [`drain_ready`](Self::drain_ready) and
@@ -448,11 +521,124 @@ impl LinkExtractor {
         let base = self.base.take().unwrap_or_else(|| self.page.clone());
         resolve_all(
             &mut self.links[self.resolved..],
-            base.as_ref(),
-            self.page.as_ref(),
+            base.as_ref().map(Base::url),
+            self.page.as_ref().map(Base::url),
             self.query_encoding,
         );
         self.links
+    }
+}
+
+/// The base URL a `<base href>` gives: the href resolved against the page URL, or the page URL
+/// when that fails or gives a `data:` or `javascript:` URL.
+fn frozen_base_url(href: &str, page: Option<&Base>, query_encoding: QueryEncoding) -> Option<Base> {
+    match resolve(href, page.map(Base::url), query_encoding) {
+        Some(url) if !matches!(url.scheme(), "data" | "javascript") => Some(Base::new(url)),
+        _ => page.cloned(),
+    }
+}
+
+/// The new values of a start tag's attributes, one after another in one buffer, each with the
+/// attribute's name (see [`LinkExtractor::absolutized`]).
+#[derive(Debug, Default)]
+pub(crate) struct NewValues {
+    text: String,
+    values: Vec<(&'static str, Range<usize>)>,
+}
+
+/// The attribute [`NewValues`] is writing.
+struct Current<'a> {
+    name: &'static str,
+    /// The value: the URLs found in it are slices of it.
+    value: &'a str,
+    /// Where its new value starts in [`NewValues::text`].
+    start: usize,
+    /// How much of `value` is written (once `changed`) or known to stay as it is.
+    done: usize,
+    /// Whether a URL in it resolved to something else.
+    changed: bool,
+}
+
+impl NewValues {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.values.clear();
+    }
+
+    /// Each attribute's name and new value, in the order of the tag.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.values
+            .iter()
+            .map(|(name, range)| (*name, &self.text[range.clone()]))
+    }
+
+    /// Whether no attribute changes.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Write the value of `found`'s attribute (`current`, or a new one) up to its URL, then the
+    /// URL as `resolve` writes it (or as it is, when `resolve` writes nothing and says so). Until
+    /// a URL of the attribute changes, nothing is written: most attributes keep their value.
+    fn replace<'a>(
+        &mut self,
+        current: &mut Option<Current<'a>>,
+        found: &Found<'a>,
+        resolve: impl FnOnce(&str, &mut String) -> Resolution,
+    ) {
+        let value = found.value;
+        let same = |c: &Current<'a>| {
+            c.name == found.name && std::ptr::eq(c.value.as_ptr(), value.as_ptr())
+        };
+        if !current.as_ref().is_some_and(same) {
+            self.finish(current.take());
+        }
+        let current = current.get_or_insert(Current {
+            name: found.name,
+            value,
+            start: self.text.len(),
+            done: 0,
+            changed: false,
+        });
+        let url = found.url;
+        let at = url.as_ptr().addr().wrapping_sub(value.as_ptr().addr());
+        if at < current.done || at > value.len() || url.len() > value.len() - at {
+            // Not a slice of the value after what is written: nothing the finders give.
+            return;
+        }
+        if current.changed {
+            self.text.push_str(&value[current.done..at]);
+        }
+        let mark = self.text.len();
+        let changed = match resolve(url, &mut self.text) {
+            Resolution::Appended => self.text[mark..] != *url,
+            Resolution::AsWritten | Resolution::Unresolved => false,
+        };
+        if !changed {
+            self.text.truncate(mark);
+            if current.changed {
+                self.text.push_str(url);
+            }
+        } else if !current.changed {
+            // The first change: the value before it goes first.
+            self.text.insert_str(mark, &value[..at]);
+            current.changed = true;
+        }
+        current.done = at + url.len();
+    }
+
+    /// Write the rest of `current`'s value, and keep its new value if a URL in it changed.
+    fn finish(&mut self, current: Option<Current<'_>>) {
+        let Some(current) = current else {
+            return;
+        };
+        if !current.changed {
+            // Nothing was written for it.
+            return;
+        }
+        self.text.push_str(&current.value[current.done..]);
+        self.values
+            .push((current.name, current.start..self.text.len()));
     }
 }
 
@@ -466,50 +652,6 @@ fn resolve_all(
     for link in links {
         let against = if link.element == "base" { page } else { base };
         link.resolved = resolve(&link.url, against, query_encoding);
-    }
-}
-
-/// `url` parsed relative to `base` (or alone, when there is no base), its query encoded in
-/// `query_encoding`.
-fn resolve(url: &str, base: Option<&Url>, query_encoding: QueryEncoding) -> Option<Url> {
-    let encode: &dyn Fn(&str) -> Cow<'_, [u8]> = &|query| query_encoding.encode(query);
-    let options = Url::options().base_url(base);
-    if query_encoding.is_utf8() {
-        options.parse(url).ok()
-    } else {
-        options.encoding_override(Some(encode)).parse(url).ok()
-    }
-}
-
-/// The encoding of the document whose links are resolved, for their queries (see
-/// [`LinkExtractor::set_encoding`]); `None`: UTF-8.
-#[derive(Clone, Copy, Debug, Default)]
-struct QueryEncoding(#[cfg(feature = "encoding")] Option<&'static encoding_rs::Encoding>);
-
-impl QueryEncoding {
-    #[cfg(feature = "encoding")]
-    fn is_utf8(self) -> bool {
-        self.0.is_none()
-    }
-
-    #[cfg(not(feature = "encoding"))]
-    fn is_utf8(self) -> bool {
-        true
-    }
-
-    /// `query` in the encoding (the URL Standard's "encode": unmappable characters as HTML
-    /// character references; UTF-16 and replacement give UTF-8).
-    #[cfg(feature = "encoding")]
-    fn encode(self, query: &str) -> Cow<'_, [u8]> {
-        match self.0 {
-            Some(encoding) => encoding.encode(query).0,
-            None => Cow::Borrowed(query.as_bytes()),
-        }
-    }
-
-    #[cfg(not(feature = "encoding"))]
-    fn encode(self, query: &str) -> Cow<'_, [u8]> {
-        Cow::Borrowed(query.as_bytes())
     }
 }
 

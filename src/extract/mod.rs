@@ -56,6 +56,7 @@
 mod links;
 #[cfg(feature = "encoding")]
 pub mod page;
+mod resolve;
 mod scope;
 mod syntax;
 mod text;

@@ -9,7 +9,7 @@ use super::super::escape::{Escapes, escape_into, escape_xml_into, needs_quotes};
 use super::super::options::QuoteAttrValues;
 use super::sink::Sink;
 use super::{Markup, Rewrite};
-use crate::{Attribute, StartTag};
+use crate::{Attribute, Span, StartTag};
 
 /// One change asked of a tag; its strings are ranges of [`TagEdit::strings`].
 #[derive(Clone, Debug)]
@@ -167,13 +167,14 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
             None => out.extend_from_slice(self.tag.raw_name()),
         }
         let mut at = name.end;
-        let mut seen: Vec<&str> = Vec::new();
+        // The tokenizer keeps the first of the attributes of one name: each name is here once.
         for attribute in self.tag.attributes() {
-            let span = attribute.span();
-            let first = !seen.iter().any(|n| self.same(n, attribute.name()));
-            seen.push(attribute.name());
-            let Some(change) = self.change_of(&attribute).filter(|_| first) else {
+            let Some(change) = self.change_of(&attribute) else {
                 continue;
+            };
+            let span = Span {
+                end: attribute_end(&attribute, raw, base),
+                ..attribute.span()
             };
             out.extend_from_slice(&raw[at - base..span.start - base]);
             match change {
@@ -184,7 +185,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
                 Change::RenameAttribute(_, new) => {
                     out.extend_from_slice(self.str(new).as_bytes());
                     let name_end = attribute.name_span().end;
-                    out.extend_from_slice(&raw[name_end - base..span.end - base]);
+                    out.extend_from_slice(&raw[name_end - base..attribute.span().end - base]);
                 }
                 Change::Set(_, value) => {
                     out.extend_from_slice(attribute.raw_name());
@@ -195,7 +196,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
             at = span.end;
         }
         out.extend_from_slice(&raw[at - base..]);
-        self.append_new_attributes(out, &seen);
+        self.append_new_attributes(out);
         self.close(out);
     }
 
@@ -208,16 +209,18 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
     }
 
     /// Attributes set that the tag did not have, before its `/>` or `>` (in the order asked).
-    fn append_new_attributes(&self, out: &mut Vec<u8>, present: &[&str]) {
+    fn append_new_attributes(&self, out: &mut Vec<u8>) {
         let end = self.attributes_end(out);
-        let tail = out.split_off(end);
+        // The tag's end goes after the added attributes: moved there at the end, in place.
+        let tail = out.len() - end;
         let mut added: Vec<&str> = Vec::new();
         for change in &self.changes {
             let Change::Set(name, value) = change else {
                 continue;
             };
             let name = self.str(name);
-            if present.iter().chain(&added).any(|n| self.same(n, name)) {
+            let present = self.tag.attributes().any(|a| self.same(a.name(), name));
+            if present || added.iter().any(|n| self.same(n, name)) {
                 continue;
             }
             let value = self
@@ -234,7 +237,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
             self.write_value(out, value, Some(b'"'));
             added.push(name);
         }
-        out.extend_from_slice(&tail);
+        out[end..].rotate_left(tail);
     }
 
     /// `=` and the value, quoted with `quote` (`None`: unquoted if it can be, else `"`).
@@ -300,6 +303,25 @@ fn gt_at(out: &[u8]) -> usize {
         Some(b'>') => out.len() - 1,
         _ => out.len(),
     }
+}
+
+/// Where `attribute` ends in the tag's `raw` bytes (which start at `base`): its span's end, or,
+/// when its value is missing after an `=` (`<a href=>`), after that `=` (and the spaces around
+/// it), which the span leaves out: an edit that rewrites or removes the attribute must not
+/// leave it behind.
+fn attribute_end(attribute: &Attribute<'_>, raw: &[u8], base: usize) -> usize {
+    let end = attribute.span().end;
+    if attribute.quote().is_some() || !attribute.value_span().is_empty() {
+        return end;
+    }
+    let space = |b: &&u8| super::super::check::is_space(**b);
+    let rest = &raw[end - base..];
+    let before = rest.iter().take_while(space).count();
+    if rest.get(before) != Some(&b'=') {
+        return end;
+    }
+    let after = rest[before + 1..].iter().take_while(space).count();
+    end + before + 1 + after
 }
 
 /// The quote character of an attribute's value as written (`None`: unquoted or no value).

@@ -4,7 +4,6 @@
 use std::io::Write;
 
 use super::{Markup, Rewrite};
-use crate::Token;
 use crate::extract::LinkExtractor;
 use crate::write::WriteError;
 
@@ -12,10 +11,12 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
     /// Give the token just handed out to `links` (every token, in order: it follows `<base>`,
     /// `<template>` and SVG) and, if it is a start tag holding URLs, write them resolved against
     /// the page URL and the document's `<base href>` as far as the document has shown it
-    /// ([`LinkExtractor::resolve_so_far`]): each URL inside its attribute value (a `srcset`
-    /// candidate, the URL in a refresh `content`) replaced, everything else of the tag as
-    /// written. URLs that do not resolve stay as they are. The links found are let go of
-    /// ([`LinkExtractor::forget_found`]): memory stays flat on a long stream.
+    /// ([`LinkExtractor::resolve_so_far`]; a `<base href>` itself against the page URL, as the
+    /// document reads it): each URL inside its attribute value (a `srcset` candidate, the URL in
+    /// a refresh `content`) replaced, everything else of the tag as written. URLs that do not
+    /// resolve stay as they are. `links` keeps no link (memory stays flat on a long stream) and
+    /// allocates nothing once its buffers have grown; URLs already in the form the URL parser
+    /// writes, and plain relative ones, are written without parsing them.
     ///
     /// ```
     /// use tagstream::extract::{LinkExtractor, Url};
@@ -39,45 +40,14 @@ impl<'t, W: Write, T: Markup<'t>> Rewrite<'_, 't, W, T> {
         let Some(token) = self.current.filter(|_| !self.decided) else {
             return Ok(());
         };
-        links.push(&token);
-        let result = match token {
-            Token::StartTag(tag) if !links.just_found().is_empty() => {
-                let mut edit = self.edit()?;
-                let mut done: Vec<&str> = Vec::new();
-                for attribute in tag.attributes() {
-                    let name = attribute.name();
-                    if done.contains(&name) {
-                        continue;
-                    }
-                    done.push(name);
-                    let value = attribute.value();
-                    if let Some(new) = resolved_value(value, name, links) {
-                        edit.set_attribute(name, &new);
-                    }
-                }
-                edit.apply()
-            }
-            _ => Ok(()),
-        };
-        links.forget_found();
-        result
+        let new_values = links.absolutized(&token);
+        if new_values.is_empty() {
+            return Ok(());
+        }
+        let mut edit = self.edit()?;
+        for (name, value) in new_values.iter() {
+            edit.set_attribute(name, value);
+        }
+        edit.apply()
     }
-}
-
-/// `value` of attribute `name` with each URL `links` just found in it resolved; `None` when
-/// nothing changes.
-fn resolved_value(value: &str, name: &str, links: &LinkExtractor) -> Option<String> {
-    let mut new = String::with_capacity(value.len() + 32);
-    let mut rest = value;
-    for link in links.just_found().iter().filter(|l| l.attribute == name) {
-        let (Some(resolved), Some(at)) = (links.resolve_so_far(&link.url), rest.find(&link.url))
-        else {
-            continue;
-        };
-        new.push_str(&rest[..at]);
-        new.push_str(resolved.as_str());
-        rest = &rest[at + link.url.len()..];
-    }
-    new.push_str(rest);
-    (new != value).then_some(new)
 }
