@@ -64,6 +64,7 @@ use crate::span::Span;
 use crate::token::Source;
 use crate::{TextKind, Token};
 
+use edit::EditBuffers;
 pub use edit::TagEdit;
 use place::Place;
 use sink::Sink;
@@ -178,6 +179,8 @@ pub struct Rewriter<W: Write> {
     after: Vec<u8>,
     /// Scratch for escaping and edited tags.
     scratch: Vec<u8>,
+    /// What tag edits collect, reused.
+    edits: EditBuffers,
     /// A write error from a [`Rewrite`] dropped with a token undecided, reported next.
     deferred: Option<std::io::Error>,
 }
@@ -204,6 +207,7 @@ impl<W: Write> Rewriter<W> {
             unwrapping: Vec::new(),
             after: Vec::new(),
             scratch: Vec::new(),
+            edits: EditBuffers::default(),
             deferred: None,
         }
     }

@@ -36,6 +36,14 @@ pub struct TagEdit<'a, 't, W: Write> {
     /// Whether `/>` means something here (foreign content, XML5).
     foreign: bool,
     xml: bool,
+    /// The changes asked, and their strings: the rewriter's, reused from edit to edit.
+    buffers: &'a mut EditBuffers,
+}
+
+/// What a [`TagEdit`] collects, kept by the rewriter so that an edit allocates nothing once they
+/// have grown.
+#[derive(Default)]
+pub(super) struct EditBuffers {
     changes: Vec<Change>,
     strings: String,
 }
@@ -47,6 +55,8 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
         foreign: bool,
     ) -> TagEdit<'a, 't, W> {
         let r = &mut *rewrite.rewriter;
+        r.edits.changes.clear();
+        r.edits.strings.clear();
         TagEdit {
             out: &mut r.out,
             scratch: &mut r.scratch,
@@ -54,15 +64,14 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
             tag,
             foreign,
             xml: T::XML,
-            changes: Vec::new(),
-            strings: String::new(),
+            buffers: &mut r.edits,
         }
     }
 
     /// Write the tag under another name.
     pub fn rename(&mut self, name: &str) -> &mut Self {
         let name = self.keep(name);
-        self.changes.push(Change::Rename(name));
+        self.buffers.changes.push(Change::Rename(name));
         self
     }
 
@@ -70,28 +79,30 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
     /// the tag if it has none.
     pub fn set_attribute(&mut self, name: &str, value: &str) -> &mut Self {
         let (name, value) = (self.keep(name), self.keep(value));
-        self.changes.push(Change::Set(name, value));
+        self.buffers.changes.push(Change::Set(name, value));
         self
     }
 
     /// Write attribute `name` under the name `new`, its value as it is.
     pub fn rename_attribute(&mut self, name: &str, new: &str) -> &mut Self {
         let (name, new) = (self.keep(name), self.keep(new));
-        self.changes.push(Change::RenameAttribute(name, new));
+        self.buffers
+            .changes
+            .push(Change::RenameAttribute(name, new));
         self
     }
 
     /// Leave attribute `name` out (with the whitespace before it).
     pub fn remove_attribute(&mut self, name: &str) -> &mut Self {
         let name = self.keep(name);
-        self.changes.push(Change::Remove(name));
+        self.buffers.changes.push(Change::Remove(name));
         self
     }
 
     /// Write the tag with (or without) `/` before its `>`: on SVG and MathML elements and in
     /// XML5, where it closes the element; refused on HTML elements, where it means nothing.
     pub fn self_closing(&mut self, on: bool) -> &mut Self {
-        self.changes.push(Change::SelfClosing(on));
+        self.buffers.changes.push(Change::SelfClosing(on));
         self
     }
 
@@ -112,19 +123,19 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
     }
 
     fn keep(&mut self, s: &str) -> Range<usize> {
-        let start = self.strings.len();
-        self.strings.push_str(s);
-        start..self.strings.len()
+        let start = self.buffers.strings.len();
+        self.buffers.strings.push_str(s);
+        start..self.buffers.strings.len()
     }
 
     fn str(&self, range: &Range<usize>) -> &str {
-        &self.strings[range.clone()]
+        &self.buffers.strings[range.clone()]
     }
 
     /// Every new name reads back as itself; `/>` only where it means something; no U+0000 in a
     /// value (the tokenizer reads U+FFFD there).
     fn check(&self) -> Result<(), Refusal> {
-        for change in &self.changes {
+        for change in &self.buffers.changes {
             match change {
                 Change::Rename(name) => check_tag_name(self.str(name))?,
                 Change::RenameAttribute(_, new) => check_attribute_name(self.str(new))?,
@@ -147,7 +158,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
     fn change_of(&self, attribute: &Attribute<'_>) -> Option<&Change> {
         let name = attribute.name();
         let is = |n: &Range<usize>| self.same(self.str(n), name);
-        self.changes.iter().rev().find(|c| match c {
+        self.buffers.changes.iter().rev().find(|c| match c {
             Change::Set(n, _) | Change::RenameAttribute(n, _) | Change::Remove(n) => is(n),
             _ => false,
         })
@@ -159,7 +170,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
         let base = self.tag.span().start;
         let name = self.tag.name_span();
         out.extend_from_slice(&raw[..name.start - base]);
-        match self.changes.iter().rev().find_map(|c| match c {
+        match self.buffers.changes.iter().rev().find_map(|c| match c {
             Change::Rename(n) => Some(n),
             _ => None,
         }) {
@@ -214,7 +225,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
         // The tag's end goes after the added attributes: moved there at the end, in place.
         let tail = out.len() - end;
         let mut added: Vec<&str> = Vec::new();
-        for change in &self.changes {
+        for change in &self.buffers.changes {
             let Change::Set(name, value) = change else {
                 continue;
             };
@@ -224,6 +235,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
                 continue;
             }
             let value = self
+                .buffers
                 .changes
                 .iter()
                 .rev()
@@ -264,7 +276,7 @@ impl<'a, 't, W: Write> TagEdit<'a, 't, W> {
 
     /// Apply the last self-closing change to the tag's end in `out`.
     fn close(&self, out: &mut Vec<u8>) {
-        let Some(on) = self.changes.iter().rev().find_map(|c| match c {
+        let Some(on) = self.buffers.changes.iter().rev().find_map(|c| match c {
             Change::SelfClosing(on) => Some(*on),
             _ => None,
         }) else {
