@@ -90,12 +90,12 @@ pub(crate) struct Record {
 
 #[pymethods]
 impl Record {
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "<Record at offset {}: {:?}, {} bytes>",
             self.offset,
             self.uri.as_deref().unwrap_or(""),
-            Python::attach(|py| self.payload.bind(py).as_bytes().len())
+            self.payload.bind(py).as_bytes().len()
         )
     }
 }
