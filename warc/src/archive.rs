@@ -1,5 +1,5 @@
-//! [`Archive`]: a WARC archive read serially, one entry at a time, from a path or from any
-//! reader (a pipe, a Python file object). A malformed record is skipped up to the next member
+//! [`Archive`]: a WARC archive read serially, one entry at a time, from a path (a file, or a
+//! named pipe) or from any reader (a Python file object). A malformed record is skipped up to the next member
 //! (`.warc.gz`) or the next line starting with `WARC/` (`.warc`); a broken gzip member up to
 //! the next gzip header: in a file, searched from the byte after the member's start; in a
 //! stream, which cannot go back, from where the decoder stopped.
@@ -63,6 +63,16 @@ impl Seek for Source {
     }
 }
 
+impl PushBack {
+    fn new(stream: Box<dyn Read + Send>) -> PushBack {
+        PushBack {
+            stream,
+            back: Vec::new(),
+            ended: false,
+        }
+    }
+}
+
 impl Read for PushBack {
     /// The bytes handed back, then what one read of the stream gives.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -107,14 +117,7 @@ impl Archive {
     /// The archive `stream` holds, gzip-compressed or not (see [`is_gzip`]).
     pub fn from_reader(stream: impl Read + Send + 'static, gzip: bool) -> Archive {
         Archive {
-            reader: Reader::of(
-                Source::Stream(PushBack {
-                    stream: Box::new(stream),
-                    back: Vec::new(),
-                    ended: false,
-                }),
-                gzip,
-            ),
+            reader: Reader::of(Source::Stream(PushBack::new(Box::new(stream))), gzip),
         }
     }
 
@@ -124,7 +127,14 @@ impl Archive {
             match &mut self.reader {
                 Reader::Unopened(path) => {
                     let gzip = path.to_string_lossy().to_ascii_lowercase().ends_with(".gz");
-                    self.reader = Reader::of(Source::File(File::open(path)?), gzip);
+                    let file = File::open(path)?;
+                    // A named pipe, say, cannot seek back: read it as a stream.
+                    let source = if file.metadata()?.is_file() {
+                        Source::File(file)
+                    } else {
+                        Source::Stream(PushBack::new(Box::new(file)))
+                    };
+                    self.reader = Reader::of(source, gzip);
                 }
                 Reader::Plain(warc) => return warc.next_entry(),
                 Reader::Gzip(warc) => return warc.next_entry(),

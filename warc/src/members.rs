@@ -30,8 +30,8 @@ use crate::record::{Counted, Entry, Response, Skipped, next_record};
 pub(crate) const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 /// How far past its start a member is read before the chain confirms it, at most.
 pub const MAX_AHEAD: u64 = 4 << 20;
-/// Why bytes between members are skipped.
-const NO_HEADER: &str = "no gzip header";
+/// Why bytes between members are skipped: what the serial reader's gzip decoder says there.
+const NO_HEADER: &str = "invalid gzip header";
 /// The bytes [`Candidates`] reads at a time.
 const BLOCK: usize = 1 << 20;
 
