@@ -3,23 +3,30 @@
 //!
 //! Where a member ends is known only once it is inflated, so the members cannot be found ahead
 //! of time; but every member starts with the gzip magic bytes (`1f 8b 08`), and finding those is
-//! cheap. [`Candidates`] reads the file once, serially, for every place they occur, and hands
-//! each on as a [`Member`]: a place a member may start. Any thread then inflates it
-//! ([`Member::read`], reading the file at that offset) and parses its records. Most candidates
-//! start a member; a few are those bytes inside one (a stored block holding a gzipped body, or
-//! chance). The consumer, taking the results in file order, keeps a [`Chain`]: a candidate is a
-//! member when it starts where the last member ended (or later: the bytes between are reported
-//! as broken), and is dropped when it lies inside the last member.
+//! cheap. [`Candidates`] reads the file once, serially, for every place they occur whose first
+//! inflated bytes are `WARC/` (a probe of a few hundred bytes), and hands each on as a
+//! [`Member`]: a place a member may start. Any thread then inflates it ([`Member::read`],
+//! reading the file at that offset) and parses its records. A few candidates are not members
+//! (a gzipped WARC record stored as is inside a member, or chance); the probe already tells apart
+//! the usual false one, a gzipped HTTP body stored as is (wget and Heritrix keep them). The
+//! consumer, taking the results in file order, keeps a [`Chain`]: a candidate is a member when it
+//! starts where the last member ended (or later: the bytes between are reported as broken), and
+//! is dropped when it lies inside the last member.
 //!
-//! Bounded work: a member is read speculatively only up to the next candidate (at most
-//! [`MAX_AHEAD`] past its start); a member longer than that (one holding a candidate, a huge
+//! Bounded work: a member is read before the chain confirms it only up to the next candidate (at
+//! most [`MAX_AHEAD`] past its start); a member longer than that (one holding a candidate, a huge
 //! member) stops there and is read again, whole, once the chain confirms it
 //! ([`MemberRead::TooLong`]). So each byte of the file is inflated at most twice, however many
 //! candidates are false.
+//!
+//! Bytes where the serial reader ([`crate::Archive`]) would report a broken member are reported
+//! at the same offsets; within a damaged stretch, where the serial reader tries every gzip magic
+//! after a broken member, only probable members are tried here.
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::sync::Arc;
 
 use flate2::bufread::GzDecoder;
 
@@ -32,6 +39,9 @@ pub(crate) const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 pub const MAX_AHEAD: u64 = 4 << 20;
 /// Why bytes between members are skipped: what the serial reader's gzip decoder says there.
 const NO_HEADER: &str = "invalid gzip header";
+/// The bytes read to tell whether a candidate may hold records: enough for a gzip header and
+/// the start of a deflate block.
+const PROBE: usize = 1024;
 /// The bytes [`Candidates`] reads at a time.
 const BLOCK: usize = 1 << 20;
 
@@ -70,12 +80,7 @@ impl Member {
 
     /// Inflate the member starting here in `file` and parse its records.
     pub fn read(&self, file: &File) -> MemberRead {
-        let mut at = Counted::new(BufReader::new(FileAt {
-            file,
-            pos: self.start,
-            limit: self.limit,
-            reached: false,
-        }));
+        let mut at = Counted::new(BufReader::new(FileAt::new(file, self.start, self.limit)));
         let mut member = Vec::new();
         let inflated = GzDecoder::new(&mut at).read_to_end(&mut member);
         if at.inner.get_ref().reached && inflated.is_err() {
@@ -114,12 +119,51 @@ pub(crate) fn member_entries(offset: u64, member: Vec<u8>) -> Vec<Entry> {
 }
 
 /// A file read from an offset, up to a limit (then as if it ended there).
-struct FileAt<'a> {
+pub(crate) struct FileAt<'a> {
     file: &'a File,
     pos: u64,
     limit: Option<u64>,
     /// The limit was reached.
     reached: bool,
+}
+
+impl<'a> FileAt<'a> {
+    pub(crate) fn new(file: &'a File, pos: u64, limit: Option<u64>) -> FileAt<'a> {
+        FileAt {
+            file,
+            pos,
+            limit,
+            reached: false,
+        }
+    }
+}
+
+/// Whether the gzip member that may start at `at` in `file` may hold WARC records: its first
+/// inflated bytes, after any CR and LF, are (the start of) `WARC/`. Most false candidates, a
+/// gzipped HTTP body stored as is inside a member (as wget and Heritrix keep them), are told
+/// apart here, so that they neither cost a job nor cut the member around them short.
+fn may_hold_records(file: &File, at: u64) -> bool {
+    const WARC: &[u8] = b"WARC/";
+    let reader = BufReader::with_capacity(PROBE, FileAt::new(file, at, None));
+    let mut decoder = GzDecoder::new(reader);
+    let mut first = [0; 16];
+    let mut n = 0;
+    let inflated = loop {
+        match decoder.read(&mut first[n..]) {
+            Ok(0) => break true,
+            Ok(k) => {
+                n += k;
+                if n == first.len() {
+                    break true;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break n > 0,
+        }
+    };
+    let start = first[..n].iter().position(|b| !matches!(b, b'\r' | b'\n'));
+    let text = start.map_or(&[][..], |i| &first[i..n]);
+    inflated && (text.starts_with(WARC) || WARC.starts_with(text))
 }
 
 impl Read for FileAt<'_> {
@@ -155,7 +199,7 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 /// a time, and each candidate is handed on once the next one (or the end of the file, or
 /// [`MAX_AHEAD`]) is known; an I/O error ends it.
 pub struct Candidates {
-    file: File,
+    file: Arc<File>,
     /// The file's bytes examined so far.
     scanned: u64,
     /// The last bytes of the previous block, where a magic may begin.
@@ -166,17 +210,17 @@ pub struct Candidates {
 }
 
 impl Candidates {
-    /// The candidates of `file`, read from its start.
-    pub fn new(mut file: File) -> io::Result<Candidates> {
-        file.seek(SeekFrom::Start(0))?;
-        Ok(Candidates {
+    /// The candidates of `file` (read at offsets, its cursor left alone: the file may be
+    /// shared with the threads that read the members).
+    pub fn new(file: Arc<File>) -> Candidates {
+        Candidates {
             file,
             scanned: 0,
             tail: Vec::new(),
             found: VecDeque::new(),
             ended: false,
             block: vec![0; BLOCK],
-        })
+        }
     }
 
     /// The next candidate.
@@ -199,13 +243,16 @@ impl Candidates {
 
     /// Read the next block and note the candidates in it.
     fn scan_block(&mut self) -> io::Result<()> {
-        let n = read_full(&mut self.file, &mut self.block)?;
+        let mut at = FileAt::new(&self.file, self.scanned, None);
+        let n = read_full(&mut at, &mut self.block)?;
         self.ended = n < self.block.len();
         let from = self.scanned - self.tail.len() as u64;
         let mut window = std::mem::take(&mut self.tail);
         window.extend_from_slice(&self.block[..n]);
+        let found = memchr::memmem::find_iter(&window, GZIP_MAGIC).map(|i| from + i as u64);
+        let file = &self.file;
         self.found
-            .extend(memchr::memmem::find_iter(&window, GZIP_MAGIC).map(|i| from + i as u64));
+            .extend(found.filter(|&at| may_hold_records(file, at)));
         self.scanned += n as u64;
         let keep = window.len().min(GZIP_MAGIC.len() - 1);
         self.tail = window.split_off(window.len() - keep);

@@ -243,18 +243,15 @@ impl Reading {
     /// cannot be opened too: its first entry says why).
     fn of(path: &Path) -> Reading {
         let gzip = path.to_string_lossy().to_ascii_lowercase().ends_with(".gz");
+        // A named pipe is not opened here: it could be opened only once.
         let members = || -> io::Result<Option<Reading>> {
-            let file = File::open(path)?;
-            let metadata = file.metadata()?;
+            let metadata = fs::metadata(path)?;
             if !metadata.is_file() {
                 return Ok(None);
             }
-            let candidates = Candidates::new(File::open(path)?)?;
-            Ok(Some(Reading::Members(
-                Arc::new(file),
-                candidates,
-                metadata.len(),
-            )))
+            let file = Arc::new(File::open(path)?);
+            let candidates = Candidates::new(Arc::clone(&file));
+            Ok(Some(Reading::Members(file, candidates, metadata.len())))
         };
         match gzip.then(members) {
             Some(Ok(Some(reading))) => reading,

@@ -1,10 +1,12 @@
 //! The members of a `.warc.gz` read in parallel give what the serial reader gives, whatever
 //! candidates are false: a stored block holding a gzipped body, bytes between members, a broken,
-//! a truncated, a huge member, and one member for the whole file.
+//! a truncated, a huge member, one member for the whole file, a gzipped WARC record stored in
+//! a member.
 
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -61,7 +63,7 @@ fn by_members(path: &Path) -> (Vec<(Option<u64>, String)>, usize) {
     let len = file.metadata().unwrap().len();
     let mut chain = Chain::default();
     let (mut entries, mut again) = (Vec::new(), 0);
-    for member in Candidates::new(File::open(path).unwrap()).unwrap() {
+    for member in Candidates::new(Arc::new(File::open(path).unwrap())) {
         let member = member.unwrap();
         if !chain.starts_member(member.start) {
             continue;
@@ -144,7 +146,9 @@ fn false_candidates_inside_members_are_dropped_and_the_rest_read_as_serially() {
     let bytes = members.concat();
     assert!(memchr::memmem::find_iter(&bytes, GZIP_MAGIC).count() > 6);
     let path = file_of("false.warc.gz", &bytes);
-    let (entries, _) = by_members(&path);
+    let (entries, again) = by_members(&path);
+    // The gzipped body is told apart from a member: the member holding it is read at once.
+    assert_eq!(again, 0);
     assert_eq!(entries, serially(&path));
     let found: Vec<&str> = entries.iter().map(|(_, what)| what.as_str()).collect();
     assert_eq!(
@@ -184,19 +188,44 @@ fn a_member_past_its_limit_is_read_again_whole() {
     assert_eq!(entries, serially(&path));
     assert_eq!(entries.len(), 3);
     assert!(again >= 1);
+    // A gzipped WARC record as a body, stored as is: a candidate that looks like a member, cuts
+    // the member holding it short, and is dropped once that member is read again.
+    let inner = gzip(
+        &record("https://inner.example/", b"<p>in"),
+        Compression::best(),
+    );
+    let archive = [
+        gzip(
+            &record("https://outer.example/", &inner),
+            Compression::none(),
+        ),
+        gzip(
+            &record("https://next.example/", b"<p>next"),
+            Compression::default(),
+        ),
+    ]
+    .concat();
+    let path = file_of("inner.warc.gz", &archive);
+    let (entries, again) = by_members(&path);
+    assert_eq!(entries, serially(&path));
+    let uris: Vec<&str> = entries.iter().map(|(_, uri)| uri.as_str()).collect();
+    assert_eq!(uris, ["https://outer.example/", "https://next.example/"]);
+    assert_eq!(again, 1);
 }
 
 #[test]
 fn candidates_straddling_blocks_are_found_once() {
-    for at in [BLOCK - 2, BLOCK - 1, BLOCK, 2 * BLOCK - 1] {
+    for at in [BLOCK - 2, BLOCK - 1, BLOCK, 2 * BLOCK - 100] {
+        let member = gzip(b"WARC/1.0\r\n", Compression::default());
         let mut bytes = vec![0; 2 * BLOCK + 10];
-        bytes[at..at + 3].copy_from_slice(GZIP_MAGIC);
-        bytes[5..8].copy_from_slice(GZIP_MAGIC);
+        bytes[at..at + member.len()].copy_from_slice(&member);
+        bytes[5..5 + member.len()].copy_from_slice(&member);
+        // The magic bytes alone are no candidate: no member starts there.
+        bytes[100..103].copy_from_slice(GZIP_MAGIC);
         let path = file_of("straddle.bin", &bytes);
-        let starts: Vec<u64> = Candidates::new(File::open(&path).unwrap())
-            .unwrap()
+        let starts: Vec<u64> = Candidates::new(Arc::new(File::open(&path).unwrap()))
             .map(|member| member.unwrap().start)
             .collect();
-        assert_eq!(starts, [5, at as u64], "magic at {at}");
+        assert_eq!(starts, [5, at as u64], "a member at {at}");
     }
 }
