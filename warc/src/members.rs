@@ -29,6 +29,7 @@ use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::sync::Arc;
 
 use flate2::bufread::GzDecoder;
+use flate2::{Decompress, FlushDecompress};
 
 use crate::archive::{broken, broken_member, malformed_in_member};
 use crate::record::{Counted, Entry, Response, Skipped, next_record};
@@ -138,32 +139,70 @@ impl<'a> FileAt<'a> {
     }
 }
 
-/// Whether the gzip member that may start at `at` in `file` may hold WARC records: its first
+/// Tells whether the gzip member that may start at an offset may hold WARC records: its first
 /// inflated bytes, after any CR and LF, are (the start of) `WARC/`. Most false candidates, a
 /// gzipped HTTP body stored as is inside a member (as wget and Heritrix keep them), are told
-/// apart here, so that they neither cost a job nor cut the member around them short.
-fn may_hold_records(file: &File, at: u64) -> bool {
-    const WARC: &[u8] = b"WARC/";
-    let reader = BufReader::with_capacity(PROBE, FileAt::new(file, at, None));
-    let mut decoder = GzDecoder::new(reader);
-    let mut first = [0; 16];
-    let mut n = 0;
-    let inflated = loop {
-        match decoder.read(&mut first[n..]) {
-            Ok(0) => break true,
-            Ok(k) => {
-                n += k;
-                if n == first.len() {
-                    break true;
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break n > 0,
+/// apart here, so that they neither cost a job nor cut the member around them short. One raw
+/// inflater, reset for each candidate: this runs on the one thread that finds the candidates.
+struct Probe {
+    inflater: Decompress,
+    buf: Vec<u8>,
+}
+
+impl Probe {
+    fn new() -> Probe {
+        Probe {
+            inflater: Decompress::new(false),
+            buf: vec![0; PROBE],
         }
-    };
-    let start = first[..n].iter().position(|b| !matches!(b, b'\r' | b'\n'));
-    let text = start.map_or(&[][..], |i| &first[i..n]);
-    inflated && (text.starts_with(WARC) || WARC.starts_with(text))
+    }
+
+    /// Whether a member at `at` in `file` may hold records; when it cannot tell (the file
+    /// cannot be read there, a gzip header longer than the probe), yes: the job will say.
+    fn may_hold_records(&mut self, file: &File, at: u64) -> bool {
+        const WARC: &[u8] = b"WARC/";
+        let Ok(n) = read_full(&mut FileAt::new(file, at, None), &mut self.buf) else {
+            return true;
+        };
+        let Some(deflate) = deflate_start(&self.buf[..n]) else {
+            return true;
+        };
+        self.inflater.reset(false);
+        let mut first = [0; 16];
+        let inflated =
+            self.inflater
+                .decompress(&self.buf[deflate..n], &mut first, FlushDecompress::None);
+        let out = usize::try_from(self.inflater.total_out()).map_or(0, |n| n.min(first.len()));
+        let start = first[..out]
+            .iter()
+            .position(|b| !matches!(b, b'\r' | b'\n'));
+        let text = start.map_or(&[][..], |i| &first[i..out]);
+        (inflated.is_ok() || out > 0) && (text.starts_with(WARC) || WARC.starts_with(text))
+    }
+}
+
+/// Where the deflate data starts after the gzip header (RFC 1952, 2.3) at the start of
+/// `member`, if the header is all there.
+fn deflate_start(member: &[u8]) -> Option<usize> {
+    const FHCRC: u8 = 0x02;
+    const FEXTRA: u8 = 0x04;
+    const FNAME: u8 = 0x08;
+    const FCOMMENT: u8 = 0x10;
+    let flags = *member.get(3)?;
+    let mut at = 10;
+    if flags & FEXTRA != 0 {
+        let len = member.get(at..at + 2)?;
+        at += 2 + usize::from(u16::from_le_bytes([len[0], len[1]]));
+    }
+    for field in [FNAME, FCOMMENT] {
+        if flags & field != 0 {
+            at += memchr::memchr(0, member.get(at..)?)? + 1;
+        }
+    }
+    if flags & FHCRC != 0 {
+        at += 2;
+    }
+    (at <= member.len()).then_some(at)
 }
 
 impl Read for FileAt<'_> {
@@ -207,6 +246,7 @@ pub struct Candidates {
     found: VecDeque<u64>,
     ended: bool,
     block: Vec<u8>,
+    probe: Probe,
 }
 
 impl Candidates {
@@ -220,6 +260,7 @@ impl Candidates {
             found: VecDeque::new(),
             ended: false,
             block: vec![0; BLOCK],
+            probe: Probe::new(),
         }
     }
 
@@ -250,9 +291,9 @@ impl Candidates {
         let mut window = std::mem::take(&mut self.tail);
         window.extend_from_slice(&self.block[..n]);
         let found = memchr::memmem::find_iter(&window, GZIP_MAGIC).map(|i| from + i as u64);
-        let file = &self.file;
+        let (file, probe) = (&self.file, &mut self.probe);
         self.found
-            .extend(found.filter(|&at| may_hold_records(file, at)));
+            .extend(found.filter(|&at| probe.may_hold_records(file, at)));
         self.scanned += n as u64;
         let keep = window.len().min(GZIP_MAGIC.len() - 1);
         self.tail = window.split_off(window.len() - keep);
