@@ -204,3 +204,33 @@ def test_what_cannot_be_opened_raises_and_nothing_else_does(tmp_path):
     garbage.write_bytes(b"\x1f\x8b\x08 not really gzip" * 3)
     found = tagstream.warc.links(garbage)
     assert len(found) == 0 and found.skipped and found.skipped[0][0] == 0
+
+
+def test_another_thread_runs_while_a_whole_archive_is_read(pages, tmp_path):
+    import threading
+    import time
+
+    path = tmp_path / "corpus.warc.gz"
+    path.write_bytes(b"".join(
+        response(f"https://corpus.example/{page.name}", "text/html", {}, page.read_bytes())
+        for page in pages
+    ))
+    counts, stop = [0], threading.Event()
+
+    def count():
+        while not stop.is_set():
+            counts[0] += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        time.sleep(0.05)
+        before = counts[0]
+        found = tagstream.warc.links(path)
+        during = counts[0] - before
+    finally:
+        stop.set()
+        counter.join()
+    assert len(found) == len(pages) and not found.skipped
+    # With the GIL held through the call the counter would stand still (see test_resources.py).
+    assert during > 1000, f"the counter advanced {during} times"
