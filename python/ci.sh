@@ -17,7 +17,8 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # The build backend runs `maturin` from PATH.
 export PATH="$venv/bin:$PATH"
-python -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2" pytest
+# warcio: python/tests/test_warc.py writes its archives with it, as a crawler would.
+python -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2" pytest warcio
 
 # The bindings are a workspace of their own: the root's fmt and clippy steps do not see them.
 cargo fmt --manifest-path python/Cargo.toml --check

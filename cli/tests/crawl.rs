@@ -1007,3 +1007,69 @@ fn an_archive_read_through_a_pipe_has_its_first_links_written_before_it_ends() {
         );
     }
 }
+
+/// A `.warc.gz` file is read by members (inflated on every thread), a pipe serially: the same
+/// links and the same skips, whatever `-j`, with false member starts (a gzipped body stored as is
+/// in a member), bytes between members, a broken and a truncated member.
+#[test]
+fn a_warc_gz_read_by_members_gives_what_the_serial_reader_gives() {
+    let n = 30;
+    let records = many_records(n);
+    let mut members: Vec<Vec<u8>> = records.iter().map(|r| gzip_member(r)).collect();
+    // A response whose gzip body holds the gzip magic, in a member that stores it as is.
+    let body = gzip_member(b"<a href=/stored>stored</a>");
+    let stored = raw_response(
+        "Content-Type: text/html\r\nContent-Encoding: gzip\r\n",
+        &body,
+    );
+    let stored = warc_record("response", "https://s.example/", HTTP_RESPONSE, &stored);
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::none());
+    encoder.write_all(&stored).unwrap();
+    members.insert(3, encoder.finish().unwrap());
+    members.insert(6, b"between members".to_vec());
+    let broken = &mut members[10];
+    let middle = broken.len() / 2;
+    broken[middle - 4..middle + 4]
+        .iter_mut()
+        .for_each(|b| *b ^= 0x5a);
+    let last = members.last_mut().unwrap();
+    last.truncate(last.len() - 12);
+    let archive = members.concat();
+    // More magic bytes than members (one of `members` is no member).
+    assert!(memchr_count(&archive, &[0x1f, 0x8b, 0x08]) > members.len() - 1);
+    let dir = scratch("warc-members");
+    let file = dir.join("crawl.warc.gz");
+    std::fs::write(&file, &archive).unwrap();
+
+    let fifo = dir.join("pipe.warc.gz");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success(), "mkfifo {}", fifo.display());
+    let writer = {
+        let (fifo, archive) = (fifo.clone(), archive.clone());
+        std::thread::spawn(move || std::fs::write(fifo, archive).unwrap())
+    };
+    let (stdout, skips, code) = links_run(&["-j", "2", fifo.to_str().unwrap()]);
+    writer.join().unwrap();
+    let serial = (
+        stdout,
+        skips.join("\n").replace("pipe.warc.gz", "crawl.warc.gz"),
+        code,
+    );
+    assert!(
+        serial.0.contains("https://s.example/stored"),
+        "{}",
+        serial.0
+    );
+    assert_eq!(serial.1.lines().count(), n / 7 + 3, "{}", serial.1);
+    for jobs in ["1", "2", "4"] {
+        let (stdout, skips, code) = links_run(&["-j", jobs, file.to_str().unwrap()]);
+        assert_eq!((stdout, skips.join("\n"), code), serial, "-j {jobs}");
+    }
+}
+
+fn memchr_count(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .filter(|w| *w == needle)
+        .count()
+}

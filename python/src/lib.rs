@@ -1,12 +1,14 @@
 //! `tagstream._native`, the extension module of the `tagstream` Python package: the per-record
-//! API (`page`: links and text of one document, as the CLI reports them) and tokens (`tokens`:
-//! a whole document, or a stream fed chunk by chunk). Every call reads its input where Python
+//! API (`page`: links and text of one document, as the CLI reports them), tokens (`tokens`:
+//! a whole document, or a stream fed chunk by chunk), and WARC archives (`warc`: their records,
+//! and the links or text of a whole archive). Every call reads its input where Python
 //! keeps it (`input`), does its work in Rust with the GIL released, and only then makes Python
 //! objects.
 
 mod input;
 mod page;
 mod tokens;
+mod warc;
 
 use std::borrow::Cow;
 
@@ -44,6 +46,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(page::links, m)?)?;
     m.add_function(wrap_pyfunction!(page::text, m)?)?;
     m.add_function(wrap_pyfunction!(tokens::tokens, m)?)?;
+    // tagstream.warc's, under names of their own here (python/tagstream/warc.py).
+    let warc_records = wrap_pyfunction!(warc::records, m)?;
+    m.add("warc_records", warc_records)?;
+    m.add("warc_links", wrap_pyfunction!(warc::links, m)?)?;
+    m.add("warc_text", wrap_pyfunction!(warc::text, m)?)?;
+    m.add_class::<warc::Record>()?;
+    m.add_class::<warc::Records>()?;
+    m.add_class::<warc::Pages>()?;
     m.add_class::<page::Link>()?;
     m.add_class::<page::Links>()?;
     m.add_class::<page::Text>()?;

@@ -5,7 +5,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tagstream::encoding::Encoding;
-use tagstream::extract::page::{self, Sniffing};
+use tagstream::extract::page::{self, DecodedText, PageLinks, Sniffing};
 use tagstream::extract::{TextOptions, Url};
 
 use crate::input::Document;
@@ -206,7 +206,7 @@ impl Text {
 }
 
 /// `default_encoding`: None or "auto" for UTF-8 detection, else a label that must be known.
-fn default_encoding(label: Option<&str>) -> PyResult<Option<&'static Encoding>> {
+pub(crate) fn default_encoding(label: Option<&str>) -> PyResult<Option<&'static Encoding>> {
     match label {
         None => Ok(None),
         Some(label) if label.eq_ignore_ascii_case("auto") => Ok(None),
@@ -252,6 +252,11 @@ pub(crate) fn links(
         let page_url = base_url.and_then(|url| Url::parse(url).ok());
         page::links(bytes, page_url.as_ref(), scripting, &sniffing)
     });
+    links_object(py, found)
+}
+
+/// The Python [`Links`] of what [`page::links`] found.
+pub(crate) fn links_object(py: Python<'_>, found: PageLinks) -> PyResult<Links> {
     let links = found
         .links
         .into_iter()
@@ -298,10 +303,15 @@ pub(crate) fn text(
     };
     let options = TextOptions::new().blocks(blocks).scripting(scripting);
     let found = py.detach(|| page::text(bytes, options, &sniffing));
-    Ok(Text {
+    Ok(text_object(found))
+}
+
+/// The Python [`Text`] of what [`page::text`] found.
+pub(crate) fn text_object(found: DecodedText) -> Text {
+    Text {
         title: found.page.title,
         description: found.page.description,
         text: found.page.text,
         encoding: found.encoding.name().into(),
-    })
+    }
 }

@@ -7,8 +7,12 @@ Per document (what a Spark, Ray or datatrove job calls per record):
   results as the ``tagstream links`` and ``text`` commands, encoding sniffed the same way.
 - ``tokens(html, ...)`` and ``Tokenizer(...).feed(chunk)`` / ``.finish()``: the tokens.
 
+WARC archives: ``tagstream.warc`` (``records``, and ``links`` and ``text`` of a whole archive).
+
 ``html`` may be bytes, bytearray, memoryview or str; the work runs with the GIL released.
 """
+
+from . import warc
 
 from ._native import (
     LimitError,
@@ -36,4 +40,5 @@ __all__ = [
     "links",
     "text",
     "tokens",
+    "warc",
 ]

@@ -1,8 +1,12 @@
 # Types of the extension module (python/src/); tests/test_stubs.py checks the signatures.
-from typing import Iterator, List, Optional, Tuple, Union
+import os
+from typing import BinaryIO, Iterator, List, Optional, Tuple, Union
 
 Html = Union[bytes, bytearray, memoryview, str]
 Span = Tuple[int, int]
+# tagstream.warc: an archive is a path or a binary file object.
+Archive = Union[str, os.PathLike, BinaryIO]
+Skipped = Tuple[Optional[int], str]
 
 __version__: str
 
@@ -117,3 +121,36 @@ class Tokenizer:
     ) -> None: ...
     def feed(self, chunk: Html) -> List[Union[Token, ParseError]]: ...
     def finish(self) -> List[Union[Token, ParseError]]: ...
+
+# tagstream.warc (python/tagstream/warc.py names them records, links and text).
+
+class Record:
+    offset: int
+    uri: Optional[str]
+    status: str
+    headers: List[Tuple[str, str]]
+    charset: Optional[str]
+    payload: bytes
+    def __repr__(self) -> str: ...
+
+class Records:
+    skipped: List[Skipped]
+    def __iter__(self) -> Iterator[Record]: ...
+    def __next__(self) -> Record: ...
+
+class Pages:
+    pages: List[Tuple[int, Optional[str], Union[Links, Text]]]
+    skipped: List[Skipped]
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Tuple[int, Optional[str], Union[Links, Text]]]: ...
+
+def warc_records(source: Archive) -> Records: ...
+def warc_links(
+    source: Archive, scripting: bool = False, default_encoding: Optional[str] = None
+) -> Pages: ...
+def warc_text(
+    source: Archive,
+    blocks: bool = False,
+    scripting: bool = False,
+    default_encoding: Optional[str] = None,
+) -> Pages: ...

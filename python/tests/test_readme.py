@@ -35,3 +35,19 @@ def test_the_tokens_example_prints_its_comments():
     code = examples()[1].split("\ntokenizer =")[0]
     expected = [line[2:] for line in code.splitlines() if line.startswith("# ")]
     assert run(code) == expected
+
+
+def test_the_warc_example(tmp_path, monkeypatch):
+    from test_warc import response
+
+    page = b"<title>A</title><a href=/one>one</a>"
+    (tmp_path / "crawl.warc.gz").write_bytes(
+        response("https://a.example/", "text/html", {}, page)
+    )
+    monkeypatch.chdir(tmp_path)
+    assert run(examples()[2]) == [
+        "0 https://a.example/ ['https://a.example/one']",
+        "[]",
+        "https://a.example/ HTTP/1.1 200 OK A",
+        "[]",
+    ]

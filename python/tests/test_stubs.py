@@ -31,9 +31,13 @@ def runtime_parameters(function):
 
 def test_functions_match():
     functions = [node for node in STUB.body if isinstance(node, ast.FunctionDef)]
-    assert {f.name for f in functions} == {"links", "text", "tokens"}
+    names = {"links", "text", "tokens", "warc_records", "warc_links", "warc_text"}
+    assert {f.name for f in functions} == names
     for function in functions:
-        assert stub_parameters(function) == runtime_parameters(getattr(tagstream, function.name))
+        runtime = getattr(tagstream._native, function.name)
+        assert stub_parameters(function) == runtime_parameters(runtime)
+    for name in ("records", "links", "text"):
+        assert getattr(tagstream.warc, name) is getattr(tagstream._native, f"warc_{name}")
 
 
 def limit_error():
@@ -46,9 +50,10 @@ def limit_error():
 
 def test_classes_match():
     classes = {node.name: node for node in STUB.body if isinstance(node, ast.ClassDef)}
-    assert set(classes) == {name for name in tagstream.__all__ if name[0].isupper()}
+    exported = tagstream.__all__ + tagstream.warc.__all__
+    assert set(classes) == {name for name in exported if name[0].isupper()}
     for name, node in classes.items():
-        runtime = getattr(tagstream, name)
+        runtime = getattr(tagstream._native, name)
         if name == "LimitError":  # its fields are set on each instance
             runtime = limit_error()
         for item in node.body:

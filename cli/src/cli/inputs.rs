@@ -1,15 +1,20 @@
 //! What the crawler commands read: files, directories (recursively), standard input and WARC
 //! archives, each turned into the HTML documents it holds, handed out as jobs ([`Jobs`]): a
-//! plain input is one job, an archive one job per record.
+//! plain input is one job; a `.warc.gz` file one job per place a gzip member may start, which
+//! the worker inflates (see [`tagstream_warc::members`]: inflating is spread over the threads
+//! too); another archive (a `.warc`, a `.warc.gz` read through a pipe) one job per record,
+//! read serially.
 
 use std::fmt;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::slice;
+use std::sync::Arc;
+
+use tagstream_warc::{Archive, Candidates, Entry, HttpError, Member, Response, Skipped};
 
 use super::stream::{LIMITS, Source, Stream};
-use super::warc::{Archive, Entry, Response};
 
 /// One input named on the command line or found in a directory.
 #[derive(Debug)]
@@ -77,6 +82,11 @@ impl fmt::Display for Skip {
 }
 
 impl Skip {
+    /// What the WARC reader skipped in the archive `input`.
+    pub(crate) fn of(input: &str, skipped: Skipped) -> Skip {
+        Skip::new(input, skipped.offset, skipped.reason)
+    }
+
     pub(crate) fn new(input: &str, offset: Option<u64>, reason: impl fmt::Display) -> Skip {
         Skip {
             input: input.to_owned(),
@@ -145,21 +155,37 @@ pub(crate) enum Job<'a> {
     /// Standard input or an HTML file: read by the worker that takes it (see [`read`]).
     Plain(&'a Plain),
     /// A `response` record of the WARC archive at this path: its HTTP message is decoded by the
-    /// worker that takes it (see [`Response::read`]).
+    /// worker that takes it (see [`read_response`]).
     Record(&'a Path, Response),
+    /// A place a gzip member may start in the `.warc.gz` file at this path (open in the
+    /// `File`): inflated, its records read and decoded, by the worker that takes it.
+    Member(&'a Path, Arc<File>, Member),
     /// Something of an archive that could not be read.
     Skipped(Skip),
-    /// The end of an archive.
-    ArchiveEnd,
+    /// The end of an archive; for one read by members, its path and length (bytes after the
+    /// last member are reported).
+    ArchiveEnd(Option<(&'a Path, u64)>),
 }
 
-/// The jobs of some inputs, in order: one for each plain input, one for each HTTP response
-/// record of an archive, read as they are taken (the archive's reading is serial, the work on
-/// each record is not).
+/// The jobs of some inputs, in order: one for each plain input, one for each place a member
+/// may start in a `.warc.gz` file, one for each HTTP response record of another archive, read
+/// as they are taken (finding the members, or reading an archive, is serial; the work on each is
+/// not).
 pub(crate) struct Jobs<'a> {
     inputs: slice::Iter<'a, Input>,
     /// The archive being read, and its path.
-    archive: Option<(&'a Path, Archive)>,
+    archive: Option<(&'a Path, Reading)>,
+}
+
+/// How an archive is read.
+enum Reading {
+    /// Serially, record by record.
+    Records(Archive),
+    /// A `.warc.gz` file, member by member: the file the workers read, the candidates, and
+    /// the file's length.
+    Members(Arc<File>, Candidates, u64),
+    /// Ended by an I/O error, reported.
+    Failed,
 }
 
 impl<'a> Jobs<'a> {
@@ -175,25 +201,91 @@ impl<'a> Iterator for Jobs<'a> {
     type Item = Job<'a>;
 
     fn next(&mut self) -> Option<Job<'a>> {
-        if let Some((path, archive)) = &mut self.archive {
+        if let Some((path, reading)) = &mut self.archive {
             let path = *path;
-            return Some(match archive.next() {
-                Some(Entry::Response(response)) => Job::Record(path, response),
-                Some(Entry::Skipped(skip)) => Job::Skipped(skip),
-                None => {
-                    self.archive = None;
-                    Job::ArchiveEnd
-                }
-            });
+            let job = match reading {
+                Reading::Records(archive) => archive.next().map(|entry| match entry {
+                    Entry::Response(response) => Job::Record(path, response),
+                    Entry::Skipped(skipped) => Job::Skipped(Skip::of(&name(path), skipped)),
+                }),
+                Reading::Members(file, candidates, len) => match candidates.next_member() {
+                    Ok(Some(member)) => Some(Job::Member(path, Arc::clone(file), member)),
+                    Ok(None) => {
+                        let len = *len;
+                        self.archive = None;
+                        return Some(Job::ArchiveEnd(Some((path, len))));
+                    }
+                    // The members found so far are read; what follows is not.
+                    Err(e) => {
+                        self.archive = Some((path, Reading::Failed));
+                        return Some(Job::Skipped(Skip::new(&name(path), None, e)));
+                    }
+                },
+                Reading::Failed => None,
+            };
+            return Some(job.unwrap_or_else(|| {
+                self.archive = None;
+                Job::ArchiveEnd(None)
+            }));
         }
         match self.inputs.next()? {
             Input::Plain(plain) => Some(Job::Plain(plain)),
             Input::Warc(path) => {
-                self.archive = Some((path, Archive::new(path)));
+                self.archive = Some((path, Reading::of(path)));
                 self.next()
             }
         }
     }
+}
+
+impl Reading {
+    /// A `.warc.gz` regular file by members, anything else record by record (an archive that
+    /// cannot be opened too: its first entry says why).
+    fn of(path: &Path) -> Reading {
+        let gzip = path.to_string_lossy().to_ascii_lowercase().ends_with(".gz");
+        // A named pipe is not opened here: it could be opened only once.
+        let members = || -> io::Result<Option<Reading>> {
+            let metadata = fs::metadata(path)?;
+            if !metadata.is_file() {
+                return Ok(None);
+            }
+            let file = Arc::new(File::open(path)?);
+            let candidates = Candidates::new(Arc::clone(&file));
+            Ok(Some(Reading::Members(file, candidates, metadata.len())))
+        };
+        match gzip.then(members) {
+            Some(Ok(Some(reading))) => reading,
+            _ => Reading::Records(Archive::new(path)),
+        }
+    }
+}
+
+/// How an archive is named in the output and on stderr: its path as given.
+pub(crate) fn name(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Hand the HTML document of the `response` record of the archive `input` to `each`; nothing
+/// for a response that is not HTML; a skip for a malformed HTTP message or a body that cannot
+/// be decoded.
+pub(crate) fn read_response(
+    response: &Response,
+    input: &str,
+    each: &mut dyn FnMut(Document<'_>),
+) -> Result<(), Skip> {
+    let offset = response.offset();
+    let skip = |why: HttpError| Skip::new(input, Some(offset), why);
+    let Some(html) = response.html().map_err(skip)? else {
+        return Ok(());
+    };
+    each(Document {
+        input,
+        offset: Some(offset),
+        url: response.uri(),
+        body: Body::Whole(&html.body),
+        charset: html.charset.as_deref(),
+    });
+    Ok(())
 }
 
 /// Hand the document of `input` to `each`; returns what had to be skipped (a document that

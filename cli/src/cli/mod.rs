@@ -11,7 +11,6 @@
 //! output could not be written, 2 for bad arguments.
 
 pub(crate) mod encoding;
-mod http;
 pub(crate) mod inputs;
 pub(crate) mod links;
 mod ordered;
@@ -19,7 +18,6 @@ pub(crate) mod output;
 pub(crate) mod stats;
 mod stream;
 pub(crate) mod text;
-mod warc;
 
 /// What `links`, `text` and `stats --help` say after their options: how every crawler command
 /// reads its inputs and reports.
@@ -32,9 +30,10 @@ Content-Type are read, their bodies with any Transfer-Encoding (chunked) and Con
 gzip member) and \"page\" (its WARC-Target-URI).
 
 Output is in input order whatever --jobs, written as each input, or WARC record, is done. A file \
-or standard input longer than 4 MiB is read in chunks, in bounded memory; the records of a WARC \
-archive are read one at a time and processed in parallel, a few per thread at once, in bounded \
-memory too. On standard error: a progress bar \
+or standard input longer than 4 MiB is read in chunks, in bounded memory; the gzip members of a \
+.warc.gz file are inflated and processed in parallel, and the records of another archive (a \
+.warc, or a .warc.gz read through a pipe) read one at a time and processed in parallel, a few \
+per thread at once, in bounded memory too. On standard error: a progress bar \
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; one \
 with a tag, comment or DOCTYPE longer than --max-token, at its start, likewise; a malformed WARC \
@@ -45,10 +44,12 @@ standard input (or a pipe) whose encoding a <meta> changes too late to read it a
 Exit status: 0 when everything was read, 3 when something was skipped, 1 when the output could \
 not be written (a full disk, or standard output closed with >&-), 2 for bad arguments.";
 
+use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::num::NonZero;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -60,6 +61,7 @@ use tagstream::Options;
 use encoding::{Done, EncodingArgs, Page, Reading};
 use inputs::{Document, Input, Job, Jobs, Skip};
 use stream::Broken;
+use tagstream_warc::{Chain, Entry, Member, MemberRead};
 
 /// Exit status when the run finished but skipped something.
 const EXIT_SKIPPED: u8 = 3;
@@ -174,8 +176,7 @@ pub(crate) fn json_line(out: &mut Vec<u8>, value: &impl Serialize) {
 }
 
 /// What one job gave.
-#[derive(Default)]
-struct Outcome<T> {
+struct Outcome<'a, T> {
     out: Vec<u8>,
     /// Inputs it finished (a plain input, the end of an archive).
     inputs: u64,
@@ -184,6 +185,35 @@ struct Outcome<T> {
     skips: Vec<Skip>,
     notes: Vec<String>,
     totals: T,
+    /// For a member job: what the chain needs to confirm it (see [`Members::confirm`]).
+    member: Option<MemberDone<'a>>,
+    /// For the end of an archive read by members: its name and length.
+    archive_end: Option<(&'a Path, u64)>,
+}
+
+impl<T: Default> Default for Outcome<'_, T> {
+    fn default() -> Self {
+        Outcome {
+            out: Vec::new(),
+            inputs: 0,
+            documents: 0,
+            bytes: 0,
+            skips: Vec::new(),
+            notes: Vec::new(),
+            totals: T::default(),
+            member: None,
+            archive_end: None,
+        }
+    }
+}
+
+/// A member job done: where the member is, and where it ends.
+struct MemberDone<'a> {
+    path: &'a Path,
+    file: Arc<File>,
+    member: Member,
+    /// `Some(end)` as [`MemberRead::Read`] gives it; `None`: [`MemberRead::TooLong`].
+    end: Option<Option<u64>>,
 }
 
 /// Run `command` over the inputs and write its output in input order.
@@ -249,9 +279,13 @@ impl Run {
     ) -> io::Result<()> {
         let mut out = BufWriter::new(output::stdout());
         let mut totals = C::Totals::default();
+        let mut members = Members::default();
         let window = threads * JOBS_PER_THREAD;
         let work = |job| process(command, job);
         let write = |outcome: Outcome<C::Totals>| -> io::Result<()> {
+            let Some(outcome) = members.confirm(command, outcome) else {
+                return Ok(());
+            };
             out.write_all(&outcome.out)?;
             out.flush()?;
             self.account(&outcome);
@@ -263,7 +297,7 @@ impl Run {
         out.flush()
     }
 
-    fn account<T>(&mut self, outcome: &Outcome<T>) {
+    fn account<T>(&mut self, outcome: &Outcome<'_, T>) {
         self.documents += outcome.documents;
         self.bytes += outcome.bytes;
         outcome.skips.iter().for_each(|skip| self.report(skip));
@@ -299,8 +333,56 @@ pub(crate) fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1e6
 }
 
+/// The members of the archive being written, as the consumer confirms them: a member job's
+/// output is written when its candidate starts a member, dropped when it lies inside the last
+/// one (see [`tagstream_warc::members`]).
+#[derive(Default)]
+struct Members {
+    chain: Chain,
+}
+
+impl Members {
+    /// `outcome` as it is to be written, or `None` when it is dropped. A member read only up to
+    /// its limit is read again here, whole, once confirmed.
+    fn confirm<'a, C: Command>(
+        &mut self,
+        command: &C,
+        mut outcome: Outcome<'a, C::Totals>,
+    ) -> Option<Outcome<'a, C::Totals>> {
+        let Some(done) = outcome.member.take() else {
+            // The end of an input: an archive's chain ends there.
+            if outcome.inputs == 1 {
+                let chain = std::mem::take(&mut self.chain);
+                let end = outcome.archive_end.take();
+                let gap = end.and_then(|(path, len)| Some((path, chain.finish(len)?)));
+                let gap = gap.map(|(path, gap)| Skip::of(&inputs::name(path), gap));
+                outcome.skips.extend(gap);
+            }
+            return Some(outcome);
+        };
+        let start = done.member.start;
+        if !self.chain.starts_member(start) {
+            return None;
+        }
+        let end = match done.end {
+            Some(end) => end,
+            None => {
+                let again = Job::Member(done.path, done.file, done.member.unlimited());
+                outcome = process(command, again);
+                outcome.member.take().and_then(|done| done.end).flatten()
+            }
+        };
+        if let Some(gap) = self.chain.settle(start, end) {
+            outcome
+                .skips
+                .insert(0, Skip::of(&inputs::name(done.path), gap));
+        }
+        Some(outcome)
+    }
+}
+
 /// Every document of one job through `command`.
-fn process<C: Command>(command: &C, job: Job<'_>) -> Outcome<C::Totals> {
+fn process<'a, C: Command>(command: &C, job: Job<'a>) -> Outcome<'a, C::Totals> {
     let mut outcome = Outcome::default();
     match job {
         Job::Plain(input) => {
@@ -309,17 +391,56 @@ fn process<C: Command>(command: &C, job: Job<'_>) -> Outcome<C::Totals> {
             outcome.inputs = 1;
         }
         Job::Record(path, response) => {
-            let name = path.display().to_string();
-            let read = response.read(&name, &mut |document| outcome.add(command, document));
+            let name = inputs::name(path);
+            let mut each = |document: Document<'_>| outcome.add(command, document);
+            let read = inputs::read_response(&response, &name, &mut each);
             outcome.skips.extend(read.err());
         }
+        Job::Member(path, file, member) => {
+            let end = match member.read(&file) {
+                MemberRead::Read { end, entries } => {
+                    outcome.add_entries(command, path, entries);
+                    Some(end)
+                }
+                MemberRead::TooLong => None,
+            };
+            outcome.member = Some(MemberDone {
+                path,
+                file,
+                member,
+                end,
+            });
+        }
         Job::Skipped(skip) => outcome.skips.push(skip),
-        Job::ArchiveEnd => outcome.inputs = 1,
+        Job::ArchiveEnd(end) => {
+            outcome.inputs = 1;
+            outcome.archive_end = end;
+        }
     }
     outcome
 }
 
-impl<T> Outcome<T> {
+impl<T> Outcome<'_, T> {
+    /// Read the entries of a member of the archive at `path` through `command`.
+    fn add_entries<C: Command<Totals = T>>(
+        &mut self,
+        command: &C,
+        path: &Path,
+        entries: Vec<Entry>,
+    ) {
+        let name = inputs::name(path);
+        for entry in entries {
+            match entry {
+                Entry::Response(response) => {
+                    let mut each = |document: Document<'_>| self.add(command, document);
+                    let read = inputs::read_response(&response, &name, &mut each);
+                    self.skips.extend(read.err());
+                }
+                Entry::Skipped(skipped) => self.skips.push(Skip::of(&name, skipped)),
+            }
+        }
+    }
+
     /// Read `document` through `command`, counting it, or what was skipped.
     fn add<C: Command<Totals = T>>(&mut self, command: &C, mut document: Document<'_>) {
         match command.document(&mut document, &mut self.totals, &mut self.out) {

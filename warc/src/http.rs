@@ -5,6 +5,7 @@
 //! undone here, and a body that cannot be is an error, never garbage handed on.
 
 use std::borrow::Cow;
+use std::fmt;
 use std::io::Read;
 
 use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
@@ -12,46 +13,81 @@ use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 /// The most a body may decode to: a small compressed body can claim far more than any page.
 const MAX_DECODED: u64 = 256 << 20;
 
+/// Why the HTTP message of a `response` record gives no document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HttpError {
+    /// No status line, or no end of headers.
+    Malformed,
+    /// A transfer or content coding that cannot be undone, and why.
+    Body(String),
+}
+
+impl fmt::Display for HttpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HttpError::Malformed => {
+                f.write_str("malformed HTTP response in a WARC response record")
+            }
+            HttpError::Body(why) => write!(f, "HTTP body not decoded: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for HttpError {}
+
 /// An HTTP response message, split.
-pub(crate) struct HttpResponse<'a> {
+pub struct HttpResponse<'a> {
+    /// The status line, without its line end.
+    status: &'a [u8],
     /// The header lines after the status line.
     head: &'a [u8],
     /// The body as it is in the record.
     wire: &'a [u8],
 }
 
-impl HttpResponse<'_> {
+impl<'a> HttpResponse<'a> {
     /// The header lines and body of an HTTP response message; `None` when it has no status
     /// line or no end of headers.
-    pub(crate) fn parse(block: &[u8]) -> Option<HttpResponse<'_>> {
+    pub fn parse(block: &'a [u8]) -> Option<HttpResponse<'a>> {
         if !block.starts_with(b"HTTP/") {
             return None;
         }
         let end = memchr::memmem::find(block, b"\r\n\r\n").map(|i| (i, i + 4));
         let end = end.or_else(|| memchr::memmem::find(block, b"\n\n").map(|i| (i, i + 2)))?;
         let status_end = memchr::memchr(b'\n', &block[..end.0]).map_or(end.0, |i| i + 1);
+        let status = &block[..status_end.min(end.0)];
         Some(HttpResponse {
+            status: status.trim_ascii_end(),
             head: &block[status_end..end.0],
             wire: &block[end.1..],
         })
     }
 
+    /// The status line ("HTTP/1.1 200 OK"), as Latin-1.
+    pub fn status_line(&self) -> String {
+        latin1(self.status)
+    }
+
+    /// The header fields in order, name and value trimmed, as bytes (a line without a colon is
+    /// left out).
+    pub fn headers(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + use<'a> {
+        self.head.split(|&b| b == b'\n').filter_map(|line| {
+            let colon = memchr::memchr(b':', line)?;
+            Some((line[..colon].trim_ascii(), line[colon + 1..].trim_ascii()))
+        })
+    }
+
     /// The value of the first header named `name` (ASCII case-insensitive), trimmed, as
     /// Latin-1.
-    pub(crate) fn header(&self, name: &str) -> Option<String> {
-        self.head
-            .split(|&b| b == b'\n')
-            .filter_map(|line| {
-                let colon = memchr::memchr(b':', line)?;
-                Some((&line[..colon], &line[colon + 1..]))
-            })
-            .find(|(field, _)| field.trim_ascii().eq_ignore_ascii_case(name.as_bytes()))
-            .map(|(_, value)| latin1(value.trim_ascii()))
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers()
+            .find(|(field, _)| field.eq_ignore_ascii_case(name.as_bytes()))
+            .map(|(_, value)| latin1(value))
     }
 
     /// The body with its transfer codings, then its content codings, undone (the reverse of
     /// the order the server applied them in); why not, when it cannot be.
-    pub(crate) fn body(&self) -> Result<Cow<'_, [u8]>, String> {
+    pub fn body(&self) -> Result<Cow<'a, [u8]>, String> {
         let mut body = Cow::Borrowed(self.wire);
         for header in ["Transfer-Encoding", "Content-Encoding"] {
             let codings = self.header(header).unwrap_or_default();
@@ -66,7 +102,7 @@ impl HttpResponse<'_> {
 }
 
 /// Bytes as Latin-1 text: each byte the code point of its value.
-fn latin1(bytes: &[u8]) -> String {
+pub fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()
 }
 
