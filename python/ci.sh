@@ -17,8 +17,15 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # The build backend runs `maturin` from PATH.
 export PATH="$venv/bin:$PATH"
-# warcio: python/tests/test_warc.py writes its archives with it, as a crawler would.
-python -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2" pytest warcio
+# warcio: python/tests/test_warc.py writes its archives with it, as a crawler would. pyspark and
+# a Java runtime: python/tests/test_spark.py runs the Spark example in local[2] mode
+# (TAGSTREAM_SPARK=required: a missing one fails the test instead of skipping it).
+python -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2" pytest warcio \
+    "pyspark>=3.5,<5"
+command -v java >/dev/null || {
+    apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+}
+export TAGSTREAM_SPARK=required
 
 # The bindings are a workspace of their own: the root's fmt and clippy steps do not see them.
 cargo fmt --manifest-path python/Cargo.toml --check
