@@ -144,6 +144,7 @@ mod token;
 mod tokenizer;
 mod word;
 pub mod write;
+pub mod sgml;
 pub mod xml5;
 
 pub use error::{

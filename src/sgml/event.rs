@@ -1,0 +1,280 @@
+//! What the SGML lexer hands out: events of lexemes, in three channels (see the
+//! [module docs](super)).
+
+use std::borrow::Cow;
+
+use crate::span::Span;
+
+/// Which of the note's three callbacks an [`Event`] goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// Data, tags, references.
+    Primary,
+    /// Markup declarations, comment declarations, processing instructions.
+    Auxiliary,
+    /// One error or limitation.
+    Problem,
+}
+
+/// The type of a [`Lexeme`]: the note's `SGML_*` types, and three of ours (see the
+/// [module docs](super)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LexemeKind {
+    /// Data characters, or a problem's offending text.
+    Data,
+    /// `<name`.
+    Start,
+    /// `</name`.
+    End,
+    /// `>` ending a tag or a markup declaration.
+    Tagc,
+    /// An attribute name (empty when omitted).
+    AttrName,
+    /// A name.
+    Name,
+    /// Digits.
+    Number,
+    /// Name characters that are not a name.
+    Nmtoken,
+    /// A quoted literal, quotes included.
+    Literal,
+    /// `&name`.
+    GeRef,
+    /// `&#999`.
+    NumCharRef,
+    /// `;` or a record end ending a reference.
+    Refc,
+    /// `<?…>`.
+    Pi,
+    /// `<!name` or `<!`.
+    MarkupDecl,
+    /// `--…--`.
+    Comment,
+    /// `>` ending a comment declaration.
+    Mdc,
+    /// An error's message (empty span).
+    Error,
+    /// A limitation's message (empty span).
+    Limitation,
+    /// White space inside a tag or declaration.
+    S,
+    /// `=` in an attribute specification.
+    Vi,
+    /// `]` or `]]` closing a skipped subset or marked section.
+    Dsc,
+}
+
+impl LexemeKind {
+    /// The label the note's listings give the kind (`Start Tag`, `Attr Name`…), ours for the kinds
+    /// the note has no listing for.
+    pub const fn label(self) -> &'static str {
+        match self {
+            LexemeKind::Data => "Data",
+            LexemeKind::Start => "Start Tag",
+            LexemeKind::End => "End Tag",
+            LexemeKind::Tagc => "Tag Close",
+            LexemeKind::AttrName => "Attr Name",
+            LexemeKind::Name => "Name",
+            LexemeKind::Number => "Number",
+            LexemeKind::Nmtoken => "Name Token",
+            LexemeKind::Literal => "Literal",
+            LexemeKind::GeRef => "Entity Ref",
+            LexemeKind::NumCharRef => "Char Ref",
+            LexemeKind::Refc => "Ref Close",
+            LexemeKind::Pi => "Processing Instruction",
+            LexemeKind::MarkupDecl => "Markup Decl",
+            LexemeKind::Comment => "Comment",
+            LexemeKind::Mdc => "Markup Decl Close",
+            LexemeKind::Error => "!!Error!!",
+            LexemeKind::Limitation => "!!Limitation!!",
+            LexemeKind::S => "Space",
+            LexemeKind::Vi => "Value Indicator",
+            LexemeKind::Dsc => "Subset Close",
+        }
+    }
+
+    /// Whether normalization lowercases lexemes of this kind: names other than entity names.
+    pub(crate) const fn folds(self) -> bool {
+        matches!(
+            self,
+            LexemeKind::Start
+                | LexemeKind::End
+                | LexemeKind::AttrName
+                | LexemeKind::Name
+                | LexemeKind::MarkupDecl
+        )
+    }
+}
+
+macro_rules! problems {
+    ($($variant:ident, $limitation:literal, $kind:literal, $code:literal, $message:literal;)*) => {
+        /// An error or a limitation, with its code and the message it is reported with.
+        ///
+        /// The note gives three messages (`bad character in tag`, `marked sections not supported`,
+        /// `declaration subset: skipping`); the others are ours, in its style.
+        ///
+        /// | code | kind | message |
+        /// |---|---|---|
+        $(#[doc = concat!("| `", $code, "` | ", $kind, " | ", $message, " |")])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Problem {
+            $(#[doc = $message] $variant,)*
+        }
+
+        impl Problem {
+            /// Every problem, in the table's order.
+            pub const ALL: &'static [Problem] = &[$(Problem::$variant,)*];
+
+            /// The problem's code, kebab-case.
+            pub const fn code(self) -> &'static str {
+                match self { $(Problem::$variant => $code,)* }
+            }
+
+            /// The message it is reported with.
+            pub const fn message(self) -> &'static str {
+                match self { $(Problem::$variant => $message,)* }
+            }
+
+            /// Whether it is a limitation (valid SGML the note declines) rather than an error.
+            pub const fn is_limitation(self) -> bool {
+                match self { $(Problem::$variant => $limitation,)* }
+            }
+        }
+    };
+}
+
+problems! {
+    BadCharacterInTag, false, "error", "bad-character-in-tag", "bad character in tag";
+    LiteralWithoutName, false, "error", "literal-without-attribute-name", "attribute value literal without attribute name";
+    MissingAttributeValue, false, "error", "missing-attribute-value", "missing attribute value";
+    BadCharacterInDeclaration, false, "error", "bad-character-in-markup-declaration", "bad character in markup declaration";
+    BadCharacterInCommentDeclaration, false, "error", "bad-character-in-comment-declaration", "bad character in comment declaration";
+    ShortReferenceDeclaration, false, "error", "short-reference-declaration", "short reference declarations not supported";
+    BadCharacterInReference, false, "error", "bad-character-in-character-reference", "bad character in numeric character reference";
+    CharacterNumberOutOfRange, false, "error", "character-number-out-of-range", "character number out of range";
+    EofInTag, false, "error", "eof-in-tag", "unexpected end of input in tag";
+    EofInDeclaration, false, "error", "eof-in-markup-declaration", "unexpected end of input in markup declaration";
+    EofInComment, false, "error", "eof-in-comment", "unexpected end of input in comment";
+    EofInLiteral, false, "error", "eof-in-literal", "unexpected end of input in literal";
+    EofInPi, false, "error", "eof-in-processing-instruction", "unexpected end of input in processing instruction";
+    MarkedSection, true, "limitation", "marked-section", "marked sections not supported";
+    DeclarationSubset, true, "limitation", "declaration-subset", "declaration subset: skipping";
+    ParameterEntityReference, true, "limitation", "parameter-entity-reference", "parameter entity references not supported";
+    NamedCharacterReference, true, "limitation", "named-character-reference", "named character references not supported";
+    UnclosedTag, true, "limitation", "unclosed-tag", "unclosed tags not supported";
+    EmptyStartTag, true, "limitation", "empty-start-tag", "empty start tags not supported";
+    EmptyEndTag, true, "limitation", "empty-end-tag", "empty end tags not supported";
+}
+
+/// One lexeme: its kind, its bytes in the input, and its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lexeme<'t> {
+    kind: LexemeKind,
+    span: Span,
+    raw: &'t [u8],
+    /// The message, for [`LexemeKind::Error`] and [`LexemeKind::Limitation`].
+    problem: Option<Problem>,
+    normalize: bool,
+}
+
+impl<'t> Lexeme<'t> {
+    pub(crate) fn new(kind: LexemeKind, span: Span, raw: &'t [u8], normalize: bool) -> Self {
+        Lexeme {
+            kind,
+            span,
+            raw,
+            problem: None,
+            normalize,
+        }
+    }
+
+    pub(crate) fn problem(problem: Problem, at: usize) -> Self {
+        let kind = if problem.is_limitation() {
+            LexemeKind::Limitation
+        } else {
+            LexemeKind::Error
+        };
+        Lexeme {
+            kind,
+            span: Span::empty(at),
+            raw: &[],
+            problem: Some(problem),
+            normalize: false,
+        }
+    }
+
+    /// The lexeme's kind.
+    pub fn kind(&self) -> LexemeKind {
+        self.kind
+    }
+
+    /// Where its bytes are in the input stream.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// Its bytes, verbatim (quotes included for literals; empty for a message or an omitted
+    /// attribute name).
+    pub fn raw(&self) -> &'t [u8] {
+        self.raw
+    }
+
+    /// Its text: a problem's message; else the raw bytes (invalid UTF-8 replaced by U+FFFD),
+    /// lowercased for names when normalization is on. Borrowed when unchanged.
+    pub fn text(&self) -> Cow<'t, str> {
+        if let Some(problem) = self.problem {
+            return Cow::Borrowed(problem.message());
+        }
+        let text = String::from_utf8_lossy(self.raw);
+        if self.normalize && self.kind.folds() && self.raw.iter().any(u8::is_ascii_uppercase) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            text
+        }
+    }
+
+    /// The error or limitation, for a message lexeme.
+    pub fn problem_kind(&self) -> Option<Problem> {
+        self.problem
+    }
+}
+
+/// One event: a channel and its lexemes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event<'t> {
+    channel: Channel,
+    lexemes: Vec<Lexeme<'t>>,
+}
+
+impl<'t> Event<'t> {
+    pub(crate) fn new(channel: Channel, lexemes: Vec<Lexeme<'t>>) -> Self {
+        Event { channel, lexemes }
+    }
+
+    /// Which callback the note would call with it.
+    pub fn channel(&self) -> Channel {
+        self.channel
+    }
+
+    /// Its lexemes, in order.
+    pub fn lexemes(&self) -> &[Lexeme<'t>] {
+        &self.lexemes
+    }
+
+    /// For an event of [`Channel::Problem`]: the error or limitation.
+    pub fn problem(&self) -> Option<Problem> {
+        self.lexemes.first().and_then(Lexeme::problem_kind)
+    }
+
+    /// The bytes the event covers, from its first lexeme's start to its last one's end.
+    pub fn span(&self) -> Span {
+        match (self.lexemes.first(), self.lexemes.last()) {
+            (Some(first), Some(last)) => Span {
+                start: first.span.start,
+                end: last.span.end,
+            },
+            _ => Span::default(),
+        }
+    }
+}
