@@ -118,20 +118,28 @@ impl<'t> Cursor<'_, 't> {
         self.out.push_back(Event::new(channel, lexemes));
     }
 
-    /// A literal from its opening quote at the position, quotes included (to the end of input
-    /// if it is never closed: reported).
-    fn literal(&mut self) -> Step<(usize, usize)> {
+    /// A literal from its opening quote at the position, quotes included, to the end of input
+    /// if it is never closed. Returns where it starts and whether it is closed; `then` reports
+    /// or adds it, before an unclosed one is reported (problems go out in input order).
+    fn literal(&mut self, then: impl FnOnce(&mut Self, usize)) -> Step<()> {
         let from = self.pos;
         let quote = self.b.bytes[from - self.b.base];
-        match find1(quote, self.b.rest(from + 1)) {
-            Some(i) => self.pos = from + 1 + i + 1,
+        let closed = match find1(quote, self.b.rest(from + 1)) {
+            Some(i) => {
+                self.pos = from + 1 + i + 1;
+                true
+            }
             None if self.b.eof => {
                 self.pos = self.b.end();
-                self.report(Problem::EofInLiteral, self.pos, self.pos);
+                false
             }
             None => return Err(NeedMore),
+        };
+        then(self, from);
+        if !closed {
+            self.report(Problem::EofInLiteral, self.pos, self.pos);
         }
-        Ok((from, self.pos))
+        Ok(())
     }
 
     /// A comment `--…--` from its first `-` at the position (to the end of input if it is never
@@ -165,7 +173,11 @@ impl<'t> Cursor<'_, 't> {
         match self.peek()? {
             Some(b';' | b'\n') => self.pos += 1,
             Some(b'\r') => {
-                self.pos += if self.peek_at(1)? == Some(b'\n') { 2 } else { 1 };
+                self.pos += if self.peek_at(1)? == Some(b'\n') {
+                    2
+                } else {
+                    1
+                };
             }
             _ => return Ok(()),
         }
@@ -208,6 +220,11 @@ pub(crate) struct Machine {
 impl Machine {
     pub(crate) fn new(options: SgmlOptions) -> Machine {
         Machine { options, pos: 0 }
+    }
+
+    /// The stream offset the next step starts at: the machine needs nothing before it.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
     }
 
     /// Lex the next construct of `b` into `out`. `false` when nothing more can be lexed from
@@ -321,8 +338,7 @@ fn tag(c: &mut Cursor, open: usize, kind: K) -> Step<()> {
             Some(b) if is(b, SPACE) => c.space()?,
             Some(b) if !end_tag && is(b, NAME_CHAR) => attribute(c)?,
             Some(b'"' | b'\'') if !end_tag => {
-                let (start, end) = c.literal()?;
-                c.report(Problem::LiteralWithoutName, start, end);
+                c.literal(|c, start| c.report_to_here(Problem::LiteralWithoutName, start))?
             }
             Some(_) => bad_in_tag(c, end_tag)?,
         }
@@ -351,7 +367,12 @@ fn attribute(c: &mut Cursor) -> Step<()> {
     c.skip_class(NAME_CHAR)?;
     let token = c.pos;
     let mut after = token;
-    while c.b.bytes.get(after - c.b.base).is_some_and(|&b| is(b, SPACE)) {
+    while c
+        .b
+        .bytes
+        .get(after - c.b.base)
+        .is_some_and(|&b| is(b, SPACE))
+    {
         after += 1;
     }
     let next = match c.b.bytes.get(after - c.b.base) {
@@ -372,10 +393,7 @@ fn attribute(c: &mut Cursor) -> Step<()> {
     c.push(K::Vi, c.pos - 1);
     c.space()?;
     match c.peek()? {
-        Some(b'"' | b'\'') => {
-            let (start, _) = c.literal()?;
-            c.push(K::Literal, start);
-        }
+        Some(b'"' | b'\'') => c.literal(|c, start| c.push(K::Literal, start))?,
         Some(b) if is(b, NAME_CHAR) => {
             let start = c.pos;
             c.skip_class(NAME_CHAR)?;
@@ -425,10 +443,7 @@ fn parameters(c: &mut Cursor) -> Step<()> {
             }
             Some(b) if is(b, SPACE) => c.space()?,
             Some(b'-') if c.peek_at(1)? == Some(b'-') => c.comment()?,
-            Some(b'"' | b'\'') => {
-                c.literal()?;
-                c.push(K::Literal, at);
-            }
+            Some(b'"' | b'\'') => c.literal(|c, start| c.push(K::Literal, start))?,
             Some(b) if is(b, LETTER) => {
                 c.skip_class(NAME_CHAR)?;
                 c.push(K::Name, at);
@@ -491,7 +506,8 @@ fn marked_section(c: &mut Cursor) -> Step<()> {
     let content = c.pos;
     skip_subset(c)?;
     let end = c.pos;
-    c.lexemes.push(Lexeme::problem(Problem::DeclarationSubset, content));
+    c.lexemes
+        .push(Lexeme::problem(Problem::DeclarationSubset, content));
     c.push(K::Data, content);
     if c.peek()? == Some(b']') {
         c.pos += if c.peek_at(1)? == Some(b']') { 2 } else { 1 };

@@ -132,7 +132,11 @@
 
 mod class;
 mod event;
+mod listing;
 mod machine;
+#[cfg(test)]
+mod tests;
 
 pub use event::{Channel, Event, Lexeme, LexemeKind, Problem};
+pub use listing::write_listing;
 pub use machine::{Events, Lexer, SgmlOptions};

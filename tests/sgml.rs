@@ -1,0 +1,447 @@
+//! The SGML note's lexical mode (issue 28): the note's worked examples in its own listing format,
+//! every example line of its construct sections classified as the note classifies it, the rules
+//! the issue names lexeme by lexeme, and losslessness (the spans of all lexemes tile the input).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::Rng;
+use tagstream::sgml::{Channel, Event, LexemeKind, Lexer, Problem, SgmlOptions, write_listing};
+
+fn events(input: &[u8], normalize: bool) -> Vec<Event<'_>> {
+    Lexer::new(SgmlOptions { normalize })
+        .tokenize(input)
+        .collect()
+}
+
+fn listing(input: &str) -> String {
+    let mut out = String::new();
+    for event in events(input.as_bytes(), true) {
+        write_listing(&event, &mut out);
+    }
+    out
+}
+
+/// `(kind, raw)` of every lexeme of every event, one list per event.
+fn lexemes(input: &str, normalize: bool) -> Vec<Vec<(LexemeKind, String)>> {
+    let events = events(input.as_bytes(), normalize);
+    let lexeme = |l: &tagstream::sgml::Lexeme| (l.kind(), l.text().into_owned());
+    events
+        .iter()
+        .map(|e| e.lexemes().iter().map(lexeme).collect())
+        .collect()
+}
+
+// ---- the note's worked examples, in its listing format ------------------------------------------
+
+/// "The API to the Lexical Analyzer", first example. The note says "six strings" and lists eight,
+/// and calls the quoted value a Name Token: by its rules it is a Literal, quotes included.
+#[test]
+fn worked_example_start_tag() {
+    let expected = "\
+Start Tag: `<xx'
+  Attr Name: `'
+  Name: `val1'
+  Attr Name: `'
+  Name: `val2'
+  Attr Name: `attr3'
+  Literal: `\".76meters\"'
+  Tag Close: `>'
+";
+    assert_eq!(listing("<xX val1 val2 aTTr3=\".76meters\">"), expected);
+}
+
+#[test]
+fn worked_example_doctype() {
+    let expected = "\
+[Aux Markup]
+Markup Decl: `<!doctype'
+  Name: `foo'
+  Comment: `--my document type--'
+  Name: `system'
+  Literal: `\"abc\"'
+  Tag Close: `>'
+";
+    assert_eq!(
+        listing("<!Doctype Foo --my document type-- System \"abc\">"),
+        expected
+    );
+}
+
+/// "Errors and Limitations": six callbacks, as listed, plus the two lexemes the note's listing
+/// leaves out, `]]` and `>`, which must belong to some lexeme for the view to be lossless.
+#[test]
+fn worked_example_errors_and_limitations() {
+    let note = "\
+!!Error!!: `bad character in tag'
+  Data: `?'
+Start Tag: `<tag'
+  Attr Name: `xxx'
+  Name Token: `yyy'
+  Tag Close: `>'
+Data: `xxx '
+!!Limitation!!: `marked sections not supported'
+  Data: `<!['
+!!Limitation!!: `declaration subset: skipping'
+  Data: `IGNORE[ a<b>c'
+Data: ` zzz'
+";
+    let ours = listing("<tag xxx=yyy ?>xxx <![IGNORE[ a<b>c]]> zzz");
+    let extra = "  Subset Close: `]]'\n  Markup Decl Close: `>'\n";
+    assert_eq!(ours.replacen(extra, "", 1), note);
+    assert!(ours.contains(extra), "{ours}");
+    let callbacks = events(b"<tag xxx=yyy ?>xxx <![IGNORE[ a<b>c]]> zzz", true).len();
+    assert_eq!(callbacks, 6);
+}
+
+// ---- every example line of the construct sections, classified ---------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Markup, no problem reported.
+    Markup,
+    /// Data only.
+    NoMarkup,
+    /// At least one error reported, no limitation.
+    Error,
+    /// An error the note says this lexer does not report: markup, no problem.
+    Unreported,
+    /// At least one limitation reported.
+    Limitation,
+}
+
+use Class::*;
+
+/// The note's examples, section by section, as its text classifies them.
+const EXAMPLES: &[(&str, Class)] = &[
+    // Markup Declarations.
+    ("<!doctype foo>", Markup),
+    ("<!doctype bar system \"abcdef\">", Markup),
+    (
+        "<!doctype BaZ public \"-//owner//DTD description//EN\">",
+        Markup,
+    ),
+    (
+        "<!doctype BAZ Public \"-//owner//DTD desc//EN\" \"sysid\">",
+        Markup,
+    ),
+    ("another way to escape < and &: <<!>xxx &<!>abc;", Markup),
+    ("<!-- xyz -->", Markup),
+    ("<!-- xyz -- --def-->", Markup),
+    ("<!---- ---- ---->", Markup),
+    ("<!doctype foo --my document type-- system \"abc\">", Markup),
+    ("<! doctype> <!,doctype> <!23>", NoMarkup),
+    ("<!- xxx -> <!-> <!-!>", NoMarkup),
+    ("<!doctype xxx,yyy>", Error),
+    ("<!usemap map1>", Error),
+    ("<!-- comment-- xxx>", Error),
+    ("<!-- comment -- ->", Error),
+    ("<!doctype foo foo foo>", Unreported),
+    ("<!doctype foo 23 17>", Unreported),
+    ("<!junk decl>", Unreported),
+    ("<!doctype doc [ <!element doc - - ANY> ]>", Limitation),
+    ("<!doctype doc  %stuff >", Limitation),
+    ("<![ IGNORE [ lkjsdflkj sdflkj sdflkj  ]]>", Limitation),
+    ("<![ CDATA [ lskdjf lskdjf lksjdf ]]>", Limitation),
+    // Tags.
+    ("<x> yyy </X>", Markup),
+    ("<abc.DEF   > ggg </abc.def >", Markup),
+    ("<A>abc def <b>xxx</b>def</a>", Markup),
+    ("<A>abc def <b>xxxdef</a>", Markup),
+    ("< x > <324 </234>", NoMarkup),
+    ("<==> < b>", NoMarkup),
+    ("<%%%> <---> <...> <--->", NoMarkup),
+    ("<xyz!> <abc/>", Error),
+    ("</xxx/> <xyz&def> <abc_def>", Error),
+    ("<> xyz </>", Limitation),
+    ("<xxx<yyy> </yyy</xxx>", Limitation),
+    // Attributes.
+    ("<x attr=\"val\">", Markup),
+    ("<x ATTR =\"val\" val>", Markup),
+    ("<y aTTr1= \"val1\">", Markup),
+    ("<td WIDTH=12pt>", Markup),
+    (
+        "<yy attr1='xyz' attr2=\"def\" attr3='xy\"z' attr4=\"abc'def\">",
+        Markup,
+    ),
+    ("<xx abc='abc&#34;def'>", Markup),
+    ("<xx aBC=\"fred &amp; barney\">", Markup),
+    ("<z attr1 = val1 attr2 = 23 attr3 = 'abc'>", Markup),
+    ("<xx val1 val2 attr3=.76meters>", Markup),
+    (
+        "<a href=foo.html> ..</a> <a href=foo-bar.html>..</a>",
+        Markup,
+    ),
+    ("<x attr = abc$#@>", Error),
+    ("<y attr1,attr2>", Error),
+    ("<tt =xyz>", Error),
+    ("<z attr += 2>", Error),
+    ("<xx attr=50%>", Error),
+    ("<a href=http://foo/bar/>", Error),
+    (
+        "<a href=\"http://foo/bar/> ... </a> ... <a href=\"xyz\">...</a>",
+        Error,
+    ),
+    ("<xx \"abc\">", Error),
+    ("<xxx abc=>", Error),
+    // Character References and Entity References.
+    ("&#38; &#200;", Markup),
+    ("&amp; &ouml;", Markup),
+    ("&#38 &#200,xxx", Markup),
+    ("&amp &abc() &xy12/..\\", Markup),
+    ("To illustrate the X tag, write &lt;X&gt;", Markup),
+    ("a & b, a &# b", NoMarkup),
+    ("a &, b &. c", NoMarkup),
+    ("a &#-xx &100", NoMarkup),
+    ("&#2000000; &#20.7 &#20-35", Error),
+    // Processing Instructions.
+    ("<?style tt = font courier>", Markup),
+    ("<?page break>", Markup),
+    ("<?experiment> ... <?/experiment> ", Markup),
+    // Differences from Basic SGML: named character references.
+    ("&#RS &#RE;", Limitation),
+    ("&#SPACE;", Limitation),
+    // The memo instance.
+    (
+        "<!doctype memo system>\n<Date numeric=\"1994-06-12\"> \n<To>Third Floor\n<p>Please limit coffee breaks to 10 minutes.\n<Closing>The Management\n",
+        Markup,
+    ),
+];
+
+fn classify(input: &str) -> Class {
+    let events = events(input.as_bytes(), false);
+    let problems: Vec<Problem> = events.iter().filter_map(Event::problem).collect();
+    let markup = events.iter().any(|e| {
+        e.channel() != Channel::Primary || e.lexemes().iter().any(|l| l.kind() != LexemeKind::Data)
+    });
+    if problems.iter().any(|p| p.is_limitation()) {
+        Limitation
+    } else if !problems.is_empty() {
+        Error
+    } else if markup {
+        Markup
+    } else {
+        NoMarkup
+    }
+}
+
+#[test]
+fn every_example_is_classified_as_the_note_says() {
+    let mut wrong = Vec::new();
+    for &(input, class) in EXAMPLES {
+        let expected = if class == Unreported { Markup } else { class };
+        let got = classify(input);
+        if got != expected {
+            wrong.push(format!("{input:?}: {class:?}, got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+// ---- the rules, lexeme by lexeme ---------------------------------------------------------------
+
+use LexemeKind as K;
+
+fn kinds(input: &str) -> Vec<Vec<(LexemeKind, String)>> {
+    let drop_space = |e: Vec<(LexemeKind, String)>| e.into_iter().filter(|l| l.0 != K::S).collect();
+    lexemes(input, true).into_iter().map(drop_space).collect()
+}
+
+fn ev(lexemes: &[(LexemeKind, &str)]) -> Vec<(LexemeKind, String)> {
+    lexemes.iter().map(|&(k, t)| (k, t.to_string())).collect()
+}
+
+#[test]
+fn comment_declarations_hold_zero_or_more_comments() {
+    assert_eq!(
+        kinds("<!---- ---- ---->"),
+        [ev(&[
+            (K::MarkupDecl, "<!"),
+            (K::Comment, "----"),
+            (K::Comment, "----"),
+            (K::Comment, "----"),
+            (K::Mdc, ">")
+        ])]
+    );
+    assert_eq!(kinds("<!>"), [ev(&[(K::MarkupDecl, "<!"), (K::Mdc, ">")])]);
+    assert_eq!(
+        kinds("<!-- xyz -- --def-->"),
+        [ev(&[
+            (K::MarkupDecl, "<!"),
+            (K::Comment, "-- xyz --"),
+            (K::Comment, "--def--"),
+            (K::Mdc, ">")
+        ])]
+    );
+}
+
+#[test]
+fn an_omitted_attribute_name_is_reported_as_such() {
+    assert_eq!(
+        kinds("<x ATTR =\"val\" val>"),
+        [ev(&[
+            (K::Start, "<x"),
+            (K::AttrName, "attr"),
+            (K::Vi, "="),
+            (K::Literal, "\"val\""),
+            (K::AttrName, ""),
+            (K::Name, "val"),
+            (K::Tagc, ">"),
+        ])]
+    );
+}
+
+#[test]
+fn declaration_parameters_are_separate_lexemes() {
+    assert_eq!(
+        kinds("<!doctype foo 23 17 1a 'x'>"),
+        [ev(&[
+            (K::MarkupDecl, "<!doctype"),
+            (K::Name, "foo"),
+            (K::Number, "23"),
+            (K::Number, "17"),
+            (K::Nmtoken, "1a"),
+            (K::Literal, "'x'"),
+            (K::Tagc, ">"),
+        ])]
+    );
+}
+
+#[test]
+fn references_end_at_refc_record_end_or_non_name_character() {
+    assert_eq!(
+        kinds("&#38;&amp\nx&abc()"),
+        [
+            ev(&[(K::NumCharRef, "&#38"), (K::Refc, ";")]),
+            ev(&[(K::GeRef, "&amp"), (K::Refc, "\n")]),
+            ev(&[(K::Data, "x")]),
+            ev(&[(K::GeRef, "&abc")]),
+            ev(&[(K::Data, "()")]),
+        ]
+    );
+    assert_eq!(
+        kinds("&#38\r\n")[0],
+        ev(&[(K::NumCharRef, "&#38"), (K::Refc, "\r\n")])
+    );
+}
+
+#[test]
+fn record_ends_stay_in_the_data() {
+    assert_eq!(
+        kinds("a\nb\r\n<p>\n"),
+        [
+            ev(&[(K::Data, "a\nb\r\n")]),
+            ev(&[(K::Start, "<p"), (K::Tagc, ">")]),
+            ev(&[(K::Data, "\n")])
+        ]
+    );
+}
+
+#[test]
+fn normalization_lowercases_names_but_not_entity_names_or_values() {
+    let normalized = kinds("<P CLASS=Big>&Ouml;</P>");
+    assert_eq!(
+        normalized,
+        [
+            ev(&[
+                (K::Start, "<p"),
+                (K::AttrName, "class"),
+                (K::Vi, "="),
+                (K::Nmtoken, "Big"),
+                (K::Tagc, ">")
+            ]),
+            ev(&[(K::GeRef, "&Ouml"), (K::Refc, ";")]),
+            ev(&[(K::End, "</p"), (K::Tagc, ">")]),
+        ]
+    );
+    for event in events(b"<P CLASS=Big>&Ouml;</P><!DOCTYPE HTML>", false) {
+        for lexeme in event.lexemes() {
+            assert_eq!(lexeme.text().as_bytes(), lexeme.raw());
+        }
+    }
+}
+
+#[test]
+fn problems_carry_the_offending_text_and_recovery_goes_on() {
+    let events = events(b"<xx attr=50%>t", false);
+    assert_eq!(events[0].problem(), Some(Problem::BadCharacterInTag));
+    assert_eq!(events[0].lexemes()[1].raw(), b"%");
+    assert_eq!(events[1].lexemes().last().unwrap().kind(), K::Tagc);
+    assert_eq!(events[2].lexemes()[0].raw(), b"t");
+}
+
+#[test]
+fn unfinished_constructs_at_the_end_of_input_are_reported_and_kept() {
+    for (input, problem) in [
+        ("<a href", Problem::EofInTag),
+        ("<a href='x", Problem::EofInLiteral),
+        ("<!doctype x", Problem::EofInDeclaration),
+        ("<!-- x", Problem::EofInComment),
+        ("<?pi", Problem::EofInPi),
+    ] {
+        let events = events(input.as_bytes(), false);
+        assert!(
+            events.iter().any(|e| e.problem() == Some(problem)),
+            "{input}"
+        );
+        assert_lossless(input.as_bytes(), &events);
+    }
+}
+
+// ---- lossless ----------------------------------------------------------------------------------
+
+/// The spans of all lexemes tile the input, and their raw bytes are the input's.
+fn assert_lossless(input: &[u8], events: &[Event]) {
+    let mut all: Vec<_> = events
+        .iter()
+        .flat_map(|e| e.lexemes().iter().copied())
+        .collect();
+    all.sort_by_key(|l| l.span().start);
+    let mut at = 0;
+    for lexeme in &all {
+        assert_eq!(
+            lexeme.span().start,
+            at,
+            "gap or overlap at {at} in {:?}",
+            String::from_utf8_lossy(input)
+        );
+        assert_eq!(lexeme.raw(), &input[lexeme.span().range()]);
+        at = lexeme.span().end;
+    }
+    assert_eq!(at, input.len());
+}
+
+#[test]
+fn every_example_is_lossless() {
+    for &(input, _) in EXAMPLES {
+        assert_lossless(input.as_bytes(), &events(input.as_bytes(), false));
+    }
+}
+
+#[test]
+fn random_markup_is_lossless() {
+    let alphabet = b"<>!?-&#;=\"' \n\r[]%/aZ09._,";
+    let mut rng = Rng::new(28);
+    for _ in 0..common::proptest_cases(3000, 100) {
+        let len = rng.below(40);
+        let input: Vec<u8> = (0..len).map(|_| *rng.pick(alphabet)).collect();
+        assert_lossless(&input, &events(&input, false));
+    }
+}
+
+#[test]
+fn corpus_pages_are_lossless() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/corpus");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("datasets/corpus not fetched: skipped");
+        return;
+    };
+    for entry in entries
+        .flatten()
+        .take(common::native_or_miri(usize::MAX, 2))
+    {
+        let input = std::fs::read(entry.path()).unwrap();
+        assert_lossless(&input, &events(&input, false));
+    }
+}
