@@ -445,3 +445,73 @@ fn corpus_pages_are_lossless() {
         assert_lossless(&input, &events(&input, false));
     }
 }
+
+/// Each error and limitation, from an input that brings it, with its code, message and kind.
+#[test]
+fn every_problem_is_reported_somewhere() {
+    let cases: &[(&str, Problem)] = &[
+        ("<xyz!>", Problem::BadCharacterInTag),
+        ("<xx \"abc\">", Problem::LiteralWithoutName),
+        ("<xxx abc=>", Problem::MissingAttributeValue),
+        ("<!doctype xxx,yyy>", Problem::BadCharacterInDeclaration),
+        (
+            "<!-- comment-- xxx>",
+            Problem::BadCharacterInCommentDeclaration,
+        ),
+        ("<!usemap map1>", Problem::ShortReferenceDeclaration),
+        ("&#20.7", Problem::BadCharacterInReference),
+        ("&#2000000;", Problem::CharacterNumberOutOfRange),
+        ("<a", Problem::EofInTag),
+        ("<!doctype", Problem::EofInDeclaration),
+        ("<!--", Problem::EofInComment),
+        ("<a b='", Problem::EofInLiteral),
+        ("<?", Problem::EofInPi),
+        ("<![ IGNORE [ x ]]>", Problem::MarkedSection),
+        ("<!doctype d [ ]>", Problem::DeclarationSubset),
+        ("<!doctype d %e;>", Problem::ParameterEntityReference),
+        ("&#SPACE;", Problem::NamedCharacterReference),
+        ("<a<b>", Problem::UnclosedTag),
+        ("<>", Problem::EmptyStartTag),
+        ("</>", Problem::EmptyEndTag),
+    ];
+    assert_eq!(cases.len(), Problem::ALL.len());
+    for &(input, problem) in cases {
+        let events = events(input.as_bytes(), false);
+        let event = events.iter().find(|e| e.problem() == Some(problem));
+        let event = event.unwrap_or_else(|| panic!("{input}: no {}", problem.code()));
+        let message = &event.lexemes()[0];
+        let kind = if problem.is_limitation() {
+            K::Limitation
+        } else {
+            K::Error
+        };
+        assert_eq!(
+            (message.kind(), message.text().as_ref()),
+            (kind, problem.message())
+        );
+        assert!(message.raw().is_empty() && message.span().is_empty());
+        assert_eq!(event.lexemes()[1].kind(), K::Data);
+    }
+    let codes: std::collections::HashSet<_> = Problem::ALL.iter().map(|p| p.code()).collect();
+    assert_eq!(codes.len(), Problem::ALL.len());
+}
+
+#[test]
+fn problems_have_lines_and_columns() {
+    let input = b"<p>\n  <x ?>\n&#2000000;";
+    let mut events = Lexer::new(SgmlOptions::default()).tokenize(input);
+    let mut found = Vec::new();
+    while let Some(event) = events.next() {
+        if let Some(problem) = event.problem() {
+            let at = events.position(event.lexemes()[1].span().start).unwrap();
+            found.push((problem, at.line, at.col));
+        }
+    }
+    assert_eq!(
+        found,
+        [
+            (Problem::BadCharacterInTag, 2, 6),
+            (Problem::CharacterNumberOutOfRange, 3, 1)
+        ]
+    );
+}

@@ -5,6 +5,8 @@
 
 use std::collections::VecDeque;
 
+use crate::error::Position;
+use crate::input::LineCounter;
 use crate::scan::{find1, find2};
 use crate::span::{Span, Window};
 
@@ -213,18 +215,14 @@ fn starts_markup(b: &Window, at: usize) -> Step<bool> {
 #[derive(Debug, Default)]
 pub(crate) struct Machine {
     options: SgmlOptions,
-    /// The stream offset the next step starts at.
-    pos: usize,
+    /// The stream offset the next step starts at: the machine needs nothing before it (a
+    /// driver's retention point).
+    pub(super) pos: usize,
 }
 
 impl Machine {
     pub(crate) fn new(options: SgmlOptions) -> Machine {
         Machine { options, pos: 0 }
-    }
-
-    /// The stream offset the next step starts at: the machine needs nothing before it.
-    pub(crate) fn pos(&self) -> usize {
-        self.pos
     }
 
     /// Lex the next construct of `b` into `out`. `false` when nothing more can be lexed from
@@ -614,13 +612,14 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
 /// use tagstream::sgml::{Channel, LexemeKind, Lexer, SgmlOptions};
 ///
 /// let lexer = Lexer::new(SgmlOptions { normalize: true });
-/// let events: Vec<_> = lexer.tokenize(b"<P Align=center>&amp x").collect();
-/// let start = events[0].lexemes();
-/// assert_eq!(start[0].text(), "<p");
-/// assert_eq!(start[2].kind(), LexemeKind::AttrName);
-/// assert_eq!(start[4].raw(), b"center");
-/// assert_eq!(events[1].lexemes()[0].kind(), LexemeKind::GeRef);
-/// assert_eq!(events[1].lexemes()[1].raw(), b" ".as_slice().get(..0).unwrap());
+/// let events: Vec<_> = lexer.tokenize(b"<P Align=center>&amp;x").collect();
+/// let tag = events[0].lexemes();
+/// assert_eq!(tag[0].text(), "<p");
+/// assert_eq!(tag[0].raw(), b"<P");
+/// assert_eq!((tag[2].kind(), tag[2].text().as_ref()), (LexemeKind::AttrName, "align"));
+/// assert_eq!((tag[4].kind(), tag[4].raw()), (LexemeKind::Nmtoken, &b"center"[..]));
+/// let reference = events[1].lexemes();
+/// assert_eq!((reference[0].kind(), reference[1].raw()), (LexemeKind::GeRef, &b";"[..]));
 /// assert_eq!(events[2].channel(), Channel::Primary);
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
@@ -644,6 +643,7 @@ impl Lexer {
                 eof: true,
             },
             queue: VecDeque::new(),
+            lines: LineCounter::default(),
         }
     }
 }
@@ -653,6 +653,26 @@ pub struct Events<'t> {
     machine: Machine,
     window: Window<'t>,
     queue: VecDeque<Event<'t>>,
+    lines: LineCounter,
+}
+
+impl Events<'_> {
+    /// The line and column of input offset `offset` (a problem's
+    /// [`Lexeme::span`](super::Lexeme::span) start, say), counted as [`crate::Tokens::position`]
+    /// counts them; `None` past the end of the input.
+    ///
+    /// ```
+    /// use tagstream::sgml::{Lexer, SgmlOptions};
+    ///
+    /// let mut events = Lexer::new(SgmlOptions::default()).tokenize(b"<p>\n<x ?>");
+    /// let problem = events.find(|e| e.problem().is_some()).unwrap();
+    /// let at = events.position(problem.lexemes()[1].span().start).unwrap();
+    /// assert_eq!((at.line, at.col), (2, 4));
+    /// ```
+    pub fn position(&mut self, offset: usize) -> Option<Position> {
+        let bytes = self.window.bytes;
+        (offset <= bytes.len()).then(|| self.lines.position(bytes, 0, offset))
+    }
 }
 
 impl<'t> Iterator for Events<'t> {

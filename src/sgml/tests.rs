@@ -42,7 +42,7 @@ fn through_windows<'t>(input: &'t [u8], chunks: &[&[u8]]) -> Vec<Event<'t>> {
         fed += chunk.len();
         let eof = i + 1 == chunks.len();
         loop {
-            let pos = machine.pos();
+            let pos = machine.pos;
             let window = Window {
                 bytes: &input[pos..fed],
                 base: pos,
