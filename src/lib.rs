@@ -137,6 +137,7 @@ mod lex;
 mod options;
 mod refs;
 mod scan;
+pub mod sgml;
 mod span;
 #[cfg(test)]
 mod testutil;
@@ -144,7 +145,6 @@ mod token;
 mod tokenizer;
 mod word;
 pub mod write;
-pub mod sgml;
 pub mod xml5;
 
 pub use error::{

@@ -7,17 +7,21 @@ mod common;
 use std::path::PathBuf;
 
 use common::Rng;
-use tagstream::sgml::{Channel, Event, LexemeKind, Lexer, Problem, SgmlOptions, write_listing};
+use tagstream::Options;
+use tagstream::sgml::{Channel, Event, LexemeKind, Problem, SgmlOptions, Tokenizer, write_listing};
 
-fn events(input: &[u8], normalize: bool) -> Vec<Event<'_>> {
-    Lexer::new(SgmlOptions { normalize })
-        .tokenize(input)
-        .collect()
+/// A tokenizer that strips no byte order mark: every byte is in a lexeme.
+fn tokenizer(normalize: bool) -> Tokenizer {
+    Tokenizer::new(Options::new().strip_bom(false), SgmlOptions { normalize })
+}
+
+fn events<'t>(tokenizer: &'t mut Tokenizer, input: &'t [u8]) -> Vec<Event<'t>> {
+    tokenizer.tokenize(input).collect()
 }
 
 fn listing(input: &str) -> String {
     let mut out = String::new();
-    for event in events(input.as_bytes(), true) {
+    for event in events(&mut tokenizer(true), input.as_bytes()) {
         write_listing(&event, &mut out);
     }
     out
@@ -25,7 +29,8 @@ fn listing(input: &str) -> String {
 
 /// `(kind, raw)` of every lexeme of every event, one list per event.
 fn lexemes(input: &str, normalize: bool) -> Vec<Vec<(LexemeKind, String)>> {
-    let events = events(input.as_bytes(), normalize);
+    let mut t = tokenizer(normalize);
+    let events = events(&mut t, input.as_bytes());
     let lexeme = |l: &tagstream::sgml::Lexeme| (l.kind(), l.text().into_owned());
     events
         .iter()
@@ -91,7 +96,11 @@ Data: ` zzz'
     let extra = "  Subset Close: `]]'\n  Markup Decl Close: `>'\n";
     assert_eq!(ours.replacen(extra, "", 1), note);
     assert!(ours.contains(extra), "{ours}");
-    let callbacks = events(b"<tag xxx=yyy ?>xxx <![IGNORE[ a<b>c]]> zzz", true).len();
+    let callbacks = events(
+        &mut tokenizer(true),
+        b"<tag xxx=yyy ?>xxx <![IGNORE[ a<b>c]]> zzz",
+    )
+    .len();
     assert_eq!(callbacks, 6);
 }
 
@@ -210,7 +219,8 @@ const EXAMPLES: &[(&str, Class)] = &[
 ];
 
 fn classify(input: &str) -> Class {
-    let events = events(input.as_bytes(), false);
+    let mut t = tokenizer(false);
+    let events = events(&mut t, input.as_bytes());
     let problems: Vec<Problem> = events.iter().filter_map(Event::problem).collect();
     let markup = events.iter().any(|e| {
         e.channel() != Channel::Primary || e.lexemes().iter().any(|l| l.kind() != LexemeKind::Data)
@@ -355,7 +365,10 @@ fn normalization_lowercases_names_but_not_entity_names_or_values() {
             ev(&[(K::End, "</p"), (K::Tagc, ">")]),
         ]
     );
-    for event in events(b"<P CLASS=Big>&Ouml;</P><!DOCTYPE HTML>", false) {
+    for event in events(
+        &mut tokenizer(false),
+        b"<P CLASS=Big>&Ouml;</P><!DOCTYPE HTML>",
+    ) {
         for lexeme in event.lexemes() {
             assert_eq!(lexeme.text().as_bytes(), lexeme.raw());
         }
@@ -364,7 +377,8 @@ fn normalization_lowercases_names_but_not_entity_names_or_values() {
 
 #[test]
 fn problems_carry_the_offending_text_and_recovery_goes_on() {
-    let events = events(b"<xx attr=50%>t", false);
+    let mut t = tokenizer(false);
+    let events = events(&mut t, b"<xx attr=50%>t");
     assert_eq!(events[0].problem(), Some(Problem::BadCharacterInTag));
     assert_eq!(events[0].lexemes()[1].raw(), b"%");
     assert_eq!(events[1].lexemes().last().unwrap().kind(), K::Tagc);
@@ -380,7 +394,8 @@ fn unfinished_constructs_at_the_end_of_input_are_reported_and_kept() {
         ("<!-- x", Problem::EofInComment),
         ("<?pi", Problem::EofInPi),
     ] {
-        let events = events(input.as_bytes(), false);
+        let mut t = tokenizer(false);
+        let events = events(&mut t, input.as_bytes());
         assert!(
             events.iter().any(|e| e.problem() == Some(problem)),
             "{input}"
@@ -404,7 +419,7 @@ fn assert_lossless(input: &[u8], events: &[Event]) {
             lexeme.span().start,
             at,
             "gap or overlap at {at} in {:?}",
-            String::from_utf8_lossy(input)
+            String::from_utf8_lossy(&input[..input.len().min(200)])
         );
         assert_eq!(lexeme.raw(), &input[lexeme.span().range()]);
         at = lexeme.span().end;
@@ -415,7 +430,10 @@ fn assert_lossless(input: &[u8], events: &[Event]) {
 #[test]
 fn every_example_is_lossless() {
     for &(input, _) in EXAMPLES {
-        assert_lossless(input.as_bytes(), &events(input.as_bytes(), false));
+        assert_lossless(
+            input.as_bytes(),
+            &events(&mut tokenizer(false), input.as_bytes()),
+        );
     }
 }
 
@@ -426,7 +444,7 @@ fn random_markup_is_lossless() {
     for _ in 0..common::proptest_cases(3000, 100) {
         let len = rng.below(40);
         let input: Vec<u8> = (0..len).map(|_| *rng.pick(alphabet)).collect();
-        assert_lossless(&input, &events(&input, false));
+        assert_lossless(&input, &events(&mut tokenizer(false), &input));
     }
 }
 
@@ -442,7 +460,7 @@ fn corpus_pages_are_lossless() {
         .take(common::native_or_miri(usize::MAX, 2))
     {
         let input = std::fs::read(entry.path()).unwrap();
-        assert_lossless(&input, &events(&input, false));
+        assert_lossless(&input, &events(&mut tokenizer(false), &input));
     }
 }
 
@@ -476,7 +494,8 @@ fn every_problem_is_reported_somewhere() {
     ];
     assert_eq!(cases.len(), Problem::ALL.len());
     for &(input, problem) in cases {
-        let events = events(input.as_bytes(), false);
+        let mut t = tokenizer(false);
+        let events = events(&mut t, input.as_bytes());
         let event = events.iter().find(|e| e.problem() == Some(problem));
         let event = event.unwrap_or_else(|| panic!("{input}: no {}", problem.code()));
         let message = &event.lexemes()[0];
@@ -499,7 +518,8 @@ fn every_problem_is_reported_somewhere() {
 #[test]
 fn problems_have_lines_and_columns() {
     let input = b"<p>\n  <x ?>\n&#2000000;";
-    let mut events = Lexer::new(SgmlOptions::default()).tokenize(input);
+    let mut tokenizer = Tokenizer::default();
+    let mut events = tokenizer.tokenize(input);
     let mut found = Vec::new();
     while let Some(event) = events.next() {
         if let Some(problem) = event.problem() {
@@ -514,4 +534,123 @@ fn problems_have_lines_and_columns() {
             (Problem::CharacterNumberOutOfRange, 3, 1)
         ]
     );
+}
+
+// ---- streaming: the same events for every chunking ---------------------------------------------
+
+type Shape = (Channel, Vec<(LexemeKind, tagstream::Span, Vec<u8>)>);
+
+/// What is compared: each event's channel and lexemes, data events that touch joined (a seam may
+/// split data).
+fn push_shape(out: &mut Vec<Shape>, event: &Event) {
+    let lexemes: Vec<_> = (event.lexemes().iter())
+        .map(|l| (l.kind(), l.span(), l.raw().to_vec()))
+        .collect();
+    if let (Channel::Primary, [(K::Data, span, raw)]) = (event.channel(), &lexemes[..])
+        && let Some((Channel::Primary, last)) = out.last_mut()
+        && let [(K::Data, previous, bytes)] = &mut last[..]
+        && previous.end == span.start
+    {
+        previous.end = span.end;
+        bytes.extend_from_slice(raw);
+        return;
+    }
+    out.push((event.channel(), lexemes));
+}
+
+/// The events of `input` fed in `chunks`; with `pause`, the iterator is dropped after every
+/// event and the stream resumed with an empty feed.
+fn streamed(input: &[u8], cuts: &[usize], pause: bool) -> Vec<Shape> {
+    let mut tokenizer = tokenizer(false);
+    let mut out = Vec::new();
+    let mut from = 0;
+    for &to in cuts.iter().chain([&input.len()]) {
+        let chunk = &input[from..to];
+        from = to;
+        let mut events = tokenizer.feed(chunk);
+        if pause {
+            if let Some(event) = events.next() {
+                push_shape(&mut out, &event);
+            }
+            drop(events);
+            while let Some(event) = tokenizer.feed(&[]).next() {
+                push_shape(&mut out, &event);
+            }
+        } else {
+            events.for_each(|e| push_shape(&mut out, &e));
+        }
+    }
+    tokenizer.finish().for_each(|e| push_shape(&mut out, &e));
+    out
+}
+
+fn whole(input: &[u8]) -> Vec<Shape> {
+    let mut out = Vec::new();
+    for event in tokenizer(false).tokenize(input) {
+        push_shape(&mut out, &event);
+    }
+    out
+}
+
+#[test]
+fn examples_are_the_same_at_every_split_and_byte_by_byte() {
+    for &(input, _) in EXAMPLES {
+        let input = input.as_bytes();
+        let expected = whole(input);
+        let bytes: Vec<usize> = (1..input.len()).collect();
+        assert_eq!(
+            streamed(input, &bytes, false),
+            expected,
+            "{input:?} byte by byte"
+        );
+        assert_eq!(streamed(input, &bytes, true), expected, "{input:?} paused");
+        for cut in 0..=input.len() {
+            assert_eq!(
+                streamed(input, &[cut], false),
+                expected,
+                "{input:?} cut at {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_markup_is_the_same_in_random_chunks() {
+    let alphabet = b"<>!?-&#;=\"' \n\r[]%/aZ09._,";
+    let mut rng = Rng::new(280);
+    for _ in 0..common::proptest_cases(500, 20) {
+        let len = rng.below(60);
+        let input: Vec<u8> = (0..len).map(|_| *rng.pick(alphabet)).collect();
+        let cuts = common::random_cuts(&mut rng, input.len());
+        let pause = rng.chance(1, 2);
+        assert_eq!(
+            streamed(&input, &cuts, pause),
+            whole(&input),
+            "{input:?} {cuts:?}"
+        );
+    }
+}
+
+#[test]
+fn corpus_pages_are_the_same_in_chunks() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/corpus");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("datasets/corpus not fetched: skipped");
+        return;
+    };
+    let mut rng = Rng::new(2028);
+    for entry in entries.flatten().take(common::native_or_miri(40, 1)) {
+        let input = std::fs::read(entry.path()).unwrap();
+        let expected = whole(&input);
+        for size in [1024, 4096] {
+            let cuts = common::even_cuts(input.len(), size);
+            assert_eq!(streamed(&input, &cuts, false), expected, "{entry:?} {size}");
+        }
+        let cuts = common::random_cuts(&mut rng, input.len());
+        assert_eq!(
+            streamed(&input, &cuts, true),
+            expected,
+            "{entry:?} {cuts:?}"
+        );
+    }
 }

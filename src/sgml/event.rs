@@ -167,51 +167,75 @@ problems! {
     EmptyEndTag, true, "limitation", "empty-end-tag", "empty end tags not supported";
 }
 
-/// One lexeme: its kind, its bytes in the input, and its text.
+/// A lexeme as the machine records it: kind and span, never bytes (see [`Lexeme`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Lexeme<'t> {
-    kind: LexemeKind,
-    span: Span,
-    raw: &'t [u8],
-    /// The message, for [`LexemeKind::Error`] and [`LexemeKind::Limitation`].
-    problem: Option<Problem>,
-    normalize: bool,
+pub(crate) struct LexRecord {
+    pub(crate) kind: LexemeKind,
+    pub(crate) span: Span,
+    /// The error or limitation, for a message.
+    pub(crate) problem: Option<Problem>,
 }
 
-impl<'t> Lexeme<'t> {
-    pub(crate) fn new(kind: LexemeKind, span: Span, raw: &'t [u8], normalize: bool) -> Self {
-        Lexeme {
+impl LexRecord {
+    pub(crate) fn new(kind: LexemeKind, span: Span) -> LexRecord {
+        LexRecord {
             kind,
             span,
-            raw,
             problem: None,
-            normalize,
         }
     }
 
-    pub(crate) fn problem(problem: Problem, at: usize) -> Self {
+    /// The message of `problem`, its span empty at `at`.
+    pub(crate) fn problem(problem: Problem, at: usize) -> LexRecord {
         let kind = if problem.is_limitation() {
             LexemeKind::Limitation
         } else {
             LexemeKind::Error
         };
-        Lexeme {
+        LexRecord {
             kind,
             span: Span::empty(at),
-            raw: &[],
             problem: Some(problem),
-            normalize: false,
         }
     }
+}
 
-    /// The lexeme's kind.
+/// An event as the machine records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EventRecord {
+    pub(crate) channel: Channel,
+    pub(crate) lexemes: Vec<LexRecord>,
+}
+
+impl EventRecord {
+    /// The bytes the event's lexemes cover (its problems' messages included).
+    pub(crate) fn span(&self) -> Span {
+        let start = self.lexemes.iter().map(|l| l.span.start).min();
+        let end = self.lexemes.iter().map(|l| l.span.end).max();
+        Span {
+            start: start.unwrap_or(0),
+            end: end.unwrap_or(0),
+        }
+    }
+}
+
+/// One lexeme: its kind, its bytes in the input, and its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lexeme<'t> {
+    record: LexRecord,
+    raw: &'t [u8],
+    normalize: bool,
+}
+
+impl<'t> Lexeme<'t> {
+    /// The kind.
     pub fn kind(&self) -> LexemeKind {
-        self.kind
+        self.record.kind
     }
 
     /// Where its bytes are in the input stream.
     pub fn span(&self) -> Span {
-        self.span
+        self.record.span
     }
 
     /// Its bytes, verbatim (quotes included for literals; empty for a message or an omitted
@@ -223,11 +247,12 @@ impl<'t> Lexeme<'t> {
     /// Its text: a problem's message; else the raw bytes (invalid UTF-8 replaced by U+FFFD),
     /// lowercased for names when normalization is on. Borrowed when unchanged.
     pub fn text(&self) -> Cow<'t, str> {
-        if let Some(problem) = self.problem {
+        if let Some(problem) = self.record.problem {
             return Cow::Borrowed(problem.message());
         }
         let text = String::from_utf8_lossy(self.raw);
-        if self.normalize && self.kind.folds() && self.raw.iter().any(u8::is_ascii_uppercase) {
+        let fold = self.normalize && self.record.kind.folds();
+        if fold && self.raw.iter().any(u8::is_ascii_uppercase) {
             Cow::Owned(text.to_ascii_lowercase())
         } else {
             text
@@ -236,7 +261,7 @@ impl<'t> Lexeme<'t> {
 
     /// The error or limitation, for a message lexeme.
     pub fn problem_kind(&self) -> Option<Problem> {
-        self.problem
+        self.record.problem
     }
 }
 
@@ -248,8 +273,17 @@ pub struct Event<'t> {
 }
 
 impl<'t> Event<'t> {
-    pub(crate) fn new(channel: Channel, lexemes: Vec<Lexeme<'t>>) -> Self {
-        Event { channel, lexemes }
+    /// The event `record` over `bytes`, which hold its stream offsets from `base` on.
+    pub(crate) fn new(record: &EventRecord, bytes: &'t [u8], base: usize, normalize: bool) -> Self {
+        let lexeme = |&record: &LexRecord| Lexeme {
+            record,
+            raw: &bytes[record.span.start - base..record.span.end - base],
+            normalize,
+        };
+        Event {
+            channel: record.channel,
+            lexemes: record.lexemes.iter().map(lexeme).collect(),
+        }
     }
 
     /// Which callback the note would call with it.
@@ -271,8 +305,8 @@ impl<'t> Event<'t> {
     pub fn span(&self) -> Span {
         match (self.lexemes.first(), self.lexemes.last()) {
             (Some(first), Some(last)) => Span {
-                start: first.span.start,
-                end: last.span.end,
+                start: first.span().start,
+                end: last.span().end,
             },
             _ => Span::default(),
         }

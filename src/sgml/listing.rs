@@ -11,10 +11,12 @@ use super::event::{Channel, Event, LexemeKind};
 /// attributes (`Vi`) are left out, as the note's listings leave them out.
 ///
 /// ```
-/// use tagstream::sgml::{Lexer, SgmlOptions, write_listing};
+/// use tagstream::Options;
+/// use tagstream::sgml::{SgmlOptions, Tokenizer, write_listing};
 ///
 /// let mut listing = String::new();
-/// for event in Lexer::new(SgmlOptions { normalize: true }).tokenize(b"<!Doctype Foo System>") {
+/// let mut tokenizer = Tokenizer::new(Options::new(), SgmlOptions { normalize: true });
+/// for event in tokenizer.tokenize(b"<!Doctype Foo System>") {
 ///     write_listing(&event, &mut listing);
 /// }
 /// assert_eq!(

@@ -5,18 +5,16 @@
 
 use std::collections::VecDeque;
 
-use crate::error::Position;
-use crate::input::LineCounter;
 use crate::scan::{find1, find2};
 use crate::span::{Span, Window};
 
 use super::class::{DIGIT, LETTER, NAME_CHAR, SPACE, is};
-use super::event::{Channel, Event, Lexeme, LexemeKind as K, Problem};
+use super::event::{Channel, EventRecord, LexRecord, LexemeKind as K, Problem};
 
 /// How the SGML lexer reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SgmlOptions {
-    /// The note's `SGML_lexNorm`: lowercase names other than entity names in [`Lexeme::text`].
+    /// The note's `SGML_lexNorm`: lowercase names other than entity names in [`Lexeme::text`](super::Lexeme::text).
     pub normalize: bool,
 }
 
@@ -33,9 +31,8 @@ const MAX_CHAR: u32 = 0x10FFFF;
 struct Cursor<'c, 't> {
     b: &'c Window<'t>,
     pos: usize,
-    normalize: bool,
-    lexemes: Vec<Lexeme<'t>>,
-    out: &'c mut VecDeque<Event<'t>>,
+    lexemes: Vec<LexRecord>,
+    out: &'c mut VecDeque<EventRecord>,
 }
 
 impl<'t> Cursor<'_, 't> {
@@ -62,12 +59,12 @@ impl<'t> Cursor<'_, 't> {
         })
     }
 
-    fn lexeme(&self, kind: K, from: usize, to: usize) -> Lexeme<'t> {
+    fn lexeme(&self, kind: K, from: usize, to: usize) -> LexRecord {
         let span = Span {
             start: from,
             end: to,
         };
-        Lexeme::new(kind, span, self.raw(from, to), self.normalize)
+        LexRecord::new(kind, span)
     }
 
     /// Add the lexeme `kind` from `from` to the position.
@@ -105,8 +102,11 @@ impl<'t> Cursor<'_, 't> {
     /// Report `problem` with the offending text `from..to`, as an event of its own.
     fn report(&mut self, problem: Problem, from: usize, to: usize) {
         let data = self.lexeme(K::Data, from, to);
-        let lexemes = vec![Lexeme::problem(problem, from), data];
-        self.out.push_back(Event::new(Channel::Problem, lexemes));
+        let lexemes = vec![LexRecord::problem(problem, from), data];
+        self.out.push_back(EventRecord {
+            channel: Channel::Problem,
+            lexemes,
+        });
     }
 
     /// Report `problem` whose offending text runs from `from` to the position.
@@ -117,7 +117,7 @@ impl<'t> Cursor<'_, 't> {
     /// Hand out the construct's lexemes as an event of `channel`.
     fn emit(&mut self, channel: Channel) {
         let lexemes = std::mem::take(&mut self.lexemes);
-        self.out.push_back(Event::new(channel, lexemes));
+        self.out.push_back(EventRecord { channel, lexemes });
     }
 
     /// A literal from its opening quote at the position, quotes included, to the end of input
@@ -214,21 +214,17 @@ fn starts_markup(b: &Window, at: usize) -> Step<bool> {
 /// The SGML lexer: the note's states over windows of a stream.
 #[derive(Debug, Default)]
 pub(crate) struct Machine {
-    options: SgmlOptions,
+    pub(super) options: SgmlOptions,
     /// The stream offset the next step starts at: the machine needs nothing before it (a
     /// driver's retention point).
     pub(super) pos: usize,
 }
 
 impl Machine {
-    pub(crate) fn new(options: SgmlOptions) -> Machine {
-        Machine { options, pos: 0 }
-    }
-
     /// Lex the next construct of `b` into `out`. `false` when nothing more can be lexed from
     /// `b`: it is read to its end, or what is left of it is undecided (the machine then starts
     /// there again with a window that holds more).
-    pub(crate) fn step<'t>(&mut self, b: &Window<'t>, out: &mut VecDeque<Event<'t>>) -> bool {
+    pub(crate) fn step(&mut self, b: &Window, out: &mut VecDeque<EventRecord>) -> bool {
         if self.pos >= b.end() {
             return false;
         }
@@ -236,7 +232,6 @@ impl Machine {
         let mut cursor = Cursor {
             b,
             pos: self.pos,
-            normalize: self.options.normalize,
             lexemes: Vec::new(),
             out,
         };
@@ -505,7 +500,7 @@ fn marked_section(c: &mut Cursor) -> Step<()> {
     skip_subset(c)?;
     let end = c.pos;
     c.lexemes
-        .push(Lexeme::problem(Problem::DeclarationSubset, content));
+        .push(LexRecord::problem(Problem::DeclarationSubset, content));
     c.push(K::Data, content);
     if c.peek()? == Some(b']') {
         c.pos += if c.peek_at(1)? == Some(b']') { 2 } else { 1 };
@@ -604,86 +599,4 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     }
     c.emit(Channel::Primary);
     Ok(())
-}
-
-/// The SGML lexer (see the [module docs](super)): whole documents into [`Event`]s.
-///
-/// ```
-/// use tagstream::sgml::{Channel, LexemeKind, Lexer, SgmlOptions};
-///
-/// let lexer = Lexer::new(SgmlOptions { normalize: true });
-/// let events: Vec<_> = lexer.tokenize(b"<P Align=center>&amp;x").collect();
-/// let tag = events[0].lexemes();
-/// assert_eq!(tag[0].text(), "<p");
-/// assert_eq!(tag[0].raw(), b"<P");
-/// assert_eq!((tag[2].kind(), tag[2].text().as_ref()), (LexemeKind::AttrName, "align"));
-/// assert_eq!((tag[4].kind(), tag[4].raw()), (LexemeKind::Nmtoken, &b"center"[..]));
-/// let reference = events[1].lexemes();
-/// assert_eq!((reference[0].kind(), reference[1].raw()), (LexemeKind::GeRef, &b";"[..]));
-/// assert_eq!(events[2].channel(), Channel::Primary);
-/// ```
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Lexer {
-    options: SgmlOptions,
-}
-
-impl Lexer {
-    /// A lexer reading as `options` say.
-    pub fn new(options: SgmlOptions) -> Lexer {
-        Lexer { options }
-    }
-
-    /// The events of `input`, one complete document.
-    pub fn tokenize<'t>(&self, input: &'t [u8]) -> Events<'t> {
-        Events {
-            machine: Machine::new(self.options),
-            window: Window {
-                bytes: input,
-                base: 0,
-                eof: true,
-            },
-            queue: VecDeque::new(),
-            lines: LineCounter::default(),
-        }
-    }
-}
-
-/// The events of one document; see [`Lexer`].
-pub struct Events<'t> {
-    machine: Machine,
-    window: Window<'t>,
-    queue: VecDeque<Event<'t>>,
-    lines: LineCounter,
-}
-
-impl Events<'_> {
-    /// The line and column of input offset `offset` (a problem's
-    /// [`Lexeme::span`](super::Lexeme::span) start, say), counted as [`crate::Tokens::position`]
-    /// counts them; `None` past the end of the input.
-    ///
-    /// ```
-    /// use tagstream::sgml::{Lexer, SgmlOptions};
-    ///
-    /// let mut events = Lexer::new(SgmlOptions::default()).tokenize(b"<p>\n<x ?>");
-    /// let problem = events.find(|e| e.problem().is_some()).unwrap();
-    /// let at = events.position(problem.lexemes()[1].span().start).unwrap();
-    /// assert_eq!((at.line, at.col), (2, 4));
-    /// ```
-    pub fn position(&mut self, offset: usize) -> Option<Position> {
-        let bytes = self.window.bytes;
-        (offset <= bytes.len()).then(|| self.lines.position(bytes, 0, offset))
-    }
-}
-
-impl<'t> Iterator for Events<'t> {
-    type Item = Event<'t>;
-
-    fn next(&mut self) -> Option<Event<'t>> {
-        while self.queue.is_empty() {
-            if !self.machine.step(&self.window, &mut self.queue) {
-                return None;
-            }
-        }
-        self.queue.pop_front()
-    }
 }

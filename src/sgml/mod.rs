@@ -4,7 +4,8 @@
 //! The note reads the SGML that HTML 2.0, DocBook, TEI and DTD files use, and reports every
 //! construct as a list of *lexemes*, each with its exact source text. Errors, and "limitations"
 //! (valid SGML the note declines), are reported with the offending text, and lexing goes on.
-//! This module gives that lexical view: [`Lexer`] turns bytes into [`Event`]s.
+//! This module gives that lexical view: [`Tokenizer`] turns bytes, whole or in chunks, into
+//! [`Event`]s.
 //!
 //! # Events, channels, lexemes
 //!
@@ -62,14 +63,22 @@
 //! shares, and the HTML hot path matching on one more variant. So SGML has its own item,
 //! [`Event`], and its own iterator.
 //!
-//! The shared streaming driver (`tokenizer::Stream`) is generic over the dialect's lexer but
-//! yields `Token`s built from `Record`s. The seam change SGML needs is one associated type on
-//! `Dialect`: the item the driver builds from a record (`Token` for HTML and XML5, `Event` for
-//! SGML), and one method that builds it from the record and the window it borrows. Until that
-//! change is made, [`Lexer`] runs the SGML machine over whole documents; the machine is written
-//! for the driver already: it reads a window of the stream (`span::Window`) and, where the window
-//! ends before an event is decided and more input may come, it stops at the event's start
-//! ([`Lexer`] docs) so that the driver's carry can re-read it with the next chunk.
+//! The events still go through the shared streaming driver (`tokenizer::Stream`): feeding in
+//! chunks, the carry of an unfinished construct, pausing, memory limits, positions, the byte order
+//! mark. The driver builds `Token`s from the dialect's `Record`s, so each event travels as a
+//! record of data text spanning the event's bytes, and the lexer keeps the event's lexemes for
+//! [`Events`] to read right after the driver built the token (the `dialect` module says how). That
+//! needs no change to the driver or the `Dialect` seam. The change that would make it direct, and
+//! spare the lexeme table and the text token in between, is one associated item type on
+//! `Dialect` (the item `Pull` builds from a record: `Token` for HTML and XML5, `Event` for SGML);
+//! it touches every signature of the driver that returns `Option<Token>`, so it waits until the
+//! HTML hot path can be measured before and after it.
+//!
+//! The machine (`machine`) reads a window of the stream (`span::Window`) and lexes one construct a
+//! step; where the window ends before a construct is decided and more input may come, it stops
+//! at the construct's start, and the driver carries the bytes from there into the next feed.
+//! Data goes out up to such a point, so a seam may split data into two events; nothing else
+//! depends on the chunking.
 //!
 //! # The rules, and the note's ambiguities decided
 //!
@@ -131,12 +140,15 @@
 //! [`Problem`].
 
 mod class;
+mod dialect;
 mod event;
 mod listing;
 mod machine;
 #[cfg(test)]
 mod tests;
+mod tokenizer;
 
 pub use event::{Channel, Event, Lexeme, LexemeKind, Problem};
 pub use listing::write_listing;
-pub use machine::{Events, Lexer, SgmlOptions};
+pub use machine::SgmlOptions;
+pub use tokenizer::{Events, Tokenizer};

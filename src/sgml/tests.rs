@@ -4,8 +4,8 @@
 
 use std::collections::VecDeque;
 
-use super::event::{Channel, Event, LexemeKind};
-use super::machine::{Machine, SgmlOptions};
+use super::event::{Channel, Event, EventRecord, LexemeKind};
+use super::machine::Machine;
 use crate::span::{Span, Window};
 use crate::testutil::{random_bytes, splits};
 
@@ -35,7 +35,7 @@ fn shape(events: &[Event]) -> Vec<(Channel, Vec<(LexemeKind, Span)>)> {
 /// The events of `input` fed as `chunks`: each window runs from where the machine stands to the
 /// end of what was fed, as the driver's carry would hold it.
 fn through_windows<'t>(input: &'t [u8], chunks: &[&[u8]]) -> Vec<Event<'t>> {
-    let mut machine = Machine::new(SgmlOptions::default());
+    let mut machine = Machine::default();
     let mut out = VecDeque::new();
     let mut fed = 0;
     for (i, chunk) in chunks.iter().enumerate() {
@@ -53,7 +53,11 @@ fn through_windows<'t>(input: &'t [u8], chunks: &[&[u8]]) -> Vec<Event<'t>> {
             }
         }
     }
-    out.into()
+    let records: Vec<EventRecord> = out.into();
+    records
+        .iter()
+        .map(|r| Event::new(r, input, 0, false))
+        .collect()
 }
 
 fn assert_chunk_invariant(input: &[u8]) {
