@@ -654,3 +654,33 @@ fn corpus_pages_are_the_same_in_chunks() {
         );
     }
 }
+
+// ---- hostile inputs: linear time ---------------------------------------------------------------
+
+/// Long constructs, whole and fed in 64-byte chunks: the same events, in time linear in their
+/// size. No time is asserted: a path that read a cut construct again at every chunk would take
+/// minutes at these sizes instead of well under a second.
+#[test]
+fn long_constructs_in_small_chunks_are_read_in_linear_time() {
+    let size = common::native_or_miri(1 << 20, 1 << 10);
+    let fill = |unit: &str| unit.repeat(size / unit.len());
+    let inputs = [
+        format!("<!--{}-->", fill("x- ")),
+        format!("<!doctype d {}>", fill("-- c -- ")),
+        format!("<a {}>", fill("b=c ")),
+        format!("<a b=\"{}\">", fill("x> ")),
+        format!("<![ IGNORE [{}]]>", fill("<p>x ")),
+        format!("<?{}>", fill("pi ")),
+        fill("a < b & c <! d &# e\r\n"),
+        format!("<!-- {}", fill("x")),
+    ];
+    for input in inputs {
+        let input = input.as_bytes();
+        let expected = whole(input);
+        let cuts = common::even_cuts(input.len(), 64);
+        assert_eq!(streamed(input, &cuts, false), expected);
+        let mut rng = Rng::new(input.len() as u64);
+        let cuts = common::random_cuts(&mut rng, input.len());
+        assert_eq!(streamed(input, &cuts, false), expected);
+    }
+}

@@ -21,6 +21,9 @@ use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, TextKind, Window};
 use super::event::EventRecord;
 use super::machine::{Machine, SgmlOptions};
 
+/// The least a window must grow by before a construct it cut off is lexed again.
+const CUT_READ_AGAIN: usize = 64;
+
 /// The SGML dialect.
 pub(crate) struct Sgml;
 
@@ -45,6 +48,9 @@ pub(crate) struct SgmlLexer {
     queue: VecDeque<EventRecord>,
     current: EventRecord,
     done: bool,
+    /// The construct at this stream offset was cut off by a window that ended at the second
+    /// offset: it is lexed again only from a window twice as long (or the last one).
+    waiting: (usize, usize),
     /// Always empty: the note's problems are events.
     errors: FoundErrors,
     doctype: DoctypeRecord,
@@ -60,6 +66,7 @@ impl Default for SgmlLexer {
                 lexemes: Vec::new(),
             },
             done: false,
+            waiting: (usize::MAX, 0),
             errors: FoundErrors::new(0),
             doctype: DoctypeRecord::default(),
         }
@@ -88,6 +95,7 @@ impl Lexer for SgmlLexer {
         self.machine.pos = 0;
         self.queue.clear();
         self.done = false;
+        self.waiting = (usize::MAX, 0);
     }
 
     fn start_at(&mut self, offset: usize) {
@@ -107,10 +115,22 @@ impl Lexer for SgmlLexer {
     }
 
     /// The next event, lexing the next construct when none is waiting.
+    ///
+    /// A construct a window cut off is lexed again from its start: only once the window is
+    /// twice as long (or the last), so that a long one fed in small chunks (a comment, a marked
+    /// section, a tag with many attributes) is read a bounded number of times, not once a chunk.
     fn run(&mut self, b: &Window) -> Option<Record> {
         while self.queue.is_empty() {
+            let pos = self.machine.pos;
+            if !b.eof && (pos, true) == (self.waiting.0, b.end() < self.waiting.1) {
+                return None;
+            }
             if !self.machine.step(b, &mut self.queue) {
                 self.done = b.eof && self.machine.pos >= b.end();
+                if !b.eof && self.machine.pos < b.end() {
+                    let read = b.end() - self.machine.pos;
+                    self.waiting = (self.machine.pos, b.end() + read.max(CUT_READ_AGAIN));
+                }
                 return None;
             }
         }
