@@ -712,7 +712,7 @@ fn real_sgml_files_are_lossless_and_chunk_invariant() {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if !path.extension().is_some_and(|e| e == "gz") {
+            } else if path.extension().is_none_or(|e| e != "gz") {
                 files.push(path);
             }
         }
