@@ -666,6 +666,8 @@ fn long_constructs_in_small_chunks_are_read_in_linear_time() {
     let fill = |unit: &str| unit.repeat(size / unit.len());
     let inputs = [
         format!("<!--{}-->", fill("x- ")),
+        format!("<!--{}-->", fill(">")),
+        format!("<a {}>", fill("b='>' ")),
         format!("<!doctype d {}>", fill("-- c -- ")),
         format!("<a {}>", fill("b=c ")),
         format!("<a b=\"{}\">", fill("x> ")),
@@ -745,4 +747,27 @@ fn real_sgml_files_are_lossless_and_chunk_invariant() {
         );
     }
     println!("{} files; problems by code: {counts:?}", files.len());
+}
+
+/// A short construct a seam cuts goes out with the chunk that ends it, not later.
+#[test]
+fn a_cut_tag_goes_out_with_the_chunk_that_ends_it() {
+    let mut tokenizer = tokenizer(false);
+    assert_eq!(tokenizer.feed(b"x <p class=a").count(), 1);
+    let kinds: Vec<_> = tokenizer
+        .feed(b"b>")
+        .map(|e| e.lexemes()[0].kind())
+        .collect();
+    assert_eq!(kinds, [K::Start]);
+    let kinds: Vec<_> = tokenizer
+        .feed(b" &amp")
+        .map(|e| e.lexemes()[0].kind())
+        .collect();
+    assert_eq!(kinds, [K::Data]);
+    let kinds: Vec<_> = tokenizer
+        .feed(b"; y")
+        .map(|e| e.lexemes()[0].kind())
+        .collect();
+    assert_eq!(kinds, [K::GeRef, K::Data]);
+    assert_eq!(tokenizer.finish().count(), 0);
 }

@@ -10,19 +10,47 @@
 //! construct a window ends in before it is decided, and the driver carries the bytes from there
 //! ([`Lexer::retention`]) and hands them back with the next chunk.
 
-use std::collections::VecDeque;
-
 use crate::dialect::{Dialect, Lexer};
 use crate::error::FoundErrors;
 use crate::feedback::NoStage;
 use crate::options::Options;
 use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, TextKind, Window};
 
-use super::event::EventRecord;
+use super::event::{Channel, LexRecord, Pending};
 use super::machine::{Machine, SgmlOptions};
 
-/// The least a window must grow by before a construct it cut off is lexed again.
-const CUT_READ_AGAIN: usize = 64;
+/// A construct a window cut off this long or shorter is lexed again with every window.
+const SHORT_CUT: usize = 64;
+
+/// A construct a window cut off, and when to lex it again: while it is short ([`SHORT_CUT`]),
+/// with every window, so that it goes out with the chunk that ends it; once longer, only from a
+/// window twice as long (or the last). So a long one fed in small chunks (a comment, a marked
+/// section, a tag with many attributes) is read a bounded number of times, not once a chunk,
+/// and a short one at most [`SHORT_CUT`] times. The price: a long construct cut off by a chunk
+/// much shorter than itself goes out a few chunks late.
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    /// Where the construct starts.
+    at: usize,
+    /// How many bytes of it the window that cut it held.
+    read: usize,
+    /// Where that window ended.
+    end: usize,
+}
+
+impl Cut {
+    const NONE: Cut = Cut {
+        at: usize::MAX,
+        read: 0,
+        end: 0,
+    };
+
+    /// Whether the construct at `pos` should wait for more than window `b` holds.
+    fn waits(&self, pos: usize, b: &Window) -> bool {
+        let short = self.read <= SHORT_CUT;
+        !(b.eof || short || pos != self.at || b.end() >= self.end + self.read)
+    }
+}
 
 /// The SGML dialect.
 pub(crate) struct Sgml;
@@ -45,12 +73,12 @@ impl Dialect for Sgml {
 #[derive(Debug)]
 pub(crate) struct SgmlLexer {
     machine: Machine,
-    queue: VecDeque<EventRecord>,
-    current: EventRecord,
+    pending: Pending,
+    /// The index in `pending` of the event handed out last.
+    current: usize,
     done: bool,
-    /// The construct at this stream offset was cut off by a window that ended at the second
-    /// offset: it is lexed again only from a window twice as long (or the last one).
-    waiting: (usize, usize),
+    /// The construct the last window cut off.
+    cut: Cut,
     /// Always empty: the note's problems are events.
     errors: FoundErrors,
     doctype: DoctypeRecord,
@@ -60,13 +88,10 @@ impl Default for SgmlLexer {
     fn default() -> SgmlLexer {
         SgmlLexer {
             machine: Machine::default(),
-            queue: VecDeque::new(),
-            current: EventRecord {
-                channel: super::Channel::Primary,
-                lexemes: Vec::new(),
-            },
+            pending: Pending::default(),
+            current: 0,
             done: false,
-            waiting: (usize::MAX, 0),
+            cut: Cut::NONE,
             errors: FoundErrors::new(0),
             doctype: DoctypeRecord::default(),
         }
@@ -85,17 +110,17 @@ impl SgmlLexer {
     }
 
     /// The event of the record `run` returned last.
-    pub(crate) fn current(&self) -> &EventRecord {
-        &self.current
+    pub(crate) fn current(&self) -> (Channel, &[LexRecord]) {
+        self.pending.event(self.current)
     }
 }
 
 impl Lexer for SgmlLexer {
     fn reset(&mut self, _: &Options) {
         self.machine.pos = 0;
-        self.queue.clear();
+        self.pending.clear();
         self.done = false;
-        self.waiting = (usize::MAX, 0);
+        self.cut = Cut::NONE;
     }
 
     fn start_at(&mut self, offset: usize) {
@@ -116,26 +141,28 @@ impl Lexer for SgmlLexer {
 
     /// The next event, lexing the next construct when none is waiting.
     ///
-    /// A construct a window cut off is lexed again from its start: only once the window is
-    /// twice as long (or the last), so that a long one fed in small chunks (a comment, a marked
-    /// section, a tag with many attributes) is read a bounded number of times, not once a chunk.
+    /// A construct a window cut off is lexed again from its start when [`Cut::waits`] no more.
     fn run(&mut self, b: &Window) -> Option<Record> {
-        while self.queue.is_empty() {
+        self.pending.clear_if_drained();
+        while self.pending.is_drained() {
             let pos = self.machine.pos;
-            if !b.eof && (pos, true) == (self.waiting.0, b.end() < self.waiting.1) {
+            if self.cut.waits(pos, b) {
                 return None;
             }
-            if !self.machine.step(b, &mut self.queue) {
+            if !self.machine.step(b, &mut self.pending) {
                 self.done = b.eof && self.machine.pos >= b.end();
                 if !b.eof && self.machine.pos < b.end() {
-                    let read = b.end() - self.machine.pos;
-                    self.waiting = (self.machine.pos, b.end() + read.max(CUT_READ_AGAIN));
+                    self.cut = Cut {
+                        at: self.machine.pos,
+                        read: b.end() - self.machine.pos,
+                        end: b.end(),
+                    };
                 }
                 return None;
             }
         }
-        self.current = self.queue.pop_front()?;
-        let span = self.current.span();
+        let (current, span) = self.pending.pop()?;
+        self.current = current;
         Some(Record::text(span, TextKind::Data, span.end))
     }
 
@@ -150,7 +177,7 @@ impl Lexer for SgmlLexer {
     /// Where the machine goes on, or the first event still waiting (a tag waits behind the
     /// problems found in it).
     fn retention(&self) -> usize {
-        let waiting = self.queue.iter().map(|e| e.span().start).min();
+        let waiting = self.pending.first_waiting();
         waiting.map_or(self.machine.pos, |start| start.min(self.machine.pos))
     }
 

@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use bumpalo::Bump;
+
 use crate::span::Span;
 
 /// Which of the note's three callbacks an [`Event`] goes to.
@@ -200,22 +202,104 @@ impl LexRecord {
     }
 }
 
-/// An event as the machine records it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct EventRecord {
-    pub(crate) channel: Channel,
-    pub(crate) lexemes: Vec<LexRecord>,
+/// The events lexed and not handed out yet, their lexeme records in one flat list: once warm,
+/// no allocation per event.
+#[derive(Debug, Default)]
+pub(crate) struct Pending {
+    lexemes: Vec<LexRecord>,
+    events: Vec<Slot>,
+    /// The first event not handed out.
+    next: usize,
+    /// The lexemes of the construct being lexed (its problems go out first, as events of their
+    /// own).
+    pub(crate) construct: Vec<LexRecord>,
 }
 
-impl EventRecord {
-    /// The bytes the event's lexemes cover (its problems' messages included).
-    pub(crate) fn span(&self) -> Span {
-        let start = self.lexemes.iter().map(|l| l.span.start).min();
-        let end = self.lexemes.iter().map(|l| l.span.end).max();
-        Span {
-            start: start.unwrap_or(0),
-            end: end.unwrap_or(0),
+/// One pending event: its channel, its lexemes in [`Pending::lexemes`], the bytes they cover.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    channel: Channel,
+    start: usize,
+    end: usize,
+    span: Span,
+}
+
+/// How far [`Pending`] was filled, to go back to.
+#[derive(Clone, Copy)]
+pub(crate) struct Mark(usize, usize);
+
+impl Pending {
+    /// Add an event of `channel` with `lexemes`.
+    pub(crate) fn push(&mut self, channel: Channel, lexemes: &[LexRecord]) {
+        let start = self.lexemes.len();
+        self.lexemes.extend_from_slice(lexemes);
+        let span = Span {
+            start: lexemes.iter().map(|l| l.span.start).min().unwrap_or(0),
+            end: lexemes.iter().map(|l| l.span.end).max().unwrap_or(0),
+        };
+        let end = self.lexemes.len();
+        self.events.push(Slot {
+            channel,
+            start,
+            end,
+            span,
+        });
+    }
+
+    /// Add the construct's lexemes as an event of `channel`.
+    pub(crate) fn push_construct(&mut self, channel: Channel) {
+        let construct = std::mem::take(&mut self.construct);
+        self.push(channel, &construct);
+        self.construct = construct;
+        self.construct.clear();
+    }
+
+    pub(crate) fn mark(&self) -> Mark {
+        Mark(self.lexemes.len(), self.events.len())
+    }
+
+    /// Back to `mark`: what a step added is dropped.
+    pub(crate) fn truncate(&mut self, mark: Mark) {
+        self.lexemes.truncate(mark.0);
+        self.events.truncate(mark.1);
+        self.construct.clear();
+    }
+
+    /// Whether every event was handed out.
+    pub(crate) fn is_drained(&self) -> bool {
+        self.next == self.events.len()
+    }
+
+    /// Forget the events handed out, once all are.
+    pub(crate) fn clear_if_drained(&mut self) {
+        if self.is_drained() {
+            self.clear();
         }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.lexemes.clear();
+        self.events.clear();
+        self.next = 0;
+        self.construct.clear();
+    }
+
+    /// Hand out the next event: its index, for [`Pending::event`], and the bytes it covers.
+    pub(crate) fn pop(&mut self) -> Option<(usize, Span)> {
+        let slot = self.events.get(self.next)?;
+        self.next += 1;
+        Some((self.next - 1, slot.span))
+    }
+
+    /// The channel and lexemes of event `index` (valid until the list is cleared).
+    pub(crate) fn event(&self, index: usize) -> (Channel, &[LexRecord]) {
+        let slot = self.events[index];
+        (slot.channel, &self.lexemes[slot.start..slot.end])
+    }
+
+    /// Where the first event not handed out starts, if one waits.
+    pub(crate) fn first_waiting(&self) -> Option<usize> {
+        self.events[self.next..].iter().map(|e| e.span.start).min()
     }
 }
 
@@ -266,23 +350,31 @@ impl<'t> Lexeme<'t> {
 }
 
 /// One event: a channel and its lexemes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event<'t> {
     channel: Channel,
-    lexemes: Vec<Lexeme<'t>>,
+    lexemes: &'t [Lexeme<'t>],
 }
 
 impl<'t> Event<'t> {
-    /// The event `record` over `bytes`, which hold its stream offsets from `base` on.
-    pub(crate) fn new(record: &EventRecord, bytes: &'t [u8], base: usize, normalize: bool) -> Self {
+    /// The event of `channel` and `records` over `bytes`, which hold their stream offsets from
+    /// `base` on; the lexemes go into `arena`.
+    pub(crate) fn new(
+        channel: Channel,
+        records: &[LexRecord],
+        bytes: &'t [u8],
+        base: usize,
+        normalize: bool,
+        arena: &'t Bump,
+    ) -> Self {
         let lexeme = |&record: &LexRecord| Lexeme {
             record,
             raw: &bytes[record.span.start - base..record.span.end - base],
             normalize,
         };
         Event {
-            channel: record.channel,
-            lexemes: record.lexemes.iter().map(lexeme).collect(),
+            channel,
+            lexemes: arena.alloc_slice_fill_iter(records.iter().map(lexeme)),
         }
     }
 
@@ -292,8 +384,8 @@ impl<'t> Event<'t> {
     }
 
     /// Its lexemes, in order.
-    pub fn lexemes(&self) -> &[Lexeme<'t>] {
-        &self.lexemes
+    pub fn lexemes(&self) -> &'t [Lexeme<'t>] {
+        self.lexemes
     }
 
     /// For an event of [`Channel::Problem`]: the error or limitation.

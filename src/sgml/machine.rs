@@ -3,13 +3,11 @@
 //! the stream into events; a window that ends before the construct is decided (and is not the end
 //! of input) makes the step stop where it began, to be run again with more bytes.
 
-use std::collections::VecDeque;
-
 use crate::scan::{find1, find2};
 use crate::span::{Span, Window};
 
 use super::class::{DIGIT, LETTER, NAME_CHAR, SPACE, is};
-use super::event::{Channel, EventRecord, LexRecord, LexemeKind as K, Problem};
+use super::event::{Channel, LexRecord, LexemeKind as K, Pending, Problem};
 
 /// How the SGML lexer reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,8 +29,7 @@ const MAX_CHAR: u32 = 0x10FFFF;
 struct Cursor<'c, 't> {
     b: &'c Window<'t>,
     pos: usize,
-    lexemes: Vec<LexRecord>,
-    out: &'c mut VecDeque<EventRecord>,
+    out: &'c mut Pending,
 }
 
 impl<'t> Cursor<'_, 't> {
@@ -70,7 +67,7 @@ impl<'t> Cursor<'_, 't> {
     /// Add the lexeme `kind` from `from` to the position.
     fn push(&mut self, kind: K, from: usize) {
         let lexeme = self.lexeme(kind, from, self.pos);
-        self.lexemes.push(lexeme);
+        self.out.construct.push(lexeme);
     }
 
     /// Advance past bytes of the classes `mask`.
@@ -102,11 +99,8 @@ impl<'t> Cursor<'_, 't> {
     /// Report `problem` with the offending text `from..to`, as an event of its own.
     fn report(&mut self, problem: Problem, from: usize, to: usize) {
         let data = self.lexeme(K::Data, from, to);
-        let lexemes = vec![LexRecord::problem(problem, from), data];
-        self.out.push_back(EventRecord {
-            channel: Channel::Problem,
-            lexemes,
-        });
+        let message = LexRecord::problem(problem, from);
+        self.out.push(Channel::Problem, &[message, data]);
     }
 
     /// Report `problem` whose offending text runs from `from` to the position.
@@ -116,8 +110,7 @@ impl<'t> Cursor<'_, 't> {
 
     /// Hand out the construct's lexemes as an event of `channel`.
     fn emit(&mut self, channel: Channel) {
-        let lexemes = std::mem::take(&mut self.lexemes);
-        self.out.push_back(EventRecord { channel, lexemes });
+        self.out.push_construct(channel);
     }
 
     /// A literal from its opening quote at the position, quotes included, to the end of input
@@ -224,15 +217,14 @@ impl Machine {
     /// Lex the next construct of `b` into `out`. `false` when nothing more can be lexed from
     /// `b`: it is read to its end, or what is left of it is undecided (the machine then starts
     /// there again with a window that holds more).
-    pub(crate) fn step(&mut self, b: &Window, out: &mut VecDeque<EventRecord>) -> bool {
+    pub(crate) fn step(&mut self, b: &Window, out: &mut Pending) -> bool {
         if self.pos >= b.end() {
             return false;
         }
-        let queued = out.len();
+        let mark = out.mark();
         let mut cursor = Cursor {
             b,
             pos: self.pos,
-            lexemes: Vec::new(),
             out,
         };
         match construct(&mut cursor) {
@@ -241,7 +233,7 @@ impl Machine {
                 true
             }
             Err(NeedMore) => {
-                out.truncate(queued);
+                out.truncate(mark);
                 false
             }
         }
@@ -375,7 +367,7 @@ fn attribute(c: &mut Cursor) -> Step<()> {
     };
     if next != Some(b'=') {
         let name = c.lexeme(K::AttrName, from, from);
-        c.lexemes.push(name);
+        c.out.construct.push(name);
         let starts_name = is(c.b.bytes[from - c.b.base], LETTER);
         c.push(if starts_name { K::Name } else { K::Nmtoken }, from);
         return Ok(());
@@ -499,7 +491,8 @@ fn marked_section(c: &mut Cursor) -> Step<()> {
     let content = c.pos;
     skip_subset(c)?;
     let end = c.pos;
-    c.lexemes
+    c.out
+        .construct
         .push(LexRecord::problem(Problem::DeclarationSubset, content));
     c.push(K::Data, content);
     if c.peek()? == Some(b']') {
@@ -576,7 +569,7 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     if c.peek()?.is_some_and(|b| is(b, LETTER)) {
         c.skip_class(NAME_CHAR)?;
         c.refc()?;
-        c.lexemes.clear();
+        c.out.construct.clear();
         c.report_to_here(Problem::NamedCharacterReference, from);
         return Ok(());
     }
@@ -593,7 +586,7 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     c.push(K::NumCharRef, from);
     c.refc()?;
     if number.is_none_or(|n| n > MAX_CHAR) {
-        c.lexemes.clear();
+        c.out.construct.clear();
         c.report_to_here(Problem::CharacterNumberOutOfRange, from);
         return Ok(());
     }

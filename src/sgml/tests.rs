@@ -2,9 +2,9 @@
 //! point the events are those of the whole input (data may be split at a seam: adjacent data
 //! events are joined before comparing).
 
-use std::collections::VecDeque;
+use bumpalo::Bump;
 
-use super::event::{Channel, Event, EventRecord, LexemeKind};
+use super::event::{Channel, Event, LexemeKind, Pending};
 use super::machine::Machine;
 use crate::span::{Span, Window};
 use crate::testutil::{random_bytes, splits};
@@ -34,9 +34,9 @@ fn shape(events: &[Event]) -> Vec<(Channel, Vec<(LexemeKind, Span)>)> {
 
 /// The events of `input` fed as `chunks`: each window runs from where the machine stands to the
 /// end of what was fed, as the driver's carry would hold it.
-fn through_windows<'t>(input: &'t [u8], chunks: &[&[u8]]) -> Vec<Event<'t>> {
+fn through_windows<'t>(input: &'t [u8], chunks: &[&[u8]], arena: &'t Bump) -> Vec<Event<'t>> {
     let mut machine = Machine::default();
-    let mut out = VecDeque::new();
+    let mut out = Pending::default();
     let mut fed = 0;
     for (i, chunk) in chunks.iter().enumerate() {
         fed += chunk.len();
@@ -53,17 +53,19 @@ fn through_windows<'t>(input: &'t [u8], chunks: &[&[u8]]) -> Vec<Event<'t>> {
             }
         }
     }
-    let records: Vec<EventRecord> = out.into();
-    records
-        .iter()
-        .map(|r| Event::new(r, input, 0, false))
-        .collect()
+    let mut events = Vec::new();
+    while let Some((index, _)) = out.pop() {
+        let (channel, lexemes) = out.event(index);
+        events.push(Event::new(channel, lexemes, input, 0, false, arena));
+    }
+    events
 }
 
 fn assert_chunk_invariant(input: &[u8]) {
-    let whole = shape(&through_windows(input, &[input]));
+    let arena = Bump::new();
+    let whole = shape(&through_windows(input, &[input], &arena));
     for chunks in splits(input) {
-        let got = shape(&through_windows(input, &chunks));
+        let got = shape(&through_windows(input, &chunks, &arena));
         let lens: Vec<_> = chunks.iter().map(|c| c.len()).collect();
         assert_eq!(
             got,

@@ -141,9 +141,10 @@ impl<'t> Iterator for Events<'t> {
             unreachable!("the SGML lexer makes text records only, and lossless is off")
         };
         let lexer = self.inner.lexer_ref();
-        let (bytes, base) = (text.raw(), text.span().start);
+        let (bytes, base, arena) = (text.raw(), text.span().start, text.src.arena);
         let normalize = lexer.options().normalize;
-        Some(Event::new(lexer.current(), bytes, base, normalize))
+        let (channel, lexemes) = lexer.current();
+        Some(Event::new(channel, lexemes, bytes, base, normalize, arena))
     }
 }
 
