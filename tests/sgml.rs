@@ -771,3 +771,20 @@ fn a_cut_tag_goes_out_with_the_chunk_that_ends_it() {
     assert_eq!(kinds, [K::GeRef, K::Data]);
     assert_eq!(tokenizer.finish().count(), 0);
 }
+
+/// `max_carry` bounds what an unfinished construct may hold: the stream stops there, with what
+/// came before it handed out.
+#[test]
+fn a_construct_longer_than_max_carry_stops_the_stream() {
+    let input = format!("<p>x<!-- {} -->", "y".repeat(10_000));
+    let options = Options::new().max_carry(1024);
+    let mut tokenizer = Tokenizer::new(options, SgmlOptions::default());
+    let mut kinds = Vec::new();
+    for chunk in input.as_bytes().chunks(100) {
+        kinds.extend(tokenizer.feed(chunk).map(|e| e.lexemes()[0].kind()));
+    }
+    kinds.extend(tokenizer.finish().map(|e| e.lexemes()[0].kind()));
+    assert_eq!(kinds, [K::Start, K::Data]);
+    let error = tokenizer.limit_error().expect("stopped");
+    assert_eq!((error.max, error.offset), (1024, 4));
+}
