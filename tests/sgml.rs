@@ -788,3 +788,30 @@ fn a_construct_longer_than_max_carry_stops_the_stream() {
     let error = tokenizer.limit_error().expect("stopped");
     assert_eq!((error.max, error.offset), (1024, 4));
 }
+
+/// A seam does not split a character's bytes between two data events.
+#[test]
+fn a_seam_does_not_split_a_character_in_data() {
+    let input = "a £ € 😀<p>é&amp;ü".as_bytes();
+    for cut in 0..=input.len() {
+        let mut tokenizer = tokenizer(false);
+        let mut raws: Vec<Vec<u8>> = Vec::new();
+        for chunk in [&input[..cut], &input[cut..]] {
+            raws.extend(
+                tokenizer
+                    .feed(chunk)
+                    .flat_map(|e| e.lexemes().iter().map(|l| l.raw().to_vec())),
+            );
+        }
+        raws.extend(
+            tokenizer
+                .finish()
+                .flat_map(|e| e.lexemes().iter().map(|l| l.raw().to_vec())),
+        );
+        assert!(
+            raws.iter().all(|raw| std::str::from_utf8(raw).is_ok()),
+            "cut at {cut}: {raws:?}"
+        );
+        assert_eq!(raws.concat(), input);
+    }
+}

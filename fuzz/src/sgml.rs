@@ -16,8 +16,9 @@ use tagstream::{Options, Span};
 use crate::case::Case;
 use crate::drive::same_list;
 
-/// One event in a chunking-independent shape: its channel and its lexemes' kinds, spans and text.
-type Shape = (Channel, Vec<(LexemeKind, Span, String)>);
+/// One event in a chunking-independent shape: its channel and its lexemes' kinds, spans and raw
+/// bytes (their text is checked per lexeme).
+type Shape = (Channel, Vec<(LexemeKind, Span, Vec<u8>)>);
 
 /// The target: see the module docs.
 pub fn sgml(case: &Case) {
@@ -109,7 +110,7 @@ fn pull(
 /// Add `event`'s shape to `out`, joining data that touches the data before it.
 fn record(out: &mut Vec<Shape>, event: &Event<'_>) {
     let lexemes: Vec<_> = (event.lexemes().iter())
-        .map(|l| (l.kind(), l.span(), l.text().into_owned()))
+        .map(|l| (l.kind(), l.span(), l.raw().to_vec()))
         .collect();
     if let (Channel::Primary, [(LexemeKind::Data, span, text)]) = (event.channel(), &lexemes[..])
         && let Some((Channel::Primary, last)) = out.last_mut()
@@ -117,7 +118,7 @@ fn record(out: &mut Vec<Shape>, event: &Event<'_>) {
         && previous.end == span.start
     {
         previous.end = span.end;
-        joined.push_str(text);
+        joined.extend_from_slice(text);
         return;
     }
     out.push((event.channel(), lexemes));

@@ -3,6 +3,7 @@
 //! the stream into events; a window that ends before the construct is decided (and is not the end
 //! of input) makes the step stop where it began, to be run again with more bytes.
 
+use crate::input::incomplete_tail_len;
 use crate::scan::{find1, find2};
 use crate::span::{Span, Window};
 
@@ -255,8 +256,7 @@ fn data(c: &mut Cursor) -> Step<()> {
     let mut at = from + 1;
     loop {
         let Some(i) = find2(b'<', b'&', c.b.rest(at)) else {
-            c.pos = c.b.end();
-            break;
+            return data_to_window_end(c, from);
         };
         match starts_markup(c.b, at + i) {
             Ok(false) => at += i + 1,
@@ -271,6 +271,24 @@ fn data(c: &mut Cursor) -> Step<()> {
             Err(NeedMore) => return Err(NeedMore),
         }
     }
+    c.push(K::Data, from);
+    c.emit(Channel::Primary);
+    Ok(())
+}
+
+/// Data that runs to the window's end: all of it at the end of input, else up to the last
+/// whole character (a seam does not split a character's bytes between two data events).
+fn data_to_window_end(c: &mut Cursor, from: usize) -> Step<()> {
+    let rest = c.b.rest(from);
+    let cut = if c.b.eof {
+        0
+    } else {
+        incomplete_tail_len(rest)
+    };
+    if cut == rest.len() {
+        return Err(NeedMore);
+    }
+    c.pos = c.b.end() - cut;
     c.push(K::Data, from);
     c.emit(Channel::Primary);
     Ok(())
