@@ -47,8 +47,10 @@
 //! | `Dsc` (ours) | — | the `]` or `]]` after a skipped declaration subset or marked section |
 //!
 //! **Lossless.** Every input byte is in exactly one lexeme: the spans of all lexemes of all events
-//! tile the input (the message lexemes of problems are empty, and so is an omitted attribute
-//! name). Events come in input order, with one exception the note's own example shows: the
+//! tile the input (the lexemes that hold no byte are empty: the message of a problem, an omitted
+//! attribute name, and the offending text of a problem that has none, such as an unclosed tag or
+//! the end of input inside a construct). A byte order mark that [`Options::strip_bom`](crate::Options::strip_bom)
+//! strips (it is on by default) is in no lexeme: [`Tokenizer::bom`] says where it was. Events come in input order, with one exception the note's own example shows: the
 //! errors found inside a tag or declaration come before the event of the tag or declaration
 //! (`<tag xxx=yyy ?>`: the error for `?` comes first). Sorted by span, the raw bytes concatenate
 //! to the input.
@@ -77,8 +79,10 @@
 //! The machine (`machine`) reads a window of the stream (`span::Window`) and lexes one construct a
 //! step; where the window ends before a construct is decided and more input may come, it stops
 //! at the construct's start, and the driver carries the bytes from there into the next feed.
-//! Data goes out up to such a point, so a seam may split data into two events; nothing else
-//! depends on the chunking.
+//! Data goes out up to such a point (and up to the last whole character), so a seam may split
+//! data into two events; nothing else depends on the chunking. A construct cut off is lexed
+//! again from its start with the next window while it is short, and once longer only from a
+//! window twice as long, so that reading stays linear in the input (the `dialect` module).
 //!
 //! # The rules, and the note's ambiguities decided
 //!
@@ -105,7 +109,8 @@
 //!   `AttrName`, `Name` and `MarkupDecl` (`<!Doctype` is `<!doctype`); entity names (`GeRef`) keep
 //!   their case, as the note says; unquoted values (`Nmtoken`), literals and data are never changed.
 //!   The note's "whitespace normalization" has nothing left to do: white space is in its own
-//!   `S` lexemes, which a client skips. Off, every lexeme's text is its raw source.
+//!   `S` lexemes, which a client skips. Off, every lexeme's text is its raw source (invalid UTF-8
+//!   replaced by U+FFFD).
 //! - **Bad characters in a tag** (`<xyz!>`, `<abc_def>`, `<a x=50%>`): an error `bad character in
 //!   tag` whose offending text is the run of characters that cannot continue the tag (not white
 //!   space, name characters, quotes, `>` or `<`); the tag goes on after it. `/` is such a character:
@@ -121,7 +126,10 @@
 //!   references); other characters are an error `bad character in markup declaration` (`<!doctype
 //!   xxx,yyy>`). `<!usemap` and `<!shortref` are errors (the note assumes no short references; its
 //!   list of errors has `<!usemap map1>`), reported with empty offending text at the declaration's
-//!   start, and the declaration is then lexed as any other.
+//!   start, and the declaration is then lexed as any other. A `%` before anything but a letter
+//!   (the `%` of `<!ENTITY % e …>`) and the groups of element declarations (`(a|b)*`) are bad
+//!   characters too: the note has no DTD syntax (a DTD lexes as declarations full of errors and
+//!   limitations, losslessly).
 //! - **Declaration subsets and marked sections.** `[` in a declaration is the limitation
 //!   `declaration subset: skipping`, whose offending text runs to the next `]` (not included);
 //!   the `]` is a `Dsc` lexeme of the declaration, which goes on. `<![` is the limitation `marked
