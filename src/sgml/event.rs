@@ -229,13 +229,21 @@ struct Slot {
 pub(crate) struct Mark(usize, usize);
 
 impl Pending {
-    /// Add an event of `channel` with `lexemes`.
+    /// Add an event of `channel` with `lexemes`, which are in input order (every state adds
+    /// them so, a problem's message first at its offending text).
     pub(crate) fn push(&mut self, channel: Channel, lexemes: &[LexRecord]) {
+        debug_assert!(
+            lexemes.windows(2).all(|w| w[0].span.end <= w[1].span.start),
+            "lexemes out of order: {lexemes:?}"
+        );
         let start = self.lexemes.len();
         self.lexemes.extend_from_slice(lexemes);
-        let span = Span {
-            start: lexemes.iter().map(|l| l.span.start).min().unwrap_or(0),
-            end: lexemes.iter().map(|l| l.span.end).max().unwrap_or(0),
+        let span = match (lexemes.first(), lexemes.last()) {
+            (Some(first), Some(last)) => Span {
+                start: first.span.start,
+                end: last.span.end,
+            },
+            _ => Span::default(),
         };
         let end = self.lexemes.len();
         self.events.push(Slot {
