@@ -1,6 +1,8 @@
 //! The SGML note's lexical mode (issue 28): the note's worked examples in its own listing format,
 //! every example line of its construct sections classified as the note classifies it, the rules
-//! the issue names lexeme by lexeme, and losslessness (the spans of all lexemes tile the input).
+//! the issue names lexeme by lexeme, losslessness (the spans of all lexemes tile the input), the
+//! same events for every chunking (every split, byte by byte, paused, random chunks, the corpus),
+//! linear time on long constructs in small chunks, `max_carry`, and the W3C's real SGML files.
 
 mod common;
 
