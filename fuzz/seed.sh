@@ -120,3 +120,41 @@ for seed in seeds:
             f.write(seed)
 print(f"seed.sh: {len(seeds)} seeds in {folder}")
 PY
+
+# The sgml target: the SGML note's worked examples and the committed HTML samples, normalization
+# (the errors flag) on and off.
+python3 - fuzz/corpus/sgml datasets/samples <<'PY'
+import glob, hashlib, os, sys
+
+folder, samples = sys.argv[1:]
+NORMALIZE = 1
+NOTE = [
+    b'<xX val1 val2 aTTr3=".76meters">',
+    b'<!Doctype Foo --my document type-- System "abc">',
+    b'<tag xxx=yyy ?>xxx <![IGNORE[ a<b>c]]> zzz',
+    b'another way to escape < and &: <<!>xxx &<!>abc;\n<!---- ---- ---->\n<! doctype> <!-> <!-!>',
+    b'<x ATTR ="val" val> <xxx<yyy> </yyy</xxx> <> </> <xx "abc"> <xxx abc=> <a href=http://foo/>',
+    b'&#38; &#200,xxx &amp\n&abc() &#SPACE; &#RS &#2000000; &#20.7 a &#-xx &100',
+    b'<!doctype doc [ <!element doc - - ANY> ]> <!doctype doc %stuff > <!usemap map1>',
+    b'<?style tt = font courier> <?experiment> ... <?/experiment>',
+]
+seeds = set()
+
+def add(data):
+    for flags in (0, NORMALIZE):
+        seeds.add(bytes([flags, 0, 0, 0, 0, 0]) + data)
+
+for example in NOTE:
+    add(example)
+for path in sorted(glob.glob(os.path.join(samples, "*.html"))):
+    with open(path, "rb") as f:
+        add(f.read())
+
+os.makedirs(folder, exist_ok=True)
+for seed in seeds:
+    name = os.path.join(folder, hashlib.sha1(seed).hexdigest())
+    if not os.path.exists(name):
+        with open(name, "wb") as f:
+            f.write(seed)
+print(f"seed.sh: {len(seeds)} seeds in {folder}")
+PY

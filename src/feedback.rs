@@ -12,6 +12,8 @@
 //! token once, where it is handed out (a token built in a temporary and copied out was read back
 //! in 16-byte pieces right after being written in 8-byte ones, a store-forwarding stall).
 
+use std::marker::PhantomData;
+
 use crate::span::{Kind, Span};
 use crate::token::{EndTag, StartTag, Text, Token};
 
@@ -51,4 +53,48 @@ pub(crate) trait Feedback {
 
     /// Back to the start of a document, keeping allocations.
     fn reset(&mut self);
+}
+
+/// A stage that looks at no token: XML5's until its namespace and tree stage, SGML's (the note's
+/// lexer has no tree feedback).
+pub(crate) struct NoStage<L>(PhantomData<L>);
+
+impl<L> Default for NoStage<L> {
+    fn default() -> Self {
+        NoStage(PhantomData)
+    }
+}
+
+impl<L> Feedback for NoStage<L> {
+    type Lexer = L;
+
+    #[inline(always)]
+    fn wants(&self, _: Kind, _: Span, _: &[u8], _: usize) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn wants_record(&self, _: Kind, _: Span, _: &[u8], _: usize) -> bool {
+        false
+    }
+
+    fn lets_pass(&self, _: Span) -> bool {
+        true
+    }
+
+    fn start_tag<'t>(&mut self, tag: StartTag<'t>, _: &mut L) -> Option<Token<'t>> {
+        Some(Token::StartTag(tag))
+    }
+
+    fn end_tag<'t>(&mut self, tag: EndTag<'t>, _: &mut L) -> Option<Token<'t>> {
+        Some(Token::EndTag(tag))
+    }
+
+    fn text<'t>(&mut self, text: Text<'t>, _: &mut L) -> Option<Token<'t>> {
+        Some(Token::Text(text))
+    }
+
+    fn token(&mut self, _: &Token<'_>, _: &mut L) {}
+
+    fn reset(&mut self) {}
 }

@@ -137,6 +137,7 @@ mod lex;
 mod options;
 mod refs;
 mod scan;
+pub mod sgml;
 mod span;
 #[cfg(test)]
 mod testutil;

@@ -8,6 +8,7 @@
 //! - [`reference`]: html5ever's tokenizer in the same token shapes.
 //! - [`write`]: the rewriter (no change = the input; splices) and the serializer (round trip).
 //! - [`xml5`]: the XML5 tokenizer's target (no panic, per-token checks, chunk invariance).
+//! - [`sgml`]: the SGML lexer's target (no panic, lossless, per-event checks, chunk invariance).
 //!
 //! Only tagstream's public API is used, and for the `scan` target its `fuzzing` feature's hook into
 //! the crate-private scanner.
@@ -18,6 +19,7 @@ pub mod drive;
 pub mod limits;
 pub mod lossless;
 pub mod reference;
+pub mod sgml;
 pub mod write;
 pub mod xml5;
 

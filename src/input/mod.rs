@@ -26,5 +26,6 @@ mod lines;
 mod utf8;
 
 pub(crate) use checks::InputChecker;
+pub(crate) use decoder::incomplete_tail_len;
 pub(crate) use lines::LineCounter;
 pub(crate) use utf8::{Utf8Stream, push_lossy, valid_str};

@@ -1,14 +1,13 @@
 //! The XML5 dialect on the shared driver: the draft's state machine ([`super::machine`]) as its
-//! [`Lexer`], a feedback stage that looks at nothing (until the namespace and tree stage), and
+//! [`Lexer`], a feedback stage that looks at nothing ([`NoStage`], until the namespace and tree stage), and
 //! XML5's seam rules.
 
 use crate::dialect::{Dialect, Lexer};
 use crate::error::FoundErrors;
-use crate::feedback::Feedback;
+use crate::feedback::NoStage;
 use crate::lex::cut_tag_end;
 use crate::options::Options;
-use crate::span::{AttrRecord, DoctypeRecord, Kind, Lexeme, Record, Span, Window};
-use crate::token::{EndTag, StartTag, Text, Token};
+use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Window};
 
 use super::machine::Machine;
 
@@ -17,53 +16,16 @@ pub(crate) struct Xml5;
 
 impl Dialect for Xml5 {
     type Lexer = Machine;
-    type Stage = NoStage;
+    type Stage = NoStage<Machine>;
     const XML: bool = true;
 
     fn lexer(options: &Options) -> Machine {
         Machine::new(options.errors, options.max_errors)
     }
 
-    fn stage(_: &Options) -> NoStage {
-        NoStage
+    fn stage(_: &Options) -> NoStage<Machine> {
+        NoStage::default()
     }
-}
-
-/// XML5's tree stage until the namespace and tree stage takes its place: it looks at no token.
-pub(crate) struct NoStage;
-
-impl Feedback for NoStage {
-    type Lexer = Machine;
-
-    #[inline(always)]
-    fn wants(&self, _: Kind, _: Span, _: &[u8], _: usize) -> bool {
-        false
-    }
-
-    #[inline(always)]
-    fn wants_record(&self, _: Kind, _: Span, _: &[u8], _: usize) -> bool {
-        false
-    }
-
-    fn lets_pass(&self, _: Span) -> bool {
-        true
-    }
-
-    fn start_tag<'t>(&mut self, tag: StartTag<'t>, _: &mut Machine) -> Option<Token<'t>> {
-        Some(Token::StartTag(tag))
-    }
-
-    fn end_tag<'t>(&mut self, tag: EndTag<'t>, _: &mut Machine) -> Option<Token<'t>> {
-        Some(Token::EndTag(tag))
-    }
-
-    fn text<'t>(&mut self, text: Text<'t>, _: &mut Machine) -> Option<Token<'t>> {
-        Some(Token::Text(text))
-    }
-
-    fn token(&mut self, _: &Token<'_>, _: &mut Machine) {}
-
-    fn reset(&mut self) {}
 }
 
 /// XML5 has one fast lane (see `lane.rs`), which waits at a tag a seam cuts off for the next
