@@ -754,6 +754,19 @@ fn a_closed_or_full_stdout_is_exit_1_with_a_message_and_dev_null_is_not() {
             .status()
             .unwrap();
         assert_eq!(null.code(), Some(0), "{command} >/dev/null");
+        // Opened read-write by the caller, as Python's subprocess.DEVNULL opens it.
+        let read_write = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .unwrap();
+        let null = std::process::Command::new(env!("CARGO_BIN_EXE_tagstream"))
+            .args([command, LINKS])
+            .current_dir(binary::repository())
+            .stdout(read_write)
+            .status()
+            .unwrap();
+        assert_eq!(null.code(), Some(0), "{command} 1<>/dev/null");
     }
 }
 

@@ -1,15 +1,17 @@
 //! Standard output, as every command writes it: when the process started with it closed
 //! (`>&-`), every write fails, as it fails on `/dev/full`, instead of going nowhere.
 //!
-//! The Rust runtime opens `/dev/null` read-write on a standard descriptor it finds closed (so
-//! that no file opened later takes its number), and writes to it succeed. That `/dev/null` is
-//! told from one the shell opens (`>/dev/null`, write-only) by its access mode, read from
-//! `/proc/self/fdinfo/1` (Linux; elsewhere a closed standard output is not told apart). A
-//! `/dev/null` opened read-write by the caller itself (`1<>/dev/null`) counts as closed too.
+//! The Rust runtime opens `/dev/null` on a standard descriptor it finds closed (so that no file
+//! opened later takes its number), and writes to it succeed. That `/dev/null` cannot be told
+//! from one the caller opened (Python's `subprocess.DEVNULL` opens it read-write too), so
+//! descriptor 1 is looked at before the runtime starts: a function in the executable's
+//! `.init_array`, which the loader runs before `main`, notes whether `/proc/self/fd/1` exists
+//! (Linux; elsewhere, or without `/proc`, standard output counts as open).
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Standard output, or, when it was closed at start, a writer whose every write fails.
 pub(crate) enum Stdout {
@@ -42,36 +44,25 @@ impl Write for Stdout {
     }
 }
 
-/// Whether descriptor 1 is the read-write `/dev/null` the runtime opens on a closed standard
-/// output.
+/// Whether descriptor 1 was closed when the process started (see the module docs).
 fn closed_at_start() -> bool {
-    let is_dev_null =
-        fs::read_link("/proc/self/fd/1").is_ok_and(|path| path == Path::new("/dev/null"));
-    is_dev_null && fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| is_read_write(&info))
+    CLOSED_AT_START.load(Ordering::Relaxed)
 }
 
-/// Whether the `flags:` line (octal) of an fdinfo file has the access mode `O_RDWR`.
-fn is_read_write(fdinfo: &str) -> bool {
-    const ACCESS_MODE: u32 = 0o3;
-    const READ_WRITE: u32 = 0o2;
-    fdinfo
-        .lines()
-        .find_map(|line| line.strip_prefix("flags:"))
-        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
-        .is_some_and(|flags| flags & ACCESS_MODE == READ_WRITE)
-}
+/// Set before `main` by [`look_at_stdout`].
+static CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
 
-#[cfg(test)]
-mod tests {
-    use super::is_read_write;
+/// Runs before `main`, from the executable's `.init_array` (the loader's constructors).
+// SAFETY: a constructor runs before the Rust runtime is set up; this one only reads two paths
+// under /proc with std::fs (no thread, no stdio, no runtime state) and stores an atomic.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static LOOK_AT_STDOUT: extern "C" fn() = look_at_stdout;
 
-    #[test]
-    fn the_access_mode_is_read_from_the_octal_flags() {
-        let fdinfo = |flags: &str| format!("pos:\t0\nflags:\t{flags}\nmnt_id:\t24\n");
-        assert!(is_read_write(&fdinfo("0100002")));
-        assert!(is_read_write(&fdinfo("02")));
-        assert!(!is_read_write(&fdinfo("0100001")), "write-only: >/dev/null");
-        assert!(!is_read_write(&fdinfo("0")), "read-only");
-        assert!(!is_read_write("pos:\t0\n"), "no flags line");
-    }
+#[cfg(target_os = "linux")]
+extern "C" fn look_at_stdout() {
+    let proc_fds = Path::new("/proc/self/fd");
+    let closed = proc_fds.is_dir() && fs::symlink_metadata(proc_fds.join("1")).is_err();
+    CLOSED_AT_START.store(closed, Ordering::Relaxed);
 }
