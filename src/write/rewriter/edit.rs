@@ -11,7 +11,7 @@ use super::sink::Sink;
 use super::{Markup, Rewrite};
 use crate::{Attribute, Span, StartTag};
 
-/// One change asked of a tag; its strings are ranges of [`TagEdit::strings`].
+/// One change asked of a tag; its strings are ranges of [`EditBuffers::strings`].
 #[derive(Clone, Debug)]
 enum Change {
     Rename(Range<usize>),
