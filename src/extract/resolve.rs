@@ -423,8 +423,10 @@ mod tests {
             state ^= state << 17;
             (state % n as u64) as usize
         };
+        // Miri interprets a thousand times slower: a few hundred there.
+        let cases = if cfg!(miri) { 300 } else { 200_000 };
         let mut joined = 0;
-        for _ in 0..200_000 {
+        for _ in 0..cases {
             let mut url = PREFIXES[next(PREFIXES.len())].to_owned();
             for _ in 0..next(10) {
                 url.push_str(PIECES[next(PIECES.len())]);
@@ -434,6 +436,6 @@ mod tests {
             agree(&url, base).unwrap();
         }
         // The generator reaches the hand-joined paths, not only the parser.
-        assert!(joined > 10_000, "{joined}");
+        assert!(joined > cases / 20, "{joined} of {cases}");
     }
 }
