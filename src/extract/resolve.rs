@@ -417,12 +417,7 @@ mod tests {
         ];
         let bases = bases();
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut next = |n: usize| (crate::testutil::xorshift(&mut state) % n as u64) as usize;
         // Miri interprets a thousand times slower: a few hundred there.
         let cases = if cfg!(miri) { 300 } else { 200_000 };
         let mut joined = 0;
