@@ -108,6 +108,11 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// Whether the bytes are XML5's (names as written, repeated attributes kept).
+    pub(crate) fn is_xml(&self) -> bool {
+        self.xml
+    }
+
     pub(crate) fn raw(&self, span: Span) -> &'a [u8] {
         &self.bytes[span.start - self.base..span.end - self.base]
     }

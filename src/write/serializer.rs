@@ -113,6 +113,11 @@ pub struct Serializer<W: Write> {
     /// context says raw text means the context was foreign content, not an error; and attribute
     /// values hold no U+0000, which decoding replaced.
     pub(super) trust: bool,
+    /// The token comes from the HTML tokenizer ([`Serializer::write_token`]): its tag and
+    /// attribute names read back as themselves (the tokenizer's states end them where a writer
+    /// would have to refuse them) and its attributes hold no repeat (the tokenizer drops them).
+    /// XML5's names keep their case and their repeats, and are checked.
+    pub(super) html_token: bool,
     /// The text state the output is in, and the element that put it there.
     context: TextKind,
     context_element: String,
@@ -150,6 +155,7 @@ impl<W: Write> Serializer<W> {
             index: 0,
             at: Location::Index(0),
             trust: false,
+            html_token: false,
             context: TextKind::Data,
             context_element: String::new(),
             raw: RawScan::default(),
@@ -227,17 +233,10 @@ impl<W: Write> Serializer<W> {
         attributes: &[(&str, &str)],
         self_closing: bool,
     ) -> Result<(), WriteError> {
-        check::check_tag_name(name).map_err(|r| self.refuse(r))?;
-        for (n, v) in attributes {
-            check::check_attribute_name(n).map_err(|r| self.refuse(r))?;
-            // A tokenizer's values never hold U+0000: decoding replaces it with U+FFFD.
-            if !self.trust {
-                self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
-            }
-        }
-        if let Some(i) = check::first_duplicate(attributes) {
-            let duplicate = Refusal::DuplicateAttribute(attributes[i].0.to_owned());
-            self.refuse_unless_lossy(Err(duplicate))?;
+        if self.html_token {
+            debug_assert!(self.check_names(name, attributes).is_ok());
+        } else {
+            self.check_names(name, attributes)?;
         }
         self.check_markup_allowed(None)?;
         let o = &self.options;
@@ -260,6 +259,24 @@ impl<W: Write> Serializer<W> {
             self_closing,
             namespace,
         })
+    }
+
+    /// The names of a start tag and its attributes read back as themselves, its attributes hold no
+    /// repeated name and (unless from a tokenizer, whose values never hold one: decoding replaces
+    /// it with U+FFFD) no U+0000.
+    fn check_names(&self, name: &str, attributes: &[(&str, &str)]) -> Result<(), WriteError> {
+        check::check_tag_name(name).map_err(|r| self.refuse(r))?;
+        for (n, v) in attributes {
+            check::check_attribute_name(n).map_err(|r| self.refuse(r))?;
+            if !self.trust {
+                self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
+            }
+        }
+        if let Some(i) = check::first_duplicate(attributes) {
+            let duplicate = Refusal::DuplicateAttribute(attributes[i].0.to_owned());
+            self.refuse_unless_lossy(Err(duplicate))?;
+        }
+        Ok(())
     }
 
     /// The attributes as written: repeats dropped and U+0000 replaced (lossy), sorted, and the
@@ -354,7 +371,11 @@ impl<W: Write> Serializer<W> {
     }
 
     pub(super) fn end(&mut self, name: &str) -> Result<(), WriteError> {
-        check::check_tag_name(name).map_err(|r| self.refuse(r))?;
+        if self.html_token {
+            debug_assert!(check::check_tag_name(name).is_ok());
+        } else {
+            check::check_tag_name(name).map_err(|r| self.refuse(r))?;
+        }
         self.check_markup_allowed(Some(name))?;
         if self.context == TextKind::ScriptData && !self.raw.closes() {
             let not_closable = Err(Refusal::ScriptNotClosable);

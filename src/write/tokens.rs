@@ -32,8 +32,10 @@ impl<W: Write> Serializer<W> {
     pub fn write_token(&mut self, token: &Token<'_>) -> Result<(), WriteError> {
         self.locate(Some(token.span().start));
         self.trust = true;
+        self.html_token = !token.source().is_xml();
         let result = self.token(token);
         self.trust = false;
+        self.html_token = false;
         result
     }
 
