@@ -14,7 +14,7 @@ use tagstream::write::{
 };
 use tagstream::{Options, Token};
 
-use crate::cli::encoding::EncodingArgs;
+use crate::cli::encoding::{EncodingArgs, Fallback};
 use crate::{CliError, Dialect, input_name, open_input, parse_chunk_size, read_chunk};
 
 /// Arguments of `tagstream rewrite`.
@@ -24,7 +24,8 @@ pub(crate) struct RewriteArgs {
     #[arg(value_name = "FILE", default_value = "-")]
     input: PathBuf,
 
-    /// The markup language: `html` or `xml5`.
+    /// The markup language: `html` or `xml5`. With xml5, `--default-encoding auto` is XML's own
+    /// default, UTF-8 (a BOM or the XML declaration decides first); a label replaces it.
     #[arg(long, value_enum, value_name = "DIALECT", default_value_t = Dialect::Html)]
     dialect: Dialect,
 
@@ -180,6 +181,9 @@ pub(crate) fn rewrite(args: &RewriteArgs, out: impl Write) -> Result<(), CliErro
             let mut tokenizer = Transcoder::xml5(options).map_offsets(true);
             if let Some(encoding) = args.encoding.encoding {
                 tokenizer = tokenizer.known_encoding(encoding);
+            }
+            if let Fallback::Label(encoding) = args.encoding.default_encoding {
+                tokenizer = tokenizer.default_encoding(encoding);
             }
             while let Some(chunk) = chunks.next()? {
                 edits.apply(rewriter.rewrite(tokenizer.feed(chunk)))?;

@@ -80,6 +80,19 @@ fn rewrite_writes_the_input_back_in_its_own_encoding() {
 }
 
 #[test]
+fn rewrite_xml5_takes_a_default_encoding_label_and_keeps_utf8_for_auto() {
+    // An element named `é` in windows-1252: without a declaration XML reads UTF-8, where the
+    // byte is invalid and the name is U+FFFD.
+    let latin1: &[u8] = b"<r><\xE9>x</\xE9>y</r>";
+    let remove = ["rewrite", "--dialect", "xml5", "--remove-element", "\u{E9}"];
+    assert_eq!(bytes_ok(&remove, latin1), latin1);
+    let labelled = [&remove[..], &["--default-encoding", "windows-1252"]].concat();
+    assert_eq!(bytes_ok(&labelled, latin1), b"<r>y</r>");
+    let auto = [&remove[..], &["--default-encoding", "auto"]].concat();
+    assert_eq!(bytes_ok(&auto, latin1), latin1);
+}
+
+#[test]
 fn serialize_writes_in_the_inputs_encoding() {
     let windows_1252: &[u8] = b"<meta charset=windows-1252><P CLASS=\xE9>caf\xE9 &#x65E5;";
     let expected: &[u8] = b"<meta charset=windows-1252><p class=\xE9>caf\xE9 &#26085;";
