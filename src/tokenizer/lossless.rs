@@ -194,9 +194,10 @@ impl<'t, D: Dialect> Pull<'t, D> {
         src: &'t Source<'t>,
     ) -> Option<Token<'t>> {
         *self.covered = self.machine.retention();
+        // Checked from here on (nothing the state functions do sets it again: under lossless
+        // only `next_lossless` does).
         self.plain = false;
         let token = self.lex_in_state_functions(src);
-        self.plain = false;
         self.covering(token)
     }
 
