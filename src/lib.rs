@@ -124,6 +124,11 @@
 //! columns, [`simulator`] for the tree-builder feedback that is on by default, and [`html5lib`]
 //! for the html5lib-tests token shapes.
 
+// Some docs link to `encoding` items (the `Transcoder` beside the tokenizer it feeds): without
+// the feature those links have nowhere to go; every other broken link still fails the default
+// build's docs in CI.
+#![cfg_attr(not(feature = "encoding"), allow(rustdoc::broken_intra_doc_links))]
+
 mod dialect;
 #[cfg(feature = "encoding")]
 pub mod encoding;
