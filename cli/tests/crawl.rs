@@ -546,6 +546,37 @@ fn warc_gz_with_a_member_per_record_a_broken_and_a_truncated_member() {
     }
 }
 
+#[test]
+fn one_gzip_member_for_a_whole_warc_is_streamed_with_the_same_output() {
+    // Longer compressed than the 4 MiB read ahead of a member: the member is read as it
+    // inflates, on the writing thread; its records are reported at its offset, 0.
+    let mut x = 0x9E37_79B9_u32;
+    let noise: Vec<u8> = (0..5 << 20)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect();
+    let mut records = archive_records();
+    records.remove(3); // malformed: it would end the member's records
+    let filler = http_response("application/octet-stream", &noise);
+    records.insert(
+        3,
+        warc_record("response", "https://big.example/", HTTP_RESPONSE, &filler),
+    );
+    let whole = gzip_member(&records.concat());
+    assert!(whole.len() > 4 << 20);
+    let path = scratch("warc-whole-gz").join("whole.warc.gz");
+    std::fs::write(&path, &whole).unwrap();
+    let path = path.to_str().unwrap();
+    for jobs in ["1", "2"] {
+        let stdout = stdout_ok(&["links", "-q", "-j", jobs, path], b"");
+        assert_eq!(link_rows(&stdout), archive_links(0, 0), "-j {jobs}");
+    }
+}
+
 /// A WARC file of `response` records with these HTTP messages, all for `uri`.
 fn warc_of_responses(test: &str, uri: &str, messages: &[Vec<u8>]) -> PathBuf {
     let archive: Vec<u8> = messages

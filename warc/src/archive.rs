@@ -5,13 +5,11 @@
 //! stream, which cannot go back, from where the decoder stopped.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::mem;
 use std::path::{Path, PathBuf};
 
-use flate2::bufread::GzDecoder;
-
-use crate::members::{GZIP_MAGIC, next_magic};
+use crate::members::{GZIP_MAGIC, MemberRecords, next_magic};
 use crate::record::{
     Counted, Entry, Malformed, Response, Skipped, next_record, skip_to_next_record,
 };
@@ -95,14 +93,23 @@ struct PlainWarc {
     resync: bool,
 }
 
-/// A `.warc.gz`: gzip members, each decompressed whole and its records reported at the
+/// A `.warc.gz`: gzip members, each read as it is inflated, its records reported at the
 /// member's offset.
 struct GzipWarc {
-    file: Counted<BufReader<Source>>,
-    /// The member whose records are being read, and its offset in the file.
-    member: Option<(u64, Counted<Cursor<Vec<u8>>>)>,
+    place: Place,
     /// After a broken member at this offset: skip to the next gzip header before reading on.
     broken: Option<u64>,
+}
+
+/// Where a `.warc.gz` is read.
+enum Place {
+    /// Between members: the file.
+    Between(Counted<BufReader<Source>>),
+    /// In a member, over the file (boxed: the inflater's state is large, and moves with each
+    /// entry).
+    InMember(Box<MemberRecords<BufReader<Source>>>),
+    /// Past the end of the file, or an I/O error.
+    Ended,
 }
 
 impl Archive {
@@ -168,8 +175,7 @@ impl Reader {
         let file = Counted::new(BufReader::new(source));
         if gzip {
             Reader::Gzip(GzipWarc {
-                file,
-                member: None,
+                place: Place::Between(file),
                 broken: None,
             })
         } else {
@@ -241,48 +247,52 @@ impl GzipWarc {
             {
                 return Ok(None);
             }
-            if let Some((offset, records)) = &mut self.member {
-                let offset = *offset;
-                match next_record(records) {
-                    Ok(Some((_, record))) => {
-                        if let Some(response) = Response::of(record, offset) {
-                            return Ok(Some(Entry::Response(response)));
-                        }
+            match mem::replace(&mut self.place, Place::Ended) {
+                Place::InMember(mut records) => {
+                    if let Some(entry) = records.next() {
+                        self.place = Place::InMember(records);
+                        return Ok(Some(entry));
                     }
-                    Ok(None) => self.member = None,
-                    Err(malformed) => {
-                        self.member = None;
-                        return Ok(Some(malformed_in_member(offset, malformed)));
+                    if records.end() == Some(None) {
+                        self.broken = Some(records.start());
                     }
+                    self.place = Place::Between(records.into_compressed());
                 }
-                continue;
-            }
-            if self.file.fill_buf()?.is_empty() {
-                return Ok(None);
-            }
-            let offset = self.file.pos;
-            let mut member = Vec::new();
-            match GzDecoder::new(&mut self.file).read_to_end(&mut member) {
-                Ok(_) => self.member = Some((offset, Counted::new(Cursor::new(member)))),
-                Err(e) => {
-                    self.broken = Some(offset);
-                    return Ok(Some(broken_member(offset, e)));
+                Place::Between(mut file) => {
+                    // At the end (or an I/O error), the place stays `Ended`.
+                    if file.fill_buf()?.is_empty() {
+                        return Ok(None);
+                    }
+                    let offset = file.pos;
+                    self.place = Place::InMember(Box::new(MemberRecords::new(offset, file)));
                 }
+                Place::Ended => return Ok(None),
             }
+        }
+    }
+
+    /// The file, between members.
+    fn file(&mut self) -> Option<&mut Counted<BufReader<Source>>> {
+        match &mut self.place {
+            Place::Between(file) => Some(file),
+            _ => None,
         }
     }
 
     /// After a broken member at `at`: move to the next gzip header; `false` when there is none.
     fn resync(&mut self, at: u64) -> io::Result<bool> {
-        let next = match self.file.inner.get_mut() {
+        let Some(file) = self.file() else {
+            return Ok(false);
+        };
+        let next = match file.inner.get_mut() {
             Source::File(file) => next_magic(file, at + 1)?,
-            Source::Stream(_) => return skip_to_magic(&mut self.file),
+            Source::Stream(_) => return skip_to_magic(file),
         };
         let Some(next) = next else {
             return Ok(false);
         };
-        self.file.inner.seek(SeekFrom::Start(next))?;
-        self.file.pos = next;
+        file.inner.seek(SeekFrom::Start(next))?;
+        file.pos = next;
         Ok(true)
     }
 }

@@ -39,5 +39,5 @@ mod record;
 
 pub use archive::{Archive, is_gzip};
 pub use http::HttpError;
-pub use members::{Candidates, Chain, Member, MemberRead};
+pub use members::{Candidates, Chain, Member, MemberRead, MemberStream};
 pub use record::{Entry, Html, Response, Skipped};

@@ -19,25 +19,35 @@
 //! ([`MemberRead::TooLong`]). So each byte of the file is inflated at most twice, however many
 //! candidates are false.
 //!
+//! Bounded memory: a member read ahead is held inflated up to [`MAX_HELD`] bytes; one read again
+//! is streamed, a record at a time ([`MemberStream`]), so that one gzip member for a whole
+//! file (`gzip crawl.warc`) is read in the memory of its largest record, not of the file.
+//!
 //! Bytes where the serial reader ([`crate::Archive`]) would report a broken member are reported
 //! at the same offsets; within a damaged stretch, where the serial reader tries every gzip magic
 //! after a broken member, only probable members are tried here.
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::sync::Arc;
 
-use flate2::bufread::GzDecoder;
 use flate2::{Decompress, FlushDecompress};
 
-use crate::archive::{broken, broken_member, malformed_in_member};
-use crate::record::{Counted, Entry, Response, Skipped, next_record};
+use crate::archive::broken;
+use crate::record::{Counted, Entry, Skipped};
+
+mod stream;
+pub(crate) use stream::MemberRecords;
+pub use stream::MemberStream;
 
 /// The start of a gzip member: magic bytes and the deflate method.
 pub(crate) const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 /// How far past its start a member is read before the chain confirms it, at most.
 pub const MAX_AHEAD: u64 = 4 << 20;
+/// The most inflated bytes of a member [`Member::read`] holds (a few megabytes of deflate can
+/// inflate a thousandfold); a longer member is streamed.
+pub const MAX_HELD: u64 = 64 << 20;
 /// Why bytes between members are skipped: what the serial reader's gzip decoder says there.
 const NO_HEADER: &str = "invalid gzip header";
 /// The bytes read to tell whether a candidate may hold records: enough for a gzip header and
@@ -65,57 +75,27 @@ pub enum MemberRead {
         end: Option<u64>,
         entries: Vec<Entry>,
     },
-    /// The member goes on past [`Member::limit`]: to be read again without one
-    /// ([`Member::unlimited`]) if the chain confirms it.
+    /// The member goes on past [`Member::limit`], or inflates to more than [`MAX_HELD`]
+    /// bytes: to be read with [`Member::stream`] if the chain confirms it.
     TooLong,
 }
 
 impl Member {
-    /// The same place, read to the end of the file.
-    pub fn unlimited(self) -> Member {
-        Member {
-            limit: None,
-            ..self
-        }
-    }
-
-    /// Inflate the member starting here in `file` and parse its records.
+    /// Inflate the member starting here in `file` and parse its records, as
+    /// [`Member::stream`] does, holding them: a member that inflates to more than [`MAX_HELD`]
+    /// bytes, or goes on past its limit, is [`MemberRead::TooLong`], to be streamed.
     pub fn read(&self, file: &File) -> MemberRead {
-        let mut at = Counted::new(BufReader::new(FileAt::new(file, self.start, self.limit)));
-        let mut member = Vec::new();
-        let inflated = GzDecoder::new(&mut at).read_to_end(&mut member);
-        if at.inner.get_ref().reached && inflated.is_err() {
+        let compressed = Counted::new(BufReader::new(FileAt::new(file, self.start, self.limit)));
+        let mut records = MemberRecords::new(self.start, compressed);
+        if !records.held_whole() {
             return MemberRead::TooLong;
         }
-        match inflated {
-            Ok(_) => MemberRead::Read {
-                end: Some(self.start + at.pos),
-                entries: member_entries(self.start, member),
-            },
-            Err(e) => MemberRead::Read {
-                end: None,
-                entries: vec![broken_member(self.start, e)],
-            },
+        let entries = records.by_ref().collect();
+        let end = records.end().flatten();
+        if end.is_none() && records.into_compressed().inner.get_ref().reached {
+            return MemberRead::TooLong;
         }
-    }
-}
-
-/// The entries of the member at `offset`, inflated: its `response` records, and, for a
-/// malformed record, a skip and nothing after it.
-pub(crate) fn member_entries(offset: u64, member: Vec<u8>) -> Vec<Entry> {
-    let mut records = Counted::new(Cursor::new(member));
-    let mut entries = Vec::new();
-    loop {
-        match next_record(&mut records) {
-            Ok(Some((_, record))) => {
-                entries.extend(Response::of(record, offset).map(Entry::Response))
-            }
-            Ok(None) => return entries,
-            Err(malformed) => {
-                entries.push(malformed_in_member(offset, malformed));
-                return entries;
-            }
-        }
+        MemberRead::Read { end, entries }
     }
 }
 
@@ -329,12 +309,23 @@ impl Chain {
     /// Take the member at `start` (one [`Chain::starts_member`] confirmed), which ends at `end`
     /// (`None`: broken); a skip for the bytes before it that no member holds.
     pub fn settle(&mut self, start: u64, end: Option<u64>) -> Option<Skipped> {
-        let gap = (!self.resync && start > self.next).then(|| broken(self.next, NO_HEADER));
+        let gap = self.gap_before(start);
+        self.ended(end);
+        gap
+    }
+
+    /// [`Chain::settle`] in two steps, for a member read as a stream (whose end is known only
+    /// after its entries): the skip for the bytes before the member at `start`, if any…
+    pub fn gap_before(&self, start: u64) -> Option<Skipped> {
+        (!self.resync && start > self.next).then(|| broken(self.next, NO_HEADER))
+    }
+
+    /// …and, once it is read, where it ended (`None`: broken).
+    pub fn ended(&mut self, end: Option<u64>) {
         match end {
             Some(end) => (self.next, self.resync) = (end, false),
             None => self.resync = true,
         }
-        gap
     }
 
     /// At the end of a file of `len` bytes: a skip for the bytes after the last member that no

@@ -24,16 +24,17 @@ pub(crate) mod text;
 pub(crate) const CRAWLING: &str = "\
 Inputs: files, directories (their .html, .htm, .xhtml, .warc and .warc.gz files, recursively, in \
 name order), `-` for standard input, and WARC archives (.warc, or .warc.gz with one gzip member \
-per record, as Common Crawl writes them): only their `response` records with an HTML \
+per record, as Common Crawl writes them, or one for the whole file): only their `response` records with an HTML \
 Content-Type are read, their bodies with any Transfer-Encoding (chunked) and Content-Encoding \
 (gzip, deflate, br) undone, as wget and Heritrix keep them. Lines from a WARC record also carry \"offset\" (of the record, or of its \
 gzip member) and \"page\" (its WARC-Target-URI).
 
 Output is in input order whatever --jobs, written as each input, or WARC record, is done. A file \
 or standard input longer than 4 MiB is read in chunks, in bounded memory; the gzip members of a \
-.warc.gz file are inflated and processed in parallel, and the records of another archive (a \
-.warc, or a .warc.gz read through a pipe) read one at a time and processed in parallel, a few \
-per thread at once, in bounded memory too. On standard error: a progress bar \
+.warc.gz file are inflated and processed in parallel (a member longer than 4 MiB compressed \
+or 64 MiB inflated, such as one for the whole file, is read as it inflates, a record at a \
+time), and the records of another archive (a .warc, or a .warc.gz read through a pipe) read \
+one at a time and processed in parallel, a few per thread at once, in bounded memory too. On standard error: a progress bar \
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; one \
 with a tag, comment or DOCTYPE longer than --max-token, at its start, likewise; a malformed WARC \
@@ -283,14 +284,21 @@ impl Run {
         let window = threads * JOBS_PER_THREAD;
         let work = |job| process(command, job);
         let write = |outcome: Outcome<C::Totals>| -> io::Result<()> {
-            let Some(outcome) = members.confirm(command, outcome) else {
-                return Ok(());
+            let mut write_out = |outcome: Outcome<C::Totals>| -> io::Result<()> {
+                out.write_all(&outcome.out)?;
+                out.flush()?;
+                self.account(&outcome);
+                command.merge(&mut totals, outcome.totals);
+                Ok(())
             };
-            out.write_all(&outcome.out)?;
-            out.flush()?;
-            self.account(&outcome);
-            command.merge(&mut totals, outcome.totals);
-            Ok(())
+            match members.confirm(outcome) {
+                Confirmed::Dropped => Ok(()),
+                Confirmed::Write(outcome) => write_out(outcome),
+                Confirmed::Stream(before, done) => {
+                    write_out(before)?;
+                    members.stream(command, done, write_out)
+                }
+            }
         };
         ordered::map_in_order(threads, window, Jobs::new(inputs), work, write)?;
         command.finish(&totals, &mut out)?;
@@ -341,14 +349,20 @@ struct Members {
     chain: Chain,
 }
 
+/// What becomes of a job's outcome once the chain has seen it.
+enum Confirmed<'a, T> {
+    /// Its candidate lies inside the last member: nothing is written.
+    Dropped,
+    /// Written as it is.
+    Write(Outcome<'a, T>),
+    /// A member too long to have been read ahead: what to write before it (a gap before it,
+    /// if any), then the member, streamed ([`Members::stream`]).
+    Stream(Outcome<'a, T>, MemberDone<'a>),
+}
+
 impl Members {
-    /// `outcome` as it is to be written, or `None` when it is dropped. A member read only up to
-    /// its limit is read again here, whole, once confirmed.
-    fn confirm<'a, C: Command>(
-        &mut self,
-        command: &C,
-        mut outcome: Outcome<'a, C::Totals>,
-    ) -> Option<Outcome<'a, C::Totals>> {
+    /// What to do with `outcome` (see [`Confirmed`]).
+    fn confirm<'a, T: Default>(&mut self, mut outcome: Outcome<'a, T>) -> Confirmed<'a, T> {
         let Some(done) = outcome.member.take() else {
             // The end of an input: an archive's chain ends there.
             if outcome.inputs == 1 {
@@ -358,26 +372,49 @@ impl Members {
                 let gap = gap.map(|(path, gap)| Skip::of(&inputs::name(path), gap));
                 outcome.skips.extend(gap);
             }
-            return Some(outcome);
+            return Confirmed::Write(outcome);
         };
         let start = done.member.start;
         if !self.chain.starts_member(start) {
-            return None;
+            return Confirmed::Dropped;
         }
-        let end = match done.end {
-            Some(end) => end,
-            None => {
-                let again = Job::Member(done.path, done.file, done.member.unlimited());
-                outcome = process(command, again);
-                outcome.member.take().and_then(|done| done.end).flatten()
+        match done.end {
+            Some(end) => {
+                if let Some(gap) = self.chain.settle(start, end) {
+                    outcome
+                        .skips
+                        .insert(0, Skip::of(&inputs::name(done.path), gap));
+                }
+                Confirmed::Write(outcome)
             }
-        };
-        if let Some(gap) = self.chain.settle(start, end) {
-            outcome
-                .skips
-                .insert(0, Skip::of(&inputs::name(done.path), gap));
+            None => {
+                let mut before = Outcome::default();
+                let gap = self.chain.gap_before(start);
+                before
+                    .skips
+                    .extend(gap.map(|gap| Skip::of(&inputs::name(done.path), gap)));
+                Confirmed::Stream(before, done)
+            }
         }
-        Some(outcome)
+    }
+
+    /// Read the confirmed member `done` as it inflates, on this thread, each entry's outcome
+    /// handed to `write` at once: a member too long to read ahead (one for a whole file) is read
+    /// in the memory of its largest record.
+    fn stream<C: Command>(
+        &mut self,
+        command: &C,
+        done: MemberDone<'_>,
+        mut write: impl FnMut(Outcome<'_, C::Totals>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut entries = done.member.stream(&done.file);
+        for entry in &mut entries {
+            let mut outcome = Outcome::default();
+            outcome.add_entries(command, done.path, [entry]);
+            write(outcome)?;
+        }
+        self.chain.ended(entries.end().flatten());
+        Ok(())
     }
 }
 
@@ -426,7 +463,7 @@ impl<T> Outcome<'_, T> {
         &mut self,
         command: &C,
         path: &Path,
-        entries: Vec<Entry>,
+        entries: impl IntoIterator<Item = Entry>,
     ) {
         let name = inputs::name(path);
         for entry in entries {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use super::{BLOCK, Candidates, Chain, GZIP_MAGIC, MAX_AHEAD, MemberRead};
+use super::{BLOCK, Candidates, Chain, GZIP_MAGIC, MAX_AHEAD, MAX_HELD, MemberRead};
 use crate::{Archive, Entry};
 
 fn gzip(bytes: &[u8], level: Compression) -> Vec<u8> {
@@ -56,8 +56,8 @@ fn shape(entry: Entry) -> (Option<u64>, String) {
 }
 
 /// What the members of the file at `path` give, read as the CLI reads them (each member up to
-/// its limit, confirmed in order by a chain, read again when too long), and how many were read
-/// again.
+/// its limit, confirmed in order by a chain, streamed when too long), and how many were
+/// streamed.
 fn by_members(path: &Path) -> (Vec<(Option<u64>, String)>, usize) {
     let file = File::open(path).unwrap();
     let len = file.metadata().unwrap().len();
@@ -68,22 +68,22 @@ fn by_members(path: &Path) -> (Vec<(Option<u64>, String)>, usize) {
         if !chain.starts_member(member.start) {
             continue;
         }
-        let read = match member.read(&file) {
+        match member.read(&file) {
             MemberRead::TooLong => {
                 again += 1;
-                member.unlimited().read(&file)
+                entries.extend(chain.gap_before(member.start).map(Entry::Skipped));
+                let mut stream = member.stream(&file);
+                entries.extend(&mut stream);
+                chain.ended(stream.end().expect("every entry taken"));
             }
-            read => read,
-        };
-        let MemberRead::Read {
-            end,
-            entries: found,
-        } = read
-        else {
-            panic!("read without a limit at {}", member.start);
-        };
-        entries.extend(chain.settle(member.start, end).map(Entry::Skipped));
-        entries.extend(found);
+            MemberRead::Read {
+                end,
+                entries: found,
+            } => {
+                entries.extend(chain.settle(member.start, end).map(Entry::Skipped));
+                entries.extend(found);
+            }
+        }
     }
     entries.extend(chain.finish(len).map(Entry::Skipped));
     (entries.into_iter().map(shape).collect(), again)
@@ -211,6 +211,68 @@ fn a_member_past_its_limit_is_read_again_whole() {
     let uris: Vec<&str> = entries.iter().map(|(_, uri)| uri.as_str()).collect();
     assert_eq!(uris, ["https://outer.example/", "https://next.example/"]);
     assert_eq!(again, 1);
+}
+
+#[test]
+fn a_broken_member_gives_only_its_break_unless_longer_than_what_is_held() {
+    // Members held whole: a break is all a broken one gives, even with whole records before it
+    // (one member for a whole file past MAX_AHEAD, cut short in its third record).
+    let records: Vec<Vec<u8>> = (0..3)
+        .map(|i| {
+            let body = noise(MAX_AHEAD as usize / 2, i + 11);
+            record(&format!("https://c.example/{i}"), &body)
+        })
+        .collect();
+    let whole = gzip(&records.concat(), Compression::none());
+    let cut = &whole[..whole.len() - MAX_AHEAD as usize / 4];
+    let path = file_of("cut.warc.gz", cut);
+    let (entries, streamed) = by_members(&path);
+    assert_eq!(entries, serially(&path));
+    assert_eq!(streamed, 1);
+    let uris: Vec<&str> = entries.iter().map(|(_, uri)| uri.as_str()).collect();
+    assert_eq!(uris, ["broken gzip member"]);
+    // Longer than MAX_HELD inflated: the records inflated before the break come out first.
+    let quarter = MAX_HELD as usize * 3 / 8;
+    let records: Vec<Vec<u8>> = (0..4)
+        .map(|i| record(&format!("https://l.example/{i}"), &vec![b' '; quarter]))
+        .collect();
+    let whole = gzip(&records.concat(), Compression::best());
+    let cut = &whole[..whole.len() * 7 / 8];
+    let path = file_of("long-cut.warc.gz", cut);
+    let (entries, _) = by_members(&path);
+    assert_eq!(entries, serially(&path));
+    let uris: Vec<&str> = entries.iter().map(|(_, uri)| uri.as_str()).collect();
+    assert_eq!(
+        uris,
+        [
+            "https://l.example/0",
+            "https://l.example/1",
+            "https://l.example/2",
+            "broken gzip member"
+        ]
+    );
+}
+
+#[test]
+fn a_member_that_inflates_past_what_is_held_is_streamed() {
+    // A few hundred kilobytes that inflate to more than MAX_HELD: read ahead, it is too long
+    // to hold; streamed, it is one record, then a second member after it.
+    let bomb = record("https://z.example/", &vec![b' '; MAX_HELD as usize + 1]);
+    let archive = [
+        gzip(&bomb, Compression::best()),
+        gzip(
+            &record("https://after.example/", b"<p>"),
+            Compression::default(),
+        ),
+    ]
+    .concat();
+    assert!(archive.len() < MAX_AHEAD as usize);
+    let path = file_of("bomb.warc.gz", &archive);
+    let (entries, streamed) = by_members(&path);
+    assert_eq!(entries, serially(&path));
+    assert_eq!(streamed, 1);
+    let uris: Vec<&str> = entries.iter().map(|(_, uri)| uri.as_str()).collect();
+    assert_eq!(uris, ["https://z.example/", "https://after.example/"]);
 }
 
 #[test]
