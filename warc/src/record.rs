@@ -64,7 +64,20 @@ pub(crate) struct Record {
     warc_type: String,
     uri: Option<String>,
     content_type: String,
+    /// The content block: of a `response` holding an HTTP message only, the one kind read
+    /// (another record's, a video's `resource` say, is passed over, not held).
     block: Vec<u8>,
+}
+
+impl Record {
+    /// A `response` record holding an HTTP message.
+    fn is_http_response(&self) -> bool {
+        self.warc_type.eq_ignore_ascii_case("response")
+            && self
+                .content_type
+                .to_ascii_lowercase()
+                .starts_with("application/http")
+    }
 }
 
 /// A WARC `response` record holding an HTTP message, as read from the archive; what it holds
@@ -88,12 +101,7 @@ pub struct Html<'a> {
 impl Response {
     /// The record if it is a `response` holding an HTTP message.
     pub(crate) fn of(record: Record, offset: u64) -> Option<Response> {
-        let is_http_response = record.warc_type.eq_ignore_ascii_case("response")
-            && record
-                .content_type
-                .to_ascii_lowercase()
-                .starts_with("application/http");
-        is_http_response.then_some(Response {
+        record.is_http_response().then_some(Response {
             offset,
             uri: record.uri,
             block: record.block,
@@ -193,16 +201,15 @@ pub(crate) fn next_record(
         }
     }
     let length = length.ok_or_else(|| malformed("missing or invalid Content-Length"))?;
-    reader
-        .by_ref()
-        .take(length)
-        .read_to_end(&mut record.block)
-        .map_err(io_error(offset))?;
-    if (record.block.len() as u64) < length {
-        let why = format!(
-            "truncated: {} of {length} bytes of content",
-            record.block.len()
-        );
+    let mut block = reader.by_ref().take(length);
+    let read = if record.is_http_response() {
+        block.read_to_end(&mut record.block).map(|n| n as u64)
+    } else {
+        io::copy(&mut block, &mut io::sink())
+    };
+    let read = read.map_err(io_error(offset))?;
+    if read < length {
+        let why = format!("truncated: {read} of {length} bytes of content");
         return Err(Malformed { offset, why });
     }
     Ok(Some((offset, record)))
