@@ -40,4 +40,4 @@ mod record;
 pub use archive::{Archive, is_gzip};
 pub use http::HttpError;
 pub use members::{Candidates, Chain, Member, MemberRead, MemberStream};
-pub use record::{Entry, Html, Response, Skipped};
+pub use record::{Entry, HEAD_PEEK, Html, Response, Skipped};

@@ -10,6 +10,8 @@ use crate::http::{HttpError, HttpResponse};
 
 /// The longest header line read; a longer one makes the record malformed.
 const MAX_LINE: u64 = 64 * 1024;
+/// How much of an HTTP response is read before its head decides whether the rest is held.
+pub const HEAD_PEEK: u64 = 64 * 1024;
 
 /// Something of an archive that could not be read, and where: the offset of the record (or of
 /// its gzip member), `None` when the file itself could not be read.
@@ -81,7 +83,9 @@ impl Record {
 }
 
 /// A WARC `response` record holding an HTTP message, as read from the archive; what it holds
-/// is decoded by [`Response::html`] (on whichever thread takes the record).
+/// is decoded by [`Response::html`] (on whichever thread takes the record). A response whose
+/// HTTP head says its `Content-Type` is not HTML (a video, a PDF) is held only up to its first
+/// [`HEAD_PEEK`] bytes, which hold the head: its body is passed over as it is read.
 #[derive(Debug)]
 pub struct Response {
     offset: u64,
@@ -203,7 +207,7 @@ pub(crate) fn next_record(
     let length = length.ok_or_else(|| malformed("missing or invalid Content-Length"))?;
     let mut block = reader.by_ref().take(length);
     let read = if record.is_http_response() {
-        block.read_to_end(&mut record.block).map(|n| n as u64)
+        read_response(&mut block, &mut record.block)
     } else {
         io::copy(&mut block, &mut io::sink())
     };
@@ -213,6 +217,18 @@ pub(crate) fn next_record(
         return Err(Malformed { offset, why });
     }
     Ok(Some((offset, record)))
+}
+
+/// Read the block of an HTTP response into `into`: whole unless its head, within the first
+/// [`HEAD_PEEK`] bytes, gives a `Content-Type` that is not HTML, when the rest is passed over.
+/// Returns how many bytes the block had.
+fn read_response(block: &mut impl Read, into: &mut Vec<u8>) -> io::Result<u64> {
+    let peeked = block.by_ref().take(HEAD_PEEK).read_to_end(into)? as u64;
+    let content_type = HttpResponse::parse(into).and_then(|http| http.header("content-type"));
+    if content_type.is_some_and(|value| !is_html(&value)) {
+        return Ok(peeked + io::copy(block, &mut io::sink())?);
+    }
+    Ok(peeked + block.read_to_end(into)? as u64)
 }
 
 /// One header line without its line end (UTF-8, an invalid byte replaced: a
@@ -278,4 +294,55 @@ fn charset(content_type: &str) -> Option<&str> {
             .eq_ignore_ascii_case("charset")
             .then(|| value.trim().trim_matches('"'))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Archive;
+
+    fn record(uri: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
+        let header = match content_type {
+            "" => String::new(),
+            value => format!("Content-Type: {value}\r\n"),
+        };
+        let mut http = format!("HTTP/1.1 200 OK\r\n{header}\r\n").into_bytes();
+        http.extend_from_slice(body);
+        let mut record = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+             Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+            http.len()
+        )
+        .into_bytes();
+        record.extend_from_slice(&http);
+        record.extend_from_slice(b"\r\n\r\n");
+        record
+    }
+
+    #[test]
+    fn a_response_that_is_not_html_is_held_up_to_its_head_and_the_next_is_whole() {
+        let video = vec![0xAB; 3 * HEAD_PEEK as usize];
+        let page = vec![b'p'; 2 * HEAD_PEEK as usize];
+        let warc = [
+            record("https://v.example/", "video/mp4", &video),
+            record("https://h.example/", "text/html", &page),
+            record("https://u.example/", "", &page),
+        ]
+        .concat();
+        let entries: Vec<Entry> = Archive::from_reader(std::io::Cursor::new(warc), false).collect();
+        let responses: Vec<&Response> = entries
+            .iter()
+            .map(|e| match e {
+                Entry::Response(r) => r,
+                Entry::Skipped(s) => panic!("skipped: {}", s.reason),
+            })
+            .collect();
+        assert_eq!(responses.len(), 3);
+        assert_eq!(responses[0].block.len() as u64, HEAD_PEEK);
+        assert!(responses[0].html().unwrap().is_none());
+        let html = responses[1].html().unwrap().unwrap();
+        assert_eq!(html.body.len(), page.len());
+        // No Content-Type: held whole, for what decides on it later.
+        assert!(responses[2].block.len() > page.len());
+    }
 }
