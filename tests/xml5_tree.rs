@@ -1,11 +1,12 @@
 //! The XML5 tree stage's rules, event by event: the draft's phases (what ends an element and
 //! why, what is dropped before and after the root element, with which error and where),
 //! Namespaces in XML 1.0 as the stage resolves them, the depth limit, end tags against a deep
-//! stack, and the same events however the input is cut.
+//! stack, the same events however the input is cut; and the document tree built from them.
 
 use tagstream::Options;
 use tagstream::xml5::tree::{
-    Event, Events, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE, XMLNS_NAMESPACE,
+    Document, Event, Events, NodeKind, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE,
+    XMLNS_NAMESPACE, xml5lib_tree,
 };
 
 /// One line per event: `+{ns}name@depth [attributes]`, `-name@depth Cause`, `"text"`, `#comment`,
@@ -394,4 +395,82 @@ fn the_samples_stream_the_same_in_any_chunks() {
             );
         }
     }
+}
+
+#[test]
+fn the_tree_walks_in_document_order() {
+    let doc = Document::parse(
+        b"<!DOCTYPE r><r><a>1<b>2</b>3</a><?p d?><!--c--><e xmlns:x='u' x:k='v'/></r>",
+    );
+    let kinds: Vec<String> = doc
+        .document()
+        .descendants()
+        .map(|n| match n.kind() {
+            NodeKind::Element(e) => format!("<{}>", e.name()),
+            NodeKind::Text(t) => t.to_owned(),
+            NodeKind::Comment(c) => format!("#{c}"),
+            NodeKind::ProcessingInstruction { target, data } => format!("?{target} {data}"),
+            NodeKind::Doctype { name, .. } => format!("!{}", name.unwrap_or("")),
+            NodeKind::Document => "document".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "!r", "<r>", "<a>", "1", "<b>", "2", "3", "?p d", "#c", "<e>"
+        ]
+    );
+    let root = doc.root_element().expect("root");
+    assert_eq!(root.text_content(), "123");
+    let a = root.first_child().expect("a");
+    assert_eq!(a.descendants().count(), 4, "a's subtree only");
+    assert_eq!(a.parent().map(|p| p.id()), Some(root.id()));
+    let e = root.children().last().and_then(|n| n.element()).expect("e");
+    assert_eq!(e.attribute(Some("u"), "k"), Some("v"));
+    assert_eq!(e.attribute(None, "k"), None);
+    assert_eq!(e.attributes().len(), 2);
+    assert_eq!(doc.document().parent().map(|p| p.id()), None);
+}
+
+#[test]
+fn text_cut_by_chunks_and_cdata_is_one_node() {
+    let input = b"<r>a&amp;b<![CDATA[<c>]]>d<x/>e</r>";
+    let doc = Document::parse_chunks(input.chunks(1), Options::new(), TreeOptions::new());
+    let texts: Vec<String> = doc
+        .document()
+        .descendants()
+        .filter_map(|n| match n.kind() {
+            NodeKind::Text(t) => Some(t.to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts, ["a&b<c>d", "e"]);
+}
+
+#[test]
+fn a_document_stopped_at_the_depth_limit_keeps_what_came_before() {
+    let doc = Document::parse_with(
+        b"<a><b><c>x</c></b></a>",
+        Options::new(),
+        TreeOptions::new().max_depth(2),
+    );
+    assert_eq!(doc.depth_error().map(|e| e.offset), Some(6));
+    assert_eq!(xml5lib_tree(&doc), "| <a>\n|   <b>\n");
+}
+
+#[test]
+fn the_document_keeps_the_stage_errors() {
+    let doc = Document::parse_with(
+        b"<r><p:a/></r>x",
+        Options::new().errors(true),
+        TreeOptions::new(),
+    );
+    let codes: Vec<TreeErrorCode> = doc.errors().iter().map(|e| e.code).collect();
+    assert_eq!(
+        codes,
+        [
+            TreeErrorCode::UnboundPrefix,
+            TreeErrorCode::ContentAfterRootElement
+        ]
+    );
 }

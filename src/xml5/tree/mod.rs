@@ -8,6 +8,8 @@
 //!   the end of the input), text, comments, processing instructions and the DOCTYPE. Nothing
 //!   after the root element but comments, processing instructions and whitespace is kept; the
 //!   rest is dropped with a [`TreeError`].
+//! - [`Document`] (built by [`TreeBuilder`] from the events) holds the tree in two vectors and a
+//!   string; [`xml5lib_tree`] writes it in the xml5lib-tests tree format.
 //!
 //! ## The tree stage
 //!
@@ -77,9 +79,13 @@
 //! probes a count of the deeper ones' name hashes, so a deep stack and many stray end tags stay
 //! linear; repeated expanded attribute names are found by sorting.
 
+mod dom;
+mod format;
 mod names;
 mod stage;
 
+pub use dom::{Children, Descendants, Document, Element, Node, NodeId, NodeKind, TreeBuilder};
+pub use format::xml5lib_tree;
 pub use names::{QName, XML_NAMESPACE, XMLNS_NAMESPACE};
 pub use stage::{
     DepthError, End, EndCause, Event, Events, NsAttribute, NsAttributes, Parser, Start, TreeError,
