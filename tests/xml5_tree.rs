@@ -474,3 +474,26 @@ fn the_document_keeps_the_stage_errors() {
         ]
     );
 }
+
+#[test]
+fn end_of_input_errors_are_at_the_end_of_the_input_however_it_was_fed() {
+    // Found by the xml5_tree fuzz target: an unfinished CDATA section makes no token, and the
+    // error must still have its position when the input came in chunks.
+    for chunk in [1, 2, 100] {
+        let mut parser = Parser::new(Options::new().errors(true), TreeOptions::new());
+        for piece in b"<![CDATA[".chunks(chunk) {
+            parser.feed(piece).for_each_event(|_| {});
+        }
+        parser.finish().for_each_event(|_| {});
+        let error = parser.errors()[0];
+        assert_eq!(
+            (error.code, error.offset),
+            (TreeErrorCode::MissingRootElement, 9)
+        );
+        assert_eq!(
+            error.position.map(|p| p.col),
+            Some(10),
+            "{chunk}-byte chunks"
+        );
+    }
+}

@@ -135,7 +135,9 @@ pub struct TreeError {
     pub code: TreeErrorCode,
     /// Byte offset in the whole input.
     pub offset: usize,
-    /// Line and column of `offset` (`None` only where the tokenizer no longer held it).
+    /// Line and column of `offset`, from the tokenizer. `None` where it no longer holds the
+    /// offset: only for an end-of-input error when the input ended in bytes that made no token
+    /// (an unfinished CDATA section, say) carried over from an earlier chunk.
     pub position: Option<Position>,
 }
 
@@ -407,7 +409,8 @@ pub(crate) struct Stage {
     finishing: bool,
     eof_done: bool,
     stopped: bool,
-    input_end: usize,
+    /// Bytes fed so far: the end of the input, where the end-of-file steps report.
+    fed: usize,
     errors_on: bool,
     max_errors: usize,
     errors: Vec<TreeError>,
@@ -437,7 +440,7 @@ impl Stage {
             finishing: false,
             eof_done: false,
             stopped: false,
-            input_end: 0,
+            fed: 0,
             errors_on: options.errors,
             max_errors: options.max_errors,
             errors: Vec::new(),
@@ -462,7 +465,7 @@ impl Stage {
         self.finishing = false;
         self.eof_done = false;
         self.stopped = false;
-        self.input_end = 0;
+        self.fed = 0;
         self.errors.clear();
         self.dropped = 0;
         self.depth_error = None;
@@ -552,7 +555,6 @@ impl Stage {
     /// One token, by the phase: the event it makes, if any (pending ends aside).
     fn process<'t>(&mut self, token: Token<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
         let span = token.span();
-        self.input_end = span.end;
         self.in_dropped_text &= matches!(token, Token::Text(_));
         match (self.phase, token) {
             (_, Token::Raw(_)) => None,
@@ -607,7 +609,7 @@ impl Stage {
         if std::mem::replace(&mut self.eof_done, true) {
             return false;
         }
-        let at = self.input_end;
+        let at = self.fed;
         match self.phase {
             Phase::Start => {
                 self.report(TreeErrorCode::MissingRootElement, at, tokens);
@@ -915,6 +917,7 @@ impl Parser {
     pub fn parse<'t>(&'t mut self, input: &'t [u8]) -> Events<'t> {
         self.stage.reset();
         self.stage.finishing = true;
+        self.stage.fed = input.len();
         Events {
             tokens: self.tokenizer.tokenize(input),
             stage: &mut self.stage,
@@ -928,6 +931,7 @@ impl Parser {
         if self.stage.finishing {
             self.stage.reset();
         }
+        self.stage.fed += chunk.len();
         Events {
             tokens: self.tokenizer.feed(chunk),
             stage: &mut self.stage,
