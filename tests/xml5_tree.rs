@@ -497,3 +497,10 @@ fn end_of_input_errors_are_at_the_end_of_the_input_however_it_was_fed() {
         );
     }
 }
+
+#[test]
+fn cdata_around_the_root_is_content_from_its_first_byte() {
+    // Found by the xml5_tree fuzz target: CDATA cut by a chunk seam after its leading space.
+    let (_, errors) = run("<r/><![CDATA[ x]]>");
+    assert_eq!(errors, ["content-after-root-element@13"]);
+}

@@ -587,14 +587,18 @@ impl Stage {
     }
 
     /// Text before or after the root element: whitespace goes silently; other text goes with one
-    /// error per run of text, at its first byte that is not whitespace, wherever chunks cut it.
+    /// error per run of text, at its first byte that is not whitespace (a CDATA section's: at its
+    /// start), wherever chunks cut it.
     fn drop_text(&mut self, text: &Text<'_>, tokens: &mut Tokens<'_>) {
         if self.in_dropped_text || is_whitespace(text) {
             return;
         }
         self.in_dropped_text = true;
         let raw = text.raw();
-        let skip = raw.iter().take_while(|b| is_space(**b)).count();
+        let skip = match text.kind() {
+            TextKind::Cdata => 0,
+            _ => raw.iter().take_while(|b| is_space(**b)).count(),
+        };
         let at = text.span().start + skip.min(raw.len().saturating_sub(1));
         let code = match self.phase {
             Phase::Start => TreeErrorCode::ContentBeforeRootElement,
