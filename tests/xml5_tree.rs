@@ -504,3 +504,17 @@ fn cdata_around_the_root_is_content_from_its_first_byte() {
     let (_, errors) = run("<r/><![CDATA[ x]]>");
     assert_eq!(errors, ["content-after-root-element@13"]);
 }
+
+#[test]
+fn a_character_reference_around_the_root_is_content() {
+    // Found by the xml5_tree fuzz target: `&#x000a;` decodes to whitespace, but XML's `Misc`
+    // allows only whitespace as written; judged by the decoded text, a seam after the reference
+    // moved the error.
+    let (_, errors) = run("&#x000a;1/>");
+    assert_eq!(
+        errors,
+        ["content-before-root-element@0", "missing-root-element@11"]
+    );
+    let (_, errors) = run("<r/>&#32;");
+    assert_eq!(errors, ["content-after-root-element@4"]);
+}

@@ -22,7 +22,7 @@
 //! | start | empty tag | the root element opens and ends; end phase |
 //! | start | comment, processing instruction | kept, in the document |
 //! | start | the first DOCTYPE | kept (the suite keeps it; the draft says "anything else: ignore") |
-//! | start | whitespace | dropped silently (XML's `Misc`) |
+//! | start | whitespace as written (not a character reference) | dropped silently (XML's `Misc`) |
 //! | start | other text, end tag, another DOCTYPE | dropped, `content-before-root-element` / `misplaced-doctype` |
 //! | start | end of input | `missing-root-element` |
 //! | main | text, comment, processing instruction | kept, in the current element |

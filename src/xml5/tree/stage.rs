@@ -848,9 +848,11 @@ impl Stage {
     }
 }
 
-/// Text that is only XML whitespace (not a CDATA section's): allowed around the root element.
+/// Text written as XML whitespace only (not a CDATA section's, nor a character reference to
+/// whitespace: XML's `Misc` allows neither): allowed around the root element. Read from the raw
+/// bytes, so that the verdict on a run of text does not depend on where chunks cut it.
 fn is_whitespace(text: &Text<'_>) -> bool {
-    text.kind() != TextKind::Cdata && text.text().bytes().all(is_space)
+    text.kind() != TextKind::Cdata && text.raw().iter().all(|&b| is_space(b))
 }
 
 /// XML's white space (`S`).
