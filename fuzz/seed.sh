@@ -120,6 +120,9 @@ for seed in seeds:
             f.write(seed)
 print(f"seed.sh: {len(seeds)} seeds in {folder}")
 PY
+# The xml5_tree target reads the same inputs.
+mkdir -p fuzz/corpus/xml5_tree
+cp -n fuzz/corpus/xml5/* fuzz/corpus/xml5_tree/
 
 # The sgml target: the SGML note's worked examples and the committed HTML samples, normalization
 # (the errors flag) on and off.

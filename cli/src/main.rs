@@ -14,6 +14,9 @@
 //! `tagstream tokens --dialect xml5` does the same for XML with [`tagstream::xml5::Tokenizer`]:
 //! the same JSON lines, and with `--xml5lib` the xml5lib-tests shapes (see [`xml5`]).
 //!
+//! `tagstream tree --dialect xml5` prints an XML document's tree, namespaces resolved, in the
+//! xml5lib-tests tree format (see [`tree`]).
+//!
 //! `tagstream rewrite` copies a document through, changed only where asked, and `tagstream
 //! serialize` writes its tokens back normalized (see [`rewrite`]).
 //!
@@ -24,6 +27,7 @@
 
 mod cli;
 mod rewrite;
+mod tree;
 mod xml5;
 
 use std::fmt::Write as _;
@@ -119,6 +123,22 @@ enum Command {
         as itself, 2 for bad arguments."
     )]
     Serialize(rewrite::SerializeArgs),
+
+    /// Print the tree of an XML document (--dialect xml5) in the xml5lib-tests tree format.
+    ///
+    /// The XML5 draft's tree construction: any input gives a tree (misnested end tags close
+    /// what they imply, content after the root element is dropped), with namespaces resolved
+    /// as Namespaces in XML 1.0 says. One line per node, "| " and two spaces per level:
+    /// `<{namespace}prefix:local>` for elements, their attributes one level deeper as
+    /// `{namespace}prefix:local="value"` (sorted; namespace declarations among them, in the
+    /// XMLNS namespace), text in double quotes, `<!-- data -->`, `<?target data?>` and
+    /// `<!DOCTYPE name "public" "system">`. The input is read as UTF-8, in chunks.
+    #[command(
+        after_long_help = "Exit status: 0 on success, 1 when the input could not be read, the \
+        output could not be written or the input nests deeper than --max-depth, 2 for bad \
+        arguments (--dialect html: HTML has no tree here)."
+    )]
+    Tree(tree::TreeArgs),
 
     /// Print every URL each page references, resolved, as JSON lines.
     ///
@@ -271,9 +291,15 @@ const XML5_ONLY: &[(&str, &str)] = &[("xml5lib", "--xml5lib")];
 
 /// Exit with status 2 and `message`, as clap does for bad arguments, with the usage of `tokens`.
 fn dialect_error(message: &str) -> ! {
+    usage_error("tokens", message)
+}
+
+/// Exit with status 2 and `message`, as clap does for bad arguments, with the usage of
+/// `subcommand`.
+fn usage_error(subcommand: &str, message: &str) -> ! {
     let mut command = Cli::command();
     command.build();
-    let error = match command.find_subcommand_mut("tokens") {
+    let error = match command.find_subcommand_mut(subcommand) {
         Some(tokens) => tokens.error(ErrorKind::ArgumentConflict, message),
         None => command.error(ErrorKind::ArgumentConflict, message),
     };
@@ -334,6 +360,12 @@ fn main() -> ExitCode {
                 dialect_error(&message);
             }
             tokens(&args)
+        }
+        Command::Tree(args) => {
+            if args.dialect() != Dialect::Xml5 {
+                usage_error("tree", "tree: only --dialect xml5 builds a tree");
+            }
+            written(|out| tree::tree(&args, out))
         }
         Command::Rewrite(args) => written(|out| rewrite::rewrite(&args, out)),
         Command::Serialize(args) => written(|out| rewrite::serialize(&args, out)),

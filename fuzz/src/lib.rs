@@ -8,6 +8,8 @@
 //! - [`reference`]: html5ever's tokenizer in the same token shapes.
 //! - [`write`]: the rewriter (no change = the input; splices) and the serializer (round trip).
 //! - [`xml5`]: the XML5 tokenizer's target (no panic, per-token checks, chunk invariance).
+//! - [`xml5_tree`]: the XML5 tree stage's target (no panic, balanced events, chunk invariance of
+//!   the events, errors and tree, the depth limit).
 //! - [`sgml`]: the SGML lexer's target (no panic, lossless, per-event checks, chunk invariance).
 //!
 //! Only tagstream's public API is used, and for the `scan` target its `fuzzing` feature's hook into
@@ -22,6 +24,7 @@ pub mod reference;
 pub mod sgml;
 pub mod write;
 pub mod xml5;
+pub mod xml5_tree;
 
 use tagstream::html5lib::Html5libToken;
 use tagstream::{Limit, Position};

@@ -449,6 +449,13 @@ impl<'a> Iterator for Attributes<'a> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.records.size_hint()
     }
+
+    /// The slice's own `nth`: no walk over the attributes skipped.
+    fn nth(&mut self, n: usize) -> Option<Attribute<'a>> {
+        self.records
+            .nth(n)
+            .map(|&rec| Attribute { src: self.src, rec })
+    }
 }
 
 impl ExactSizeIterator for Attributes<'_> {}

@@ -77,6 +77,7 @@
 pub(crate) mod dialect;
 pub(crate) mod machine;
 mod tokenizer;
+pub mod tree;
 pub mod xml5lib;
 
 pub use tokenizer::{Tokenizer, Tokens};

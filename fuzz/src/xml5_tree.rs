@@ -1,0 +1,188 @@
+//! Target `xml5_tree`: the XML5 tree stage (`tagstream::xml5::tree`) on any bytes, with the
+//! header's errors flag, chunks and pauses (the other header fields ignored; no memory limits:
+//! the tree stage's own limit, the depth, is exercised instead).
+//!
+//! Checked: no panic; the events balanced (every start has its end, at the same depth, in
+//! nesting order; depths count the open elements); the same events (text merged), tree-stage
+//! errors (positions where both runs have one), document tree (in the xml5lib-tests format) and depth error whole, fed in the case's
+//! chunks with its pauses, and with errors toggled (the tree and events only); and with a depth
+//! limit of 4, the same again whole and chunked, and a tree that is the unlimited one cut at the
+//! limit's start tag.
+
+use tagstream::Options;
+use tagstream::xml5::tree::{
+    DepthError, Document, Event, Events, Parser, TreeBuilder, TreeError, TreeErrorCode,
+    TreeOptions, xml5lib_tree,
+};
+
+use crate::case::Case;
+use crate::drive::same_list;
+
+/// What a run produced.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// One line per event, text merged.
+    pub events: Vec<String>,
+    pub errors: Vec<TreeError>,
+    pub tree: String,
+    pub depth_error: Option<DepthError>,
+}
+
+/// The target: see the module docs.
+pub fn xml5_tree(case: &Case) {
+    for max_depth in [TreeOptions::DEFAULT_MAX_DEPTH, 4] {
+        let tree = || TreeOptions::new().max_depth(max_depth);
+        let options = || Options::new().errors(case.config.errors);
+        let whole = run(case, options(), tree(), false);
+        let chunked = run(case, options(), tree(), true);
+        same_list("whole vs chunked", "events", &whole.events, &chunked.events);
+        same_list(
+            "whole vs chunked",
+            "errors",
+            &located(&whole.errors),
+            &located(&chunked.errors),
+        );
+        for (w, c) in whole.errors.iter().zip(&chunked.errors) {
+            // An end-of-input error may have no position when streamed (see TreeError::position).
+            if let (Some(w), Some(c)) = (w.position, c.position) {
+                assert_eq!(w, c, "whole vs chunked: position of {:?}", w);
+            }
+        }
+        assert_eq!(whole.tree, chunked.tree, "whole vs chunked: tree");
+        assert_eq!(whole.depth_error, chunked.depth_error);
+        let toggled = run(
+            case,
+            Options::new().errors(!case.config.errors),
+            tree(),
+            false,
+        );
+        same_list("errors toggled", "events", &whole.events, &toggled.events);
+        assert_eq!(whole.tree, toggled.tree, "errors toggled: tree");
+        if !case.config.errors {
+            assert!(whole.errors.is_empty(), "errors off: {:?}", whole.errors);
+        }
+    }
+}
+
+/// The errors' codes and offsets.
+fn located(errors: &[TreeError]) -> Vec<(TreeErrorCode, usize)> {
+    errors.iter().map(|e| (e.code, e.offset)).collect()
+}
+
+/// Parse the case's document whole, or in its chunks with its pauses.
+fn run(case: &Case, options: Options, tree: TreeOptions, chunked: bool) -> Outcome {
+    let input = &case.data[..];
+    let mut parser = Parser::new(options, tree);
+    let mut builder = TreeBuilder::new();
+    let mut recorder = Recorder::default();
+    if chunked {
+        for (start, end) in case.cuts() {
+            recorder.take(
+                parser.feed(&input[start..end]),
+                &mut builder,
+                case.config.pause,
+            );
+            if case.config.pause.is_some() {
+                // Resume with empty feeds until quiet.
+                for _ in 0..input.len() + 2 {
+                    if recorder.take(parser.feed(&[]), &mut builder, case.config.pause) == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        recorder.take(parser.finish(), &mut builder, None);
+    } else {
+        recorder.take(parser.parse(input), &mut builder, None);
+    }
+    assert!(
+        recorder.open.is_empty(),
+        "open at the end: {:?}",
+        recorder.open
+    );
+    let document: Document = builder.finish(&mut parser);
+    Outcome {
+        events: recorder.events,
+        errors: document.errors().to_vec(),
+        tree: xml5lib_tree(&document),
+        depth_error: document.depth_error(),
+    }
+}
+
+#[derive(Default)]
+struct Recorder {
+    events: Vec<String>,
+    /// The names of the open elements, to check each end against.
+    open: Vec<String>,
+}
+
+impl Recorder {
+    /// Take at most `limit` events, checking and recording each; returns how many.
+    fn take(
+        &mut self,
+        mut events: Events<'_>,
+        builder: &mut TreeBuilder,
+        limit: Option<usize>,
+    ) -> usize {
+        let mut n = 0;
+        while limit.is_none_or(|k| n < k) {
+            let Some(event) = events.next_event() else {
+                break;
+            };
+            n += 1;
+            self.check(&event, events_open(&event, self.open.len()));
+            builder.push(&event);
+            self.record(&event);
+        }
+        n
+    }
+
+    fn check(&mut self, event: &Event<'_, '_>, expected_depth: Option<usize>) {
+        match event {
+            Event::Start(start) => {
+                self.open.push(start.name().to_string());
+                assert_eq!(Some(start.depth()), expected_depth, "start depth");
+            }
+            Event::End(end) => {
+                assert_eq!(Some(end.depth()), expected_depth, "end depth");
+                let name = self.open.pop().expect("an end with no open element");
+                assert_eq!(name, end.name().to_string(), "ends in nesting order");
+            }
+            _ => {}
+        }
+    }
+
+    fn record(&mut self, event: &Event<'_, '_>) {
+        let line = match event {
+            Event::Start(start) => {
+                let name = start.name();
+                let attributes: Vec<String> = start
+                    .attributes()
+                    .map(|a| format!("{:?}{}={:?}", a.name().namespace, a.name(), a.value()))
+                    .collect();
+                format!("+{:?}{name} {attributes:?}", name.namespace)
+            }
+            Event::End(end) => format!("-{} {:?}", end.name(), end.cause()),
+            Event::Text(text) => {
+                if let Some(last) = self.events.last_mut().filter(|l| l.starts_with('"')) {
+                    last.push_str(text.text());
+                    return;
+                }
+                format!("\"{}", text.text())
+            }
+            Event::Comment(c) => format!("#{}", c.data()),
+            Event::ProcessingInstruction(pi) => format!("?{} {}", pi.target(), pi.data()),
+            Event::Doctype(d) => format!("!{:?}", d.name()),
+        };
+        self.events.push(line);
+    }
+}
+
+/// The depth a start or end event must have with `open` elements open before it.
+fn events_open(event: &Event<'_, '_>, open: usize) -> Option<usize> {
+    match event {
+        Event::Start(_) => Some(open + 1),
+        Event::End(_) => Some(open),
+        _ => None,
+    }
+}

@@ -1,0 +1,305 @@
+//! Namespaces in XML 1.0 for the tree stage: qualified names split into prefix and local part,
+//! and the scope of namespace declarations (a stack of bindings with, per prefix, the innermost
+//! one), kept while streaming and unwound as elements end.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// The namespace the `xml` prefix is bound to, always (Namespaces in XML 1.0 §3).
+pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
+/// The namespace of the `xmlns` and `xmlns:prefix` attributes that declare namespaces.
+pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
+
+/// An element's or an attribute's name: as written (`prefix:local`, or `local`) and its
+/// namespace, resolved from the declarations in scope. A name whose prefix is bound to nothing
+/// keeps its prefix with no namespace.
+///
+/// ```
+/// use tagstream::xml5::tree::QName;
+/// let name = QName { namespace: Some("urn:x"), prefix: Some("x"), local: "item" };
+/// assert_eq!(name.to_string(), "x:item");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct QName<'a> {
+    /// The namespace name (a URI), `None` for no namespace.
+    pub namespace: Option<&'a str>,
+    /// The prefix as written, if the name has one.
+    pub prefix: Option<&'a str>,
+    /// The local part (the whole name when it has no prefix).
+    pub local: &'a str,
+}
+
+/// The name as written: `prefix:local` or `local`.
+impl fmt::Display for QName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.prefix {
+            Some(prefix) => write!(f, "{prefix}:{}", self.local),
+            None => f.write_str(self.local),
+        }
+    }
+}
+
+/// How a written name divides (Namespaces in XML 1.0 §4, `QName`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// No colon: the whole name is the local part.
+    Unprefixed,
+    /// `prefix:local`, both parts non-empty: the colon's offset.
+    Prefixed(usize),
+    /// A colon first or last, or more than one: not a qualified name; kept whole, unprefixed.
+    Malformed,
+}
+
+/// Split `name` at its colon (see [`Split`]).
+pub(crate) fn split(name: &str) -> Split {
+    let bytes = name.as_bytes();
+    match memchr::memchr(b':', bytes) {
+        None => Split::Unprefixed,
+        Some(colon) => {
+            let local = &bytes[colon + 1..];
+            let ok = colon > 0 && !local.is_empty() && memchr::memchr(b':', local).is_none();
+            if ok {
+                Split::Prefixed(colon)
+            } else {
+                Split::Malformed
+            }
+        }
+    }
+}
+
+/// `name`'s prefix and local part by its [`Split`].
+pub(crate) fn parts(name: &str, split: Split) -> (Option<&str>, &str) {
+    match split {
+        Split::Prefixed(colon) => {
+            let (prefix, rest) = name.split_at(colon);
+            (Some(prefix), &rest[1..])
+        }
+        Split::Unprefixed | Split::Malformed => (None, name),
+    }
+}
+
+/// A resolved namespace, cheap to copy: valid while the binding it names is in scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ns {
+    /// No namespace.
+    None,
+    /// [`XML_NAMESPACE`].
+    Xml,
+    /// [`XMLNS_NAMESPACE`].
+    Xmlns,
+    /// The URI of the binding at this index of [`Scope`]'s stack (never empty).
+    Bound(usize),
+}
+
+/// No binding (an index of none).
+const NONE: usize = usize::MAX;
+
+/// One namespace declaration in scope.
+struct Binding {
+    /// The declared prefix in [`Scope::text`], `None` for the default namespace.
+    prefix: Option<(usize, usize)>,
+    /// The URI in [`Scope::text`]; empty for an undeclaration (`xmlns=""`, `xmlns:p=""`).
+    uri: (usize, usize),
+    /// The binding of the same prefix this one hides, or [`NONE`].
+    shadowed: usize,
+}
+
+/// Where the scope stood before an element's declarations: what [`Scope::pop_to`] goes back to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark {
+    bindings: usize,
+    text: usize,
+}
+
+/// The namespace declarations in scope: a stack of bindings (each element's pushed at its start,
+/// popped at its end) and, per prefix, the innermost binding. Memory: the bindings in scope and
+/// their text, plus the prefixes recently bound (the map is pruned when those outnumber the ones
+/// in scope), nothing proportional to the document. Lookups are a hash probe, whatever the
+/// number of declarations in scope.
+pub(crate) struct Scope {
+    bindings: Vec<Binding>,
+    /// The prefixes and URIs of the bindings, in binding order.
+    text: String,
+    /// Prefix → its innermost binding, or [`NONE`] once it went out of scope.
+    innermost: HashMap<Box<str>, usize>,
+    /// How many entries of `innermost` are not [`NONE`].
+    live: usize,
+    /// The innermost default-namespace binding, or [`NONE`].
+    default: usize,
+}
+
+impl Scope {
+    pub(crate) fn new() -> Scope {
+        Scope {
+            bindings: Vec::new(),
+            text: String::new(),
+            innermost: HashMap::new(),
+            live: 0,
+            default: NONE,
+        }
+    }
+
+    /// Nothing in scope (a new document), keeping the allocations (and up to 64 prefixes, so
+    /// that documents declaring the same ones allocate nothing for them).
+    pub(crate) fn clear(&mut self) {
+        self.bindings.clear();
+        self.text.clear();
+        if self.innermost.len() > 64 {
+            self.innermost.clear();
+        }
+        self.innermost.values_mut().for_each(|index| *index = NONE);
+        self.live = 0;
+        self.default = NONE;
+    }
+
+    /// The current state, to [`Scope::pop_to`] when the element about to declare ends.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            bindings: self.bindings.len(),
+            text: self.text.len(),
+        }
+    }
+
+    /// Bind `prefix` (`None`: the default namespace) to `uri` until the current element ends;
+    /// an empty `uri` undeclares it.
+    pub(crate) fn declare(&mut self, prefix: Option<&str>, uri: &str) {
+        let index = self.bindings.len();
+        let prefix_range = prefix.map(|p| self.push_text(p));
+        let uri = self.push_text(uri);
+        let shadowed = match prefix {
+            None => std::mem::replace(&mut self.default, index),
+            Some(p) => self.set_innermost(p, index),
+        };
+        self.bindings.push(Binding {
+            prefix: prefix_range,
+            uri,
+            shadowed,
+        });
+    }
+
+    /// Make `index` the innermost binding of `prefix`; the one it hides, or [`NONE`].
+    fn set_innermost(&mut self, prefix: &str, index: usize) -> usize {
+        let shadowed = match self.innermost.get_mut(prefix) {
+            Some(slot) => std::mem::replace(slot, index),
+            None => {
+                self.innermost.insert(prefix.into(), index);
+                NONE
+            }
+        };
+        if shadowed == NONE {
+            self.live += 1;
+        }
+        shadowed
+    }
+
+    fn push_text(&mut self, s: &str) -> (usize, usize) {
+        let start = self.text.len();
+        self.text.push_str(s);
+        (start, self.text.len())
+    }
+
+    fn slice(&self, (start, end): (usize, usize)) -> &str {
+        &self.text[start..end]
+    }
+
+    /// Unbind every declaration made since `mark`, innermost first.
+    pub(crate) fn pop_to(&mut self, mark: Mark) {
+        while self.bindings.len() > mark.bindings {
+            let Some(binding) = self.bindings.pop() else {
+                break;
+            };
+            match binding.prefix {
+                None => self.default = binding.shadowed,
+                Some(range) => {
+                    let (start, end) = (range.0, range.1);
+                    if let Some(slot) = self.innermost.get_mut(&self.text[start..end]) {
+                        *slot = binding.shadowed;
+                    }
+                    if binding.shadowed == NONE {
+                        self.live -= 1;
+                    }
+                }
+            }
+        }
+        self.text.truncate(mark.text);
+        if self.innermost.len() > 2 * self.live + 64 {
+            self.innermost.retain(|_, index| *index != NONE);
+        }
+    }
+
+    /// The namespace `prefix` stands for (`None`: the default namespace), or `None` when it is
+    /// bound to nothing (never declared, or undeclared). `xml` is always bound; `xmlns` is the
+    /// caller's to handle (it declares, it names no namespace of elements).
+    pub(crate) fn lookup(&self, prefix: Option<&str>) -> Option<Ns> {
+        let index = match prefix {
+            None => self.default,
+            Some("xml") => return Some(Ns::Xml),
+            Some(p) => self.innermost.get(p).copied().unwrap_or(NONE),
+        };
+        let binding = self.bindings.get(index)?;
+        (binding.uri.0 != binding.uri.1).then_some(Ns::Bound(index))
+    }
+
+    /// The URI of a resolved namespace (`None` for no namespace).
+    pub(crate) fn uri(&self, ns: Ns) -> Option<&str> {
+        match ns {
+            Ns::None => None,
+            Ns::Xml => Some(XML_NAMESPACE),
+            Ns::Xmlns => Some(XMLNS_NAMESPACE),
+            Ns::Bound(index) => Some(self.slice(self.bindings[index].uri)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_at_one_inner_colon() {
+        assert_eq!(split("a"), Split::Unprefixed);
+        assert_eq!(split("p:a"), Split::Prefixed(1));
+        for bad in [":a", "a:", "a:b:c", ":"] {
+            assert_eq!(split(bad), Split::Malformed, "{bad}");
+        }
+        assert_eq!(parts("svg:rect", split("svg:rect")), (Some("svg"), "rect"));
+        assert_eq!(parts("a:b:c", split("a:b:c")), (None, "a:b:c"));
+    }
+
+    #[test]
+    fn inner_bindings_hide_outer_ones_until_popped() {
+        let mut scope = Scope::new();
+        let outer = scope.mark();
+        scope.declare(Some("p"), "urn:1");
+        scope.declare(None, "urn:d");
+        let inner = scope.mark();
+        scope.declare(Some("p"), "urn:2");
+        scope.declare(None, "");
+        let uri = |scope: &Scope, p| {
+            scope
+                .lookup(p)
+                .and_then(|ns| scope.uri(ns).map(str::to_owned))
+        };
+        assert_eq!(uri(&scope, Some("p")).as_deref(), Some("urn:2"));
+        assert_eq!(uri(&scope, None), None);
+        assert_eq!(uri(&scope, Some("xml")).as_deref(), Some(XML_NAMESPACE));
+        scope.pop_to(inner);
+        assert_eq!(uri(&scope, Some("p")).as_deref(), Some("urn:1"));
+        assert_eq!(uri(&scope, None).as_deref(), Some("urn:d"));
+        scope.pop_to(outer);
+        assert_eq!(uri(&scope, Some("p")), None);
+        assert_eq!(uri(&scope, None), None);
+    }
+
+    #[test]
+    fn prefixes_out_of_scope_are_pruned() {
+        let mut scope = Scope::new();
+        for i in 0..10_000 {
+            let mark = scope.mark();
+            scope.declare(Some(&format!("p{i}")), "urn:x");
+            scope.pop_to(mark);
+        }
+        assert!(scope.innermost.len() <= 65, "{}", scope.innermost.len());
+        assert_eq!(scope.live, 0);
+    }
+}

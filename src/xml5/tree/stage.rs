@@ -1,0 +1,1070 @@
+//! The streaming tree stage: the draft's tree construction (spec/002 §1.4, start, main and end
+//! phases) over the XML5 tokens, reporting structure events without building a tree.
+//!
+//! Between tokens the stage keeps the stack of open elements (each element's name, its resolved
+//! namespace and where the namespace scope stood before its declarations) and the namespace
+//! scope ([`super::names`]). An [`Event`] borrows the stage (for names and namespaces) and the
+//! token it comes from; an element that ends stays on the stack until the next event is asked
+//! for, so that its [`End`] can still name it.
+
+use std::collections::HashMap;
+use std::collections::hash_map::{Entry, RandomState};
+use std::fmt;
+use std::hash::BuildHasher;
+
+use crate::error::{LimitError, ParseError, Position};
+use crate::options::Options;
+use crate::span::{Span, TextKind};
+use crate::token::{
+    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, StartTag, Text, Token,
+};
+
+use super::super::{Tokenizer, Tokens};
+use super::names::{Mark, Ns, QName, Scope, Split, XML_NAMESPACE, XMLNS_NAMESPACE, parts, split};
+
+/// The options of the tree stage (the tokenizer's are [`Options`]).
+///
+/// ```
+/// use tagstream::xml5::tree::TreeOptions;
+/// let options = TreeOptions::new().max_depth(256);
+/// # let _ = options;
+/// ```
+#[derive(Clone, Debug)]
+pub struct TreeOptions {
+    max_depth: usize,
+}
+
+impl Default for TreeOptions {
+    fn default() -> TreeOptions {
+        TreeOptions {
+            max_depth: TreeOptions::DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+impl TreeOptions {
+    /// The default [`TreeOptions::max_depth`].
+    pub const DEFAULT_MAX_DEPTH: usize = 4096;
+
+    /// The defaults: at most [`TreeOptions::DEFAULT_MAX_DEPTH`] open elements.
+    pub fn new() -> TreeOptions {
+        TreeOptions::default()
+    }
+
+    /// At most `depth` elements open at once: a start tag that would open one more stops the
+    /// stream with a [`DepthError`] (every open element then ends with [`EndCause::Stopped`]).
+    pub fn max_depth(mut self, depth: usize) -> TreeOptions {
+        self.max_depth = depth;
+        self
+    }
+}
+
+macro_rules! tree_error_codes {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal,)*) => {
+        /// A parse error of the tree stage: the draft's tree-construction errors (named here, the
+        /// draft gives no names) and those of Namespaces in XML 1.0.
+        ///
+        /// ```
+        /// use tagstream::xml5::tree::TreeErrorCode;
+        /// assert_eq!(TreeErrorCode::UnboundPrefix.as_str(), "unbound-prefix");
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum TreeErrorCode {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl TreeErrorCode {
+            /// Every code.
+            pub const ALL: &'static [TreeErrorCode] = &[$(TreeErrorCode::$variant,)*];
+
+            /// The code's kebab-case name.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(TreeErrorCode::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+tree_error_codes! {
+    /// Text other than whitespace, or an end tag, before the root element (start phase, "anything
+    /// else"): dropped.
+    ContentBeforeRootElement => "content-before-root-element",
+    /// The input ended before any element (start phase, end-of-file).
+    MissingRootElement => "missing-root-element",
+    /// A DOCTYPE after the first one or after the root element started: dropped.
+    MisplacedDoctype => "misplaced-doctype",
+    /// An end tag that names an open element other than the current one: the elements above
+    /// that one end too (main phase, end tag).
+    MismatchedEndTag => "mismatched-end-tag",
+    /// An end tag that names no open element: dropped (main phase, end tag).
+    UnmatchedEndTag => "unmatched-end-tag",
+    /// The input ended with elements open: they end there (main phase, end-of-file).
+    EofWithOpenElements => "eof-with-open-elements",
+    /// Text other than whitespace, a tag, after the root element ended (end phase, "anything
+    /// else"): dropped.
+    ContentAfterRootElement => "content-after-root-element",
+    /// A prefix no declaration in scope binds: the name stays as written, in no namespace.
+    UnboundPrefix => "unbound-prefix",
+    /// A name with a colon first, last or twice: kept whole, in no namespace.
+    InvalidQualifiedName => "invalid-qualified-name",
+    /// An element named with the `xmlns` prefix: in no namespace.
+    XmlnsPrefixOnElement => "xmlns-prefix-on-element",
+    /// A declaration of `xmlns:xmlns`, of `xml` to another namespace, or of another prefix (or
+    /// the default) to the `xml` or `xmlns` namespace: not applied, kept as an attribute in no
+    /// namespace.
+    ReservedNamespaceDeclaration => "reserved-namespace-declaration",
+    /// An attribute whose namespace and local name repeat an earlier one's (`a:x` and `b:x`
+    /// with `a` and `b` bound to one namespace): dropped.
+    DuplicateExpandedAttribute => "duplicate-expanded-attribute",
+}
+
+impl fmt::Display for TreeErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A parse error of the tree stage: its code and where it was found (the start of the token,
+/// or of the attribute, that it is about; the end of the input for the end-of-file errors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeError {
+    /// What went wrong.
+    pub code: TreeErrorCode,
+    /// Byte offset in the whole input.
+    pub offset: usize,
+    /// Line and column of `offset`, from the tokenizer. `None` where it no longer holds the
+    /// offset: only for an end-of-input error when the input ended in bytes that made no token
+    /// (an unfinished CDATA section, say) carried over from an earlier chunk.
+    pub position: Option<Position>,
+}
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some(p) => write!(f, "{}:{}: {}", p.line, p.col, self.code),
+            None => write!(f, "byte {}: {}", self.offset, self.code),
+        }
+    }
+}
+
+/// The stream stopped at [`TreeOptions::max_depth`]: the start tag at `offset` would have opened
+/// one element more than `max`. It and everything after it produce no event; the open elements
+/// end with [`EndCause::Stopped`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthError {
+    /// The configured limit.
+    pub max: usize,
+    /// Stream offset of the start tag that did not open.
+    pub offset: usize,
+}
+
+impl fmt::Display for DepthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "depth limit at byte {}: more than {} open elements",
+            self.offset, self.max
+        )
+    }
+}
+
+impl std::error::Error for DepthError {}
+
+/// Why an element ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndCause {
+    /// Its end tag.
+    Written,
+    /// An end tag of an element it is inside (a mismatched end tag pops up to its match).
+    Implied,
+    /// A short end tag `</>`.
+    Short,
+    /// It was an empty tag `<a/>`.
+    Empty,
+    /// The end of the input.
+    EndOfInput,
+    /// The stream stopped at the depth limit ([`DepthError`]).
+    Stopped,
+}
+
+/// One structure event of the tree stage (see [`Events::next_event`]). `'s` borrows the stage
+/// (names, namespaces), `'t` the input, as tokens do.
+pub enum Event<'s, 't> {
+    /// An element starts: a start tag, or an empty tag (whose [`Event::End`] follows at once).
+    Start(Start<'s, 't>),
+    /// An element ends.
+    End(End<'s>),
+    /// Text inside the root element (character data or a CDATA section's content); adjacent
+    /// text events belong to one text node.
+    Text(Text<'t>),
+    /// A comment, inside the root element or around it.
+    Comment(Comment<'t>),
+    /// A processing instruction (the XML declaration too, target `xml`).
+    ProcessingInstruction(ProcessingInstruction<'t>),
+    /// The DOCTYPE, if it came before the root element (at most one).
+    Doctype(Doctype<'t>),
+}
+
+/// An element's start: its name and attributes resolved, its depth, and its tag.
+pub struct Start<'s, 't> {
+    tag: StartTag<'t>,
+    stage: &'s Stage,
+}
+
+impl<'s, 't: 's> Start<'s, 't> {
+    /// The element's name and namespace.
+    pub fn name(&self) -> QName<'s> {
+        self.stage.frame_name(self.stage.frames.len() - 1)
+    }
+
+    /// How many elements are open with this one: 1 for the root element.
+    pub fn depth(&self) -> usize {
+        self.stage.frames.len()
+    }
+
+    /// Whether it is an empty tag `<a/>` (its end comes next).
+    pub fn is_empty(&self) -> bool {
+        self.tag.self_closing()
+    }
+
+    /// The attributes with their namespaces, in source order, without those dropped (repeated
+    /// names: the first wins). Namespace declarations are among them, in the XMLNS namespace.
+    pub fn attributes(&self) -> NsAttributes<'s, 't> {
+        NsAttributes {
+            attributes: self.tag.attributes(),
+            slots: self.stage.attrs.iter(),
+            scope: &self.stage.scope,
+        }
+    }
+
+    /// The start tag itself (its raw bytes, spans, and every attribute as written).
+    pub fn tag(&self) -> StartTag<'t> {
+        self.tag
+    }
+}
+
+/// The attributes of a [`Start`], resolved; see [`Start::attributes`].
+pub struct NsAttributes<'s, 't> {
+    attributes: Attributes<'t>,
+    slots: std::slice::Iter<'s, AttrSlot>,
+    scope: &'s Scope,
+}
+
+impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
+    type Item = NsAttribute<'s, 't>;
+
+    fn next(&mut self) -> Option<NsAttribute<'s, 't>> {
+        loop {
+            let attribute = self.attributes.next()?;
+            let slot = self.slots.next()?;
+            if slot.keep {
+                let (prefix, local) = parts(attribute.name(), slot.split);
+                let namespace = self.scope.uri(slot.ns);
+                let name = QName {
+                    namespace,
+                    prefix,
+                    local,
+                };
+                return Some(NsAttribute { name, attribute });
+            }
+        }
+    }
+}
+
+/// One attribute with its namespace.
+#[derive(Clone, Copy)]
+pub struct NsAttribute<'s, 't> {
+    name: QName<'s>,
+    attribute: Attribute<'t>,
+}
+
+impl<'s, 't> NsAttribute<'s, 't> {
+    /// The name and namespace.
+    pub fn name(&self) -> QName<'s> {
+        self.name
+    }
+
+    /// The value, character references resolved.
+    pub fn value(&self) -> &'t str {
+        self.attribute.value()
+    }
+
+    /// The attribute as the tokenizer gives it (raw bytes, spans).
+    pub fn attribute(&self) -> Attribute<'t> {
+        self.attribute
+    }
+}
+
+/// An element's end.
+#[derive(Clone, Copy, Debug)]
+pub struct End<'s> {
+    name: QName<'s>,
+    depth: usize,
+    cause: EndCause,
+    span: Span,
+}
+
+impl<'s> End<'s> {
+    /// The element's name and namespace (as at its start).
+    pub fn name(&self) -> QName<'s> {
+        self.name
+    }
+
+    /// Its depth (as at its start).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Why it ended.
+    pub fn cause(&self) -> EndCause {
+        self.cause
+    }
+
+    /// The token that ended it (the end tag, short end tag or empty tag; for an implied end,
+    /// the end tag that implied it), or an empty span at the end of the input or at the start
+    /// tag the depth limit stopped.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+}
+
+/// The draft's phases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Before the root element.
+    Start,
+    /// Inside the root element.
+    Main,
+    /// After the root element.
+    End,
+}
+
+/// Open elements below this depth are found by walking them; those at it and above are also
+/// counted in [`Stage::deep`] by the hash of their name, so that an end tag that names none of
+/// them costs a hash probe, not a walk of a deep stack.
+const SHALLOW: usize = 16;
+
+/// One open element.
+struct Frame {
+    /// Its name in [`Stage::names`].
+    name: (usize, usize),
+    split: Split,
+    ns: Ns,
+    /// The namespace scope before its declarations.
+    mark: Mark,
+    /// The hash of its name, for frames at [`SHALLOW`] and above (else 0).
+    hash: u64,
+}
+
+/// What the stage decided about an attribute of the current start tag.
+struct AttrSlot {
+    ns: Ns,
+    split: Split,
+    /// A namespace declaration (resolved in the first pass).
+    declaration: bool,
+    /// False when dropped (a repeated expanded name).
+    keep: bool,
+}
+
+/// What the next event is, before it borrows the stage.
+enum Ready<'t> {
+    Start(StartTag<'t>),
+    End(EndCause),
+    Text(Text<'t>),
+    Comment(Comment<'t>),
+    Pi(ProcessingInstruction<'t>),
+    Doctype(Doctype<'t>),
+}
+
+/// The tree stage's state between tokens (see the module docs); memory: the open elements'
+/// names and frames, the namespace scope, the current tag's attribute slots, the errors not
+/// taken.
+pub(crate) struct Stage {
+    phase: Phase,
+    frames: Vec<Frame>,
+    names: String,
+    scope: Scope,
+    attrs: Vec<AttrSlot>,
+    /// Scratch: the attributes in a namespace, sorted to find repeated expanded names.
+    order: Vec<usize>,
+    /// Name hash → how many frames at [`SHALLOW`] and above have it.
+    deep: HashMap<u64, usize>,
+    hasher: RandomState,
+    /// Ends still to report, the innermost open element first.
+    ends: usize,
+    /// The cause of each of them but the last.
+    implied: EndCause,
+    /// The cause of the last.
+    last: EndCause,
+    end_span: Span,
+    /// The top frame ended (its event is out): pop it before the next event.
+    popped: bool,
+    doctype_seen: bool,
+    /// The last token was text dropped with an error (the run's next pieces go silently).
+    in_dropped_text: bool,
+    /// `finish` was called: the stream is over once its events are out.
+    finishing: bool,
+    eof_done: bool,
+    stopped: bool,
+    /// Bytes fed so far: the end of the input, where the end-of-file steps report.
+    fed: usize,
+    errors_on: bool,
+    max_errors: usize,
+    errors: Vec<TreeError>,
+    dropped: u64,
+    max_depth: usize,
+    depth_error: Option<DepthError>,
+}
+
+impl Stage {
+    fn new(options: &Options, tree: &TreeOptions) -> Stage {
+        Stage {
+            phase: Phase::Start,
+            frames: Vec::new(),
+            names: String::new(),
+            scope: Scope::new(),
+            attrs: Vec::new(),
+            order: Vec::new(),
+            deep: HashMap::new(),
+            hasher: RandomState::new(),
+            ends: 0,
+            implied: EndCause::Implied,
+            last: EndCause::Written,
+            end_span: Span::empty(0),
+            popped: false,
+            doctype_seen: false,
+            in_dropped_text: false,
+            finishing: false,
+            eof_done: false,
+            stopped: false,
+            fed: 0,
+            errors_on: options.errors,
+            max_errors: options.max_errors,
+            errors: Vec::new(),
+            dropped: 0,
+            max_depth: tree.max_depth,
+            depth_error: None,
+        }
+    }
+
+    /// Back to the start of a document, keeping the allocations.
+    fn reset(&mut self) {
+        self.phase = Phase::Start;
+        self.frames.clear();
+        self.names.clear();
+        self.scope.clear();
+        self.attrs.clear();
+        self.deep.clear();
+        self.ends = 0;
+        self.popped = false;
+        self.doctype_seen = false;
+        self.in_dropped_text = false;
+        self.finishing = false;
+        self.eof_done = false;
+        self.stopped = false;
+        self.fed = 0;
+        self.errors.clear();
+        self.dropped = 0;
+        self.depth_error = None;
+    }
+
+    /// Open elements, not counting one whose end is already out.
+    fn open_elements(&self) -> usize {
+        self.frames.len() - usize::from(self.popped)
+    }
+
+    fn frame_name(&self, index: usize) -> QName<'_> {
+        let frame = &self.frames[index];
+        let (prefix, local) = parts(self.written_name(index), frame.split);
+        QName {
+            namespace: self.scope.uri(frame.ns),
+            prefix,
+            local,
+        }
+    }
+
+    fn written_name(&self, index: usize) -> &str {
+        let (start, end) = self.frames[index].name;
+        &self.names[start..end]
+    }
+
+    fn report(&mut self, code: TreeErrorCode, offset: usize, tokens: &mut Tokens<'_>) {
+        if !self.errors_on {
+            return;
+        }
+        if self.errors.len() >= self.max_errors {
+            self.dropped += 1;
+            return;
+        }
+        let position = tokens.position(offset);
+        self.errors.push(TreeError {
+            code,
+            offset,
+            position,
+        });
+    }
+
+    /// Pop the element whose end went out with the last event.
+    fn settle(&mut self) {
+        if !std::mem::take(&mut self.popped) {
+            return;
+        }
+        if let Some(frame) = self.frames.pop() {
+            if self.frames.len() >= SHALLOW {
+                self.uncount_deep(frame.hash);
+            }
+            self.scope.pop_to(frame.mark);
+            self.names.truncate(frame.name.0);
+        }
+        if self.frames.is_empty() && self.phase == Phase::Main {
+            self.phase = Phase::End;
+        }
+    }
+
+    fn uncount_deep(&mut self, hash: u64) {
+        if let Entry::Occupied(mut entry) = self.deep.entry(hash) {
+            *entry.get_mut() -= 1;
+            if *entry.get() == 0 {
+                entry.remove();
+            }
+        }
+    }
+
+    /// The next pending end's cause; the element is popped before the next event.
+    fn next_end(&mut self) -> EndCause {
+        self.ends -= 1;
+        self.popped = true;
+        if self.ends == 0 {
+            self.last
+        } else {
+            self.implied
+        }
+    }
+
+    /// End `count` open elements, the last with `last`, the others with `implied`.
+    fn schedule_ends(&mut self, count: usize, implied: EndCause, last: EndCause, span: Span) {
+        self.ends = count;
+        self.implied = implied;
+        self.last = last;
+        self.end_span = span;
+    }
+
+    /// One token, by the phase: the event it makes, if any (pending ends aside).
+    fn process<'t>(&mut self, token: Token<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
+        let span = token.span();
+        self.in_dropped_text &= matches!(token, Token::Text(_));
+        match (self.phase, token) {
+            (_, Token::Raw(_)) => None,
+            (Phase::Start | Phase::Main, Token::StartTag(tag)) => self.open(tag, tokens),
+            (Phase::Main, Token::EndTag(tag)) => self.close(tag, tokens),
+            (Phase::Main, Token::Text(text)) => Some(Ready::Text(text)),
+            (_, Token::Comment(comment)) => Some(Ready::Comment(comment)),
+            (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(pi)),
+            (Phase::Start, Token::Doctype(doctype)) if !self.doctype_seen => {
+                self.doctype_seen = true;
+                Some(Ready::Doctype(doctype))
+            }
+            (_, Token::Doctype(_)) => {
+                self.report(TreeErrorCode::MisplacedDoctype, span.start, tokens);
+                None
+            }
+            (Phase::Start | Phase::End, Token::Text(text)) => {
+                self.drop_text(&text, tokens);
+                None
+            }
+            (Phase::Start, _) => {
+                self.report(TreeErrorCode::ContentBeforeRootElement, span.start, tokens);
+                None
+            }
+            (Phase::End, _) => {
+                self.report(TreeErrorCode::ContentAfterRootElement, span.start, tokens);
+                None
+            }
+        }
+    }
+
+    /// Text before or after the root element: whitespace goes silently; other text goes with one
+    /// error per run of text, at its first byte that is not whitespace (a CDATA section's: at its
+    /// start), wherever chunks cut it.
+    fn drop_text(&mut self, text: &Text<'_>, tokens: &mut Tokens<'_>) {
+        if self.in_dropped_text || is_whitespace(text) {
+            return;
+        }
+        self.in_dropped_text = true;
+        let raw = text.raw();
+        let skip = match text.kind() {
+            TextKind::Cdata => 0,
+            _ => raw.iter().take_while(|b| is_space(**b)).count(),
+        };
+        let at = text.span().start + skip.min(raw.len().saturating_sub(1));
+        let code = match self.phase {
+            Phase::Start => TreeErrorCode::ContentBeforeRootElement,
+            _ => TreeErrorCode::ContentAfterRootElement,
+        };
+        self.report(code, at, tokens);
+    }
+
+    /// The end of the input, once: the start phase's and the main phase's end-of-file steps.
+    /// Whether anything was done.
+    fn end_of_input(&mut self, tokens: &mut Tokens<'_>) -> bool {
+        if std::mem::replace(&mut self.eof_done, true) {
+            return false;
+        }
+        let at = self.fed;
+        match self.phase {
+            Phase::Start => {
+                self.report(TreeErrorCode::MissingRootElement, at, tokens);
+                self.phase = Phase::End;
+            }
+            Phase::Main => {
+                self.report(TreeErrorCode::EofWithOpenElements, at, tokens);
+                let open = self.frames.len();
+                let cause = EndCause::EndOfInput;
+                self.schedule_ends(open, cause, cause, Span::empty(at));
+            }
+            Phase::End => {}
+        }
+        true
+    }
+
+    /// A start or empty tag: "insert an element for the token" (or "create" one, for an empty
+    /// tag, whose end is scheduled at once).
+    fn open<'t>(&mut self, tag: StartTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
+        let at = tag.span().start;
+        if self.frames.len() >= self.max_depth {
+            self.depth_error = Some(DepthError {
+                max: self.max_depth,
+                offset: at,
+            });
+            self.stopped = true;
+            let (open, cause) = (self.frames.len(), EndCause::Stopped);
+            self.schedule_ends(open, cause, cause, Span::empty(at));
+            return None;
+        }
+        let mark = self.scope.mark();
+        self.declare_namespaces(&tag, tokens);
+        let name = tag.name();
+        let (split, ns) = self.resolve_element(name, at, tokens);
+        self.resolve_attributes(&tag, tokens);
+        self.drop_repeated_attributes(&tag, tokens);
+        self.push_frame(name, split, ns, mark);
+        self.phase = Phase::Main;
+        if tag.self_closing() {
+            let cause = EndCause::Empty;
+            self.schedule_ends(1, cause, cause, tag.span());
+        }
+        Some(Ready::Start(tag))
+    }
+
+    /// First pass over the attributes: apply the namespace declarations among them.
+    fn declare_namespaces(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
+        self.attrs.clear();
+        for attribute in tag.attributes() {
+            let name = attribute.name();
+            let split = split(name);
+            let slot = match parts(name, split) {
+                (None, "xmlns") => self.declaration(None, split, &attribute, tokens),
+                (Some("xmlns"), prefix) => {
+                    self.declaration(Some(prefix), split, &attribute, tokens)
+                }
+                _ => AttrSlot {
+                    ns: Ns::None,
+                    split,
+                    declaration: false,
+                    keep: true,
+                },
+            };
+            self.attrs.push(slot);
+        }
+    }
+
+    /// `xmlns="uri"` or `xmlns:prefix="uri"`: bind, unless it is one the namespaces
+    /// recommendation forbids (then the attribute stays, in no namespace).
+    fn declaration(
+        &mut self,
+        prefix: Option<&str>,
+        split: Split,
+        attribute: &Attribute<'_>,
+        tokens: &mut Tokens<'_>,
+    ) -> AttrSlot {
+        let uri = attribute.value();
+        let allowed = match prefix {
+            Some("xml") => uri == XML_NAMESPACE,
+            Some("xmlns") => false,
+            _ => uri != XML_NAMESPACE && uri != XMLNS_NAMESPACE,
+        };
+        let ns = if allowed {
+            if prefix != Some("xml") {
+                self.scope.declare(prefix, uri);
+            }
+            Ns::Xmlns
+        } else {
+            let at = attribute.name_span().start;
+            self.report(TreeErrorCode::ReservedNamespaceDeclaration, at, tokens);
+            Ns::None
+        };
+        AttrSlot {
+            ns,
+            split,
+            declaration: true,
+            keep: true,
+        }
+    }
+
+    /// The element's namespace: its prefix's, or the default namespace when it has none.
+    fn resolve_element(&mut self, name: &str, at: usize, tokens: &mut Tokens<'_>) -> (Split, Ns) {
+        let split = split(name);
+        let ns = match (split, parts(name, split)) {
+            (Split::Malformed, _) => Err(TreeErrorCode::InvalidQualifiedName),
+            (_, (Some("xmlns"), _)) => Err(TreeErrorCode::XmlnsPrefixOnElement),
+            (_, (prefix, _)) => match self.scope.lookup(prefix) {
+                Some(ns) => Ok(ns),
+                None if prefix.is_some() => Err(TreeErrorCode::UnboundPrefix),
+                None => Ok(Ns::None),
+            },
+        };
+        let ns = ns.unwrap_or_else(|code| {
+            self.report(code, at, tokens);
+            Ns::None
+        });
+        (split, ns)
+    }
+
+    /// Second pass: the namespace of each attribute that is not a declaration (its prefix's;
+    /// none without a prefix).
+    fn resolve_attributes(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
+        for (index, attribute) in tag.attributes().enumerate() {
+            let slot = &self.attrs[index];
+            if slot.declaration {
+                continue;
+            }
+            let resolved = match (slot.split, parts(attribute.name(), slot.split)) {
+                (Split::Unprefixed, _) => Ok(Ns::None),
+                (Split::Malformed, _) => Err(TreeErrorCode::InvalidQualifiedName),
+                (Split::Prefixed(_), (prefix, _)) => self
+                    .scope
+                    .lookup(prefix)
+                    .ok_or(TreeErrorCode::UnboundPrefix),
+            };
+            self.attrs[index].ns = resolved.unwrap_or_else(|code| {
+                self.report(code, attribute.name_span().start, tokens);
+                Ns::None
+            });
+        }
+    }
+
+    /// Drop each attribute whose namespace and local name repeat an earlier attribute's (only
+    /// attributes with a prefix bound to a namespace can: the tokenizer already dropped repeated
+    /// written names). Sorting keeps a tag with many such attributes `n log n`.
+    fn drop_repeated_attributes(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
+        self.order.clear();
+        let in_namespace = |slot: &AttrSlot| !slot.declaration && slot.ns != Ns::None;
+        let candidates = self
+            .attrs
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| in_namespace(s));
+        self.order.extend(candidates.map(|(i, _)| i));
+        if self.order.len() < 2 {
+            return;
+        }
+        let mut order = std::mem::take(&mut self.order);
+        order.sort_unstable_by(|&a, &b| {
+            let (ka, kb) = (self.expanded_name(tag, a), self.expanded_name(tag, b));
+            ka.cmp(&kb).then(a.cmp(&b))
+        });
+        for pair in order.windows(2) {
+            if self.expanded_name(tag, pair[0]) == self.expanded_name(tag, pair[1]) {
+                self.attrs[pair[1]].keep = false;
+                let at = tag
+                    .attributes()
+                    .nth(pair[1])
+                    .map_or(0, |a| a.name_span().start);
+                self.report(TreeErrorCode::DuplicateExpandedAttribute, at, tokens);
+            }
+        }
+        self.order = order;
+    }
+
+    /// The namespace and local name of the current tag's attribute at `index`.
+    fn expanded_name<'a>(&'a self, tag: &StartTag<'a>, index: usize) -> (Option<&'a str>, &'a str) {
+        let name = tag.attributes().nth(index).map_or("", |a| a.name());
+        let slot = &self.attrs[index];
+        (self.scope.uri(slot.ns), parts(name, slot.split).1)
+    }
+
+    fn push_frame(&mut self, name: &str, split: Split, ns: Ns, mark: Mark) {
+        let start = self.names.len();
+        self.names.push_str(name);
+        let hash = if self.frames.len() >= SHALLOW {
+            let hash = self.hasher.hash_one(name);
+            *self.deep.entry(hash).or_insert(0) += 1;
+            hash
+        } else {
+            0
+        };
+        self.frames.push(Frame {
+            name: (start, self.names.len()),
+            split,
+            ns,
+            mark,
+            hash,
+        });
+    }
+
+    /// An end tag in the main phase; a short end tag pops the current element.
+    fn close<'t>(&mut self, tag: EndTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
+        let name = tag.name();
+        let span = tag.span();
+        let top = self.frames.len().checked_sub(1)?;
+        if name.is_empty() && tag.name_span().is_empty() {
+            self.schedule_ends(1, EndCause::Short, EndCause::Short, span);
+        } else if self.written_name(top) == name {
+            self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
+        } else if let Some(index) = self.find_open(name) {
+            self.report(TreeErrorCode::MismatchedEndTag, span.start, tokens);
+            let count = self.frames.len() - index;
+            self.schedule_ends(count, EndCause::Implied, EndCause::Written, span);
+        } else {
+            self.report(TreeErrorCode::UnmatchedEndTag, span.start, tokens);
+        }
+        None
+    }
+
+    /// The innermost open element named `name` ("an element in scope with the same tag name").
+    fn find_open(&self, name: &str) -> Option<usize> {
+        let open = self.frames.len();
+        let named = |&index: &usize| self.written_name(index) == name;
+        if open > SHALLOW
+            && self.deep.contains_key(&self.hasher.hash_one(name))
+            && let Some(index) = (SHALLOW..open).rev().find(named)
+        {
+            return Some(index);
+        }
+        (0..open.min(SHALLOW)).rev().find(named)
+    }
+}
+
+/// Text written as XML whitespace only (not a CDATA section's, nor a character reference to
+/// whitespace: XML's `Misc` allows neither): allowed around the root element. Read from the raw
+/// bytes, so that the verdict on a run of text does not depend on where chunks cut it.
+fn is_whitespace(text: &Text<'_>) -> bool {
+    text.kind() != TextKind::Cdata && text.raw().iter().all(|&b| is_space(b))
+}
+
+/// XML's white space (`S`).
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The XML5 tokenizer and the tree stage together: feed bytes, read [`Event`]s.
+///
+/// ```
+/// use tagstream::Options;
+/// use tagstream::xml5::tree::{EndCause, Event, Parser, TreeOptions};
+///
+/// let mut parser = Parser::new(Options::new().errors(true), TreeOptions::new());
+/// let mut seen = Vec::new();
+/// for chunk in [&b"<r xmlns='urn:r' xmlns:p='urn:p'><p:a/><b>"[..], b"</r>"] {
+///     let mut events = parser.feed(chunk);
+///     while let Some(event) = events.next_event() {
+///         match event {
+///             Event::Start(start) => {
+///                 let name = start.name();
+///                 seen.push(format!("{}{} {:?}", start.depth(), name, name.namespace));
+///             }
+///             Event::End(end) => seen.push(format!("/{} {:?}", end.name(), end.cause())),
+///             _ => {}
+///         }
+///     }
+/// }
+/// parser.finish().for_each_event(|_| {});
+/// assert_eq!(seen, [
+///     "1r Some(\"urn:r\")",
+///     "2p:a Some(\"urn:p\")",
+///     "/p:a Empty",
+///     "2b Some(\"urn:r\")",
+///     "/b Implied",
+///     "/r Written",
+/// ]);
+/// assert_eq!(parser.errors()[0].code.as_str(), "mismatched-end-tag");
+/// ```
+pub struct Parser {
+    tokenizer: Tokenizer,
+    stage: Stage,
+}
+
+impl Default for Parser {
+    fn default() -> Parser {
+        Parser::new(Options::default(), TreeOptions::default())
+    }
+}
+
+impl Parser {
+    /// A parser at the start of a stream. Of `options`, the XML5 tokenizer's are read
+    /// (see [`crate::xml5`]); `errors` and `max_errors` also govern the tree stage's errors.
+    pub fn new(options: Options, tree: TreeOptions) -> Parser {
+        Parser {
+            stage: Stage::new(&options, &tree),
+            tokenizer: Tokenizer::new(options),
+        }
+    }
+
+    /// Start over with a new stream, keeping the allocations.
+    pub fn reset(&mut self) {
+        self.tokenizer.reset();
+        self.stage.reset();
+    }
+
+    /// The events of `input` as one complete document.
+    pub fn parse<'t>(&'t mut self, input: &'t [u8]) -> Events<'t> {
+        self.stage.reset();
+        self.stage.finishing = true;
+        self.stage.fed = input.len();
+        Events {
+            tokens: self.tokenizer.tokenize(input),
+            stage: &mut self.stage,
+            at_eof: true,
+        }
+    }
+
+    /// Feed the next chunk of a stream: its events (tokens cut by the chunk's end come with a
+    /// later feed). A feed after [`Parser::finish`] starts a new document.
+    pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Events<'t> {
+        if self.stage.finishing {
+            self.stage.reset();
+        }
+        self.stage.fed += chunk.len();
+        Events {
+            tokens: self.tokenizer.feed(chunk),
+            stage: &mut self.stage,
+            at_eof: false,
+        }
+    }
+
+    /// The stream is over: the events still pending, and the end-of-file steps.
+    pub fn finish(&mut self) -> Events<'_> {
+        self.stage.finishing = true;
+        Events {
+            tokens: self.tokenizer.finish(),
+            stage: &mut self.stage,
+            at_eof: true,
+        }
+    }
+
+    /// The tokenizer, for its parse errors and limits.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// The tree stage's parse errors not taken yet, in stream order.
+    pub fn errors(&self) -> &[TreeError] {
+        &self.stage.errors
+    }
+
+    /// Take the tree stage's parse errors reported so far.
+    pub fn take_errors(&mut self) -> Vec<TreeError> {
+        std::mem::take(&mut self.stage.errors)
+    }
+
+    /// How many tree-stage errors came past [`Options::max_errors`] and were only counted.
+    pub fn dropped_errors(&self) -> u64 {
+        self.stage.dropped
+    }
+
+    /// The depth limit the stream stopped at, if it did.
+    pub fn depth_error(&self) -> Option<DepthError> {
+        self.stage.depth_error
+    }
+
+    /// The tokenizer's memory limit the stream stopped at, if it did (the open elements then
+    /// end as at the end of the input, when [`Parser::finish`] is called).
+    pub fn limit_error(&self) -> Option<LimitError> {
+        self.tokenizer.limit_error()
+    }
+}
+
+/// The events of one document or one fed chunk; see [`Parser`]. Each event borrows this
+/// iterator (names and namespaces live in the stage), so it is read with
+/// [`Events::next_event`] rather than as an [`Iterator`].
+pub struct Events<'t> {
+    tokens: Tokens<'t>,
+    stage: &'t mut Stage,
+    at_eof: bool,
+}
+
+impl<'t> Events<'t> {
+    /// The next event, or `None` when the chunk (or, at the end, the document) has no more.
+    pub fn next_event(&mut self) -> Option<Event<'_, 't>> {
+        let ready = self.advance()?;
+        let stage = &*self.stage;
+        Some(match ready {
+            Ready::Start(tag) => Event::Start(Start { tag, stage }),
+            Ready::End(cause) => {
+                let top = stage.frames.len() - 1;
+                Event::End(End {
+                    name: stage.frame_name(top),
+                    depth: stage.frames.len(),
+                    cause,
+                    span: stage.end_span,
+                })
+            }
+            Ready::Text(text) => Event::Text(text),
+            Ready::Comment(comment) => Event::Comment(comment),
+            Ready::Pi(pi) => Event::ProcessingInstruction(pi),
+            Ready::Doctype(doctype) => Event::Doctype(doctype),
+        })
+    }
+
+    /// Call `f` with every event left.
+    pub fn for_each_event(mut self, mut f: impl FnMut(Event<'_, 't>)) {
+        while let Some(event) = self.next_event() {
+            f(event);
+        }
+    }
+
+    fn advance(&mut self) -> Option<Ready<'t>> {
+        self.stage.settle();
+        loop {
+            if self.stage.ends > 0 {
+                return Some(Ready::End(self.stage.next_end()));
+            }
+            if self.stage.stopped {
+                return None;
+            }
+            match self.tokens.next() {
+                Some(token) => {
+                    if let Some(ready) = self.stage.process(token, &mut self.tokens) {
+                        return Some(ready);
+                    }
+                }
+                None if self.at_eof && self.stage.end_of_input(&mut self.tokens) => {}
+                None => return None,
+            }
+        }
+    }
+
+    /// How many elements are open (one whose end was the last event no longer counts).
+    pub fn open_elements(&self) -> usize {
+        self.stage.open_elements()
+    }
+
+    /// Take the tokenizer's parse errors reported so far, keeping the allocation.
+    pub fn drain_errors(&mut self) -> std::vec::Drain<'_, ParseError> {
+        self.tokens.drain_errors()
+    }
+
+    /// Take the tree stage's parse errors reported so far, keeping the allocation.
+    pub fn drain_tree_errors(&mut self) -> std::vec::Drain<'_, TreeError> {
+        self.stage.errors.drain(..)
+    }
+
+    /// Line and column of a stream offset the tokenizer still holds (see
+    /// [`crate::Tokens::position`]).
+    pub fn position(&mut self, offset: usize) -> Option<Position> {
+        self.tokens.position(offset)
+    }
+}

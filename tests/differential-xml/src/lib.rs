@@ -1,0 +1,1 @@
+//! Nothing here: the comparison is `tests/differential_xml.rs` (see README.md).
