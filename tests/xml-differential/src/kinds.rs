@@ -43,17 +43,22 @@ static KINDS: [Kind; 3] = [
         name: "attribute value whitespace not normalized",
         rule: "XML 1.0 §3.3.3 (Attribute-Value Normalization): each tab, line feed and \
                carriage return written in an attribute value becomes a space (one written as \
-               a character reference stays); the XML5 draft's attribute value states keep them, \
-               as HTML's do (line ends normalized to LF). Undone by writing them as spaces in \
-               the input's attribute values before tagstream reads it",
+               a character reference stays); the XML5 draft's tag attribute value states \
+               (spec/002 §1.3.30-1.3.32, \"anything else: append the input character to the \
+               current attribute's value\") keep them, and no xml5lib-tests case says \
+               otherwise (line ends are normalized to LF, as in HTML's input stream). Undone \
+               by writing them as spaces in the input's attribute values before tagstream \
+               reads it",
         undo: Undo::Input(attribute_whitespace_as_spaces),
     },
     Kind {
         name: "C1 character reference mapped as HTML",
-        rule: "XML 1.0 §4.1: `&#128;`–`&#159;` are the characters U+0080–U+009F; the XML5 \
-               draft's numeric character reference end state, as HTML's, maps them through the \
-               windows-1252 table (`&#146;` is U+2019). Undone, for documents with such a \
-               reference, by mapping the oracle's U+0080–U+009F the same way",
+        rule: "XML 1.0 §4.1: `&#128;`–`&#159;` are the characters U+0080–U+009F. The XML5 \
+               draft leaves it open (spec/002 §1.3.35: \"Should we do HTML like \
+               replacement?\"); xml5lib-tests answers it as HTML does (tokenizer/entities.test, \
+               the \"Windows-1252 … numeric entity\" cases: `&#x080;` is €, with a parse \
+               error), and tagstream follows the suite. Undone, for documents with such a \
+               reference, by mapping the oracle's U+0080–U+009F through windows-1252",
         undo: Undo::Oracle(map_c1_references),
     },
 ];
