@@ -236,6 +236,8 @@ fn map_text(element: &mut Element, map: &dyn Fn(&str) -> String) {
         match child {
             Item::Element(e) => map_text(e, map),
             Item::Text(t) => *t = map(t),
+            // References are not recognized in comments and PIs.
+            Item::Comment(_) | Item::Pi(..) => {}
         }
     }
 }

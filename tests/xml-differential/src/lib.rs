@@ -13,11 +13,12 @@
 //! text, CDATA sections and expanded references into one text node. It never fetches an
 //! external entity (none is given to it).
 //!
-//! What is compared, on both sides: the root element and everything below it. Comments and
-//! processing instructions are left out (text on either side of one is joined), and so are
-//! namespace declarations, which tagstream keeps as attributes in the XMLNS namespace
-//! (`tagstream::xml5::tree::XMLNS_NAMESPACE`) and roxmltree keeps apart from the attributes.
-//! Attributes are compared as a set.
+//! What is compared, on both sides: the root element and everything below it: elements, text,
+//! comments and processing instructions (target and data). Namespace
+//! declarations, which tagstream keeps as attributes in the XMLNS namespace
+//! (`tagstream::xml5::tree::XMLNS_NAMESPACE`) and roxmltree keeps apart, are compared as the
+//! bindings in scope on each element (tagstream's computed from the declarations of the
+//! element and its ancestors). Attributes are compared as a set.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -45,19 +46,37 @@ impl fmt::Display for Name {
     }
 }
 
-/// An element: its expanded name, its attributes (sorted by name) and its content.
+/// An element: its expanded name, the namespace bindings in scope on it, its attributes
+/// (sorted by name) and its content.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Element {
     pub name: Name,
+    /// (prefix, URI), `None` for the default namespace, sorted; without the `xml` prefix's
+    /// fixed binding and without undeclarations (`xmlns=""`, `xmlns:p=""`).
+    pub namespaces: Vec<(Option<String>, String)>,
     pub attributes: Vec<(Name, String)>,
     pub children: Vec<Item>,
 }
 
-/// A piece of an element's content: an element, or text (adjacent text joined).
+/// The namespace bindings in scope, as [`Element::namespaces`] lists them.
+type Scope = std::collections::BTreeMap<Option<String>, String>;
+
+fn listed(scope: &Scope) -> Vec<(Option<String>, String)> {
+    scope
+        .iter()
+        .filter(|(prefix, uri)| !uri.is_empty() && prefix.as_deref() != Some("xml"))
+        .map(|(p, u)| (p.clone(), u.clone()))
+        .collect()
+}
+
+/// A piece of an element's content: an element, text (adjacent text joined), a comment or a
+/// processing instruction (target, data).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Item {
     Element(Element),
     Text(String),
+    Comment(String),
+    Pi(String, String),
 }
 
 /// Build the content list: text joined to the text before it.
@@ -75,8 +94,8 @@ impl Content {
         }
     }
 
-    fn element(&mut self, e: Element) {
-        self.0.push(Item::Element(e));
+    fn push(&mut self, item: Item) {
+        self.0.push(item);
     }
 }
 
@@ -84,12 +103,22 @@ impl Content {
 /// `None` if it has none.
 pub fn tagstream_tree(input: &[u8]) -> Option<Element> {
     let doc = Document::parse(input);
-    doc.root_element().map(|root| tagstream_element(root))
+    doc.root_element()
+        .map(|root| tagstream_element(root, &Scope::new()))
 }
 
-fn tagstream_element(node: Node<'_>) -> Element {
+/// The element at `node`, in the scope of its parent's bindings (`outer`): its own
+/// declarations are its attributes in the XMLNS namespace (`xmlns` for the default one).
+fn tagstream_element(node: Node<'_>, outer: &Scope) -> Element {
     let element = node.element().expect("an element node");
     let qname = element.name();
+    let mut scope = outer.clone();
+    for (n, uri) in element.attributes() {
+        if n.namespace == Some(XMLNS_NAMESPACE) {
+            let prefix = n.prefix.map(|_| n.local.to_owned());
+            scope.insert(prefix, uri.to_owned());
+        }
+    }
     let mut attributes: Vec<(Name, String)> = element
         .attributes()
         .filter(|(n, _)| n.namespace != Some(XMLNS_NAMESPACE))
@@ -99,13 +128,18 @@ fn tagstream_element(node: Node<'_>) -> Element {
     let mut content = Content::default();
     for child in node.children() {
         match child.kind() {
-            NodeKind::Element(_) => content.element(tagstream_element(child)),
+            NodeKind::Element(_) => content.push(Item::Element(tagstream_element(child, &scope))),
             NodeKind::Text(s) => content.text(s),
-            _ => {}
+            NodeKind::Comment(s) => content.push(Item::Comment(s.to_owned())),
+            NodeKind::ProcessingInstruction { target, data } => {
+                content.push(Item::Pi(target.to_owned(), data.to_owned()))
+            }
+            NodeKind::Document | NodeKind::Doctype { .. } => {}
         }
     }
     Element {
         name: name(qname.namespace, qname.local),
+        namespaces: listed(&scope),
         attributes,
         children: content.0,
     }
@@ -150,13 +184,23 @@ fn oracle_element(node: roxmltree::Node<'_, '_>) -> Element {
     let mut content = Content::default();
     for child in node.children() {
         if child.is_element() {
-            content.element(oracle_element(child));
+            content.push(Item::Element(oracle_element(child)));
         } else if child.is_text() {
             content.text(child.text().unwrap_or(""));
+        } else if child.is_comment() {
+            content.push(Item::Comment(child.text().unwrap_or("").to_owned()));
+        } else if let Some(pi) = child.pi() {
+            let data = pi.value.unwrap_or("").to_owned();
+            content.push(Item::Pi(pi.target.to_owned(), data));
         }
     }
+    let scope: Scope = node
+        .namespaces()
+        .map(|ns| (ns.name().map(str::to_owned), ns.uri().to_owned()))
+        .collect();
     Element {
         name: name(oracle_namespace(tag.namespace()), tag.name()),
+        namespaces: listed(&scope),
         attributes,
         children: content.0,
     }
@@ -175,6 +219,11 @@ pub struct Difference {
 pub enum What {
     /// The element's expanded name.
     Name { ours: Name, theirs: Name },
+    /// The namespace bindings in scope.
+    Namespaces {
+        ours: Vec<(Option<String>, String)>,
+        theirs: Vec<(Option<String>, String)>,
+    },
     /// The attributes (all of them, as sorted lists).
     Attributes {
         ours: Vec<(Name, String)>,
@@ -200,6 +249,12 @@ fn differ(ours: &Element, theirs: &Element, path: &mut Vec<String>) -> Option<Wh
         return Some(What::Name {
             ours: ours.name.clone(),
             theirs: theirs.name.clone(),
+        });
+    }
+    if ours.namespaces != theirs.namespaces {
+        return Some(What::Namespaces {
+            ours: ours.namespaces.clone(),
+            theirs: theirs.namespaces.clone(),
         });
     }
     if ours.attributes != theirs.attributes {
