@@ -161,7 +161,13 @@ pub fn crate_versions(lock: &Path, dialect: Dialect) -> Vec<(String, String)> {
             "html5gum",
             "lol_html",
         ],
-        Dialect::Xml => &["tagstream", "quick-xml", "xml5ever", "markup5ever"],
+        Dialect::Xml => &[
+            "tagstream",
+            "quick-xml",
+            "xml5ever",
+            "markup5ever",
+            "markup5ever_rcdom",
+        ],
     };
     names
         .iter()
@@ -385,7 +391,7 @@ impl Race<'_> {
         }
     }
 
-    /// Issue 26's goals for the XML5 tokenizer.
+    /// Issue 26's goals for the XML5 tokenizer, then issue 29's for its tree stage and tree.
     fn xml_targets(&self) -> Vec<Target> {
         vec![
             self.ratio_target(
@@ -416,6 +422,24 @@ impl Race<'_> {
                 "tagstream-xml5-errors, absolute",
                 "tagstream-xml5-errors",
                 300.0,
+            ),
+            // Issue 29's goals for the tree stage and the tree.
+            self.ratio_target(
+                "tagstream-xml5-tree-events vs quick-xml-ns",
+                ("tagstream-xml5-tree-events", "quick-xml-ns"),
+                1.2,
+                "×",
+            ),
+            self.ratio_target(
+                "tagstream-xml5-tree vs xml5ever-tree",
+                ("tagstream-xml5-tree", "xml5ever-tree"),
+                5.0,
+                "×",
+            ),
+            self.speed_target(
+                "tagstream-xml5-tree-events, absolute",
+                "tagstream-xml5-tree-events",
+                600.0,
             ),
         ]
     }
@@ -485,7 +509,7 @@ impl Race<'_> {
             if row.outcome.errors > 0 || row.name.ends_with("-errors") {
                 let what = if row.name.starts_with("lol_html") {
                     "bail-outs"
-                } else if row.name == "quick-xml" {
+                } else if row.name.starts_with("quick-xml") {
                     "files stopped by an error"
                 } else {
                     "parse errors"

@@ -1,15 +1,17 @@
 //! The contestants of the XML race (`--xml`). Each one tokenizes every file of the corpus as its
 //! own document and consumes every token into a checksum (so the compiler cannot drop any work).
-//! XML has no text states to switch and no subject builds a tree.
+//! XML has no text states to switch. The tree subjects (issue 29) go further: namespaces
+//! resolved (`tagstream-xml5-tree-events`, `quick-xml-ns`) or a whole tree built per document and
+//! walked (`tagstream-xml5-tree`, `xml5ever-tree`); they live in `xml_tree_subjects.rs`.
 //!
 //! quick-xml stops at the first error, so the race runs every subject over the files it reads
-//! whole ([`quick_xml_reads_whole`]); the tagstream subjects and xml5ever then run again over all
-//! files.
+//! whole ([`quick_xml_reads_whole`]); the subjects but quick-xml's then run again over all files.
 
 use std::cell::Cell;
 
 use crate::corpus::{Corpus, Page};
 use crate::subjects::{Outcome, Subject};
+use crate::xml_tree_subjects as tree;
 
 /// Every XML subject: name, and what it does and sums.
 pub const SUBJECTS: &[(&str, &str)] = &[
@@ -52,6 +54,37 @@ pub const SUBJECTS: &[(&str, &str)] = &[
          name/value lengths + character/comment lengths + PI target/data lengths + doctype name \
          lengths + NUL tokens; plus ParseError tokens (xml5ever always reports them)",
     ),
+    (
+        "tagstream-xml5-tree-events",
+        "tagstream::xml5::tree::Parser (errors off), one parser reused across files, \
+         Events::next_event to the end: namespaces resolved, the tree stage's structure. Sum: \
+         per start its name's local/prefix/namespace lengths + depth + per kept attribute its \
+         local/prefix/namespace lengths + value() length + 1; per end its local length + depth; \
+         decoded text/comment/PI/doctype-name lengths",
+    ),
+    (
+        "tagstream-xml5-tree",
+        "tagstream::xml5::tree::TreeBuilder: the whole Document built per file (one Parser \
+         reused, a new TreeBuilder each file, as Document::parse does but for the parser), then \
+         walked (descendants()). Sum: per element its local/prefix/namespace lengths + per \
+         attribute local/prefix/namespace/value lengths + 1; text/comment/PI/doctype-name lengths",
+    ),
+    (
+        "quick-xml-ns",
+        "quick_xml::NsReader over the file's bytes, default Config, read_resolved_event() to \
+         Eof: element namespaces resolved, every attribute's with resolve_attribute(), values \
+         normalized_value(XML 1.0) (references resolved), text xml10_content(), general \
+         references resolved (character or predefined). Sum: as `tagstream-xml5-tree-events` \
+         (its own depth count); plus files it stopped on with an error",
+    ),
+    (
+        "xml5ever-tree",
+        "xml5ever::driver::parse_document into markup5ever_rcdom's RcDom (0.40.1+unofficial, \
+         the servo repository's RcDom published for 0.40), default XmlParseOpts, input \
+         pre-made as StrTendril (lossy for the files that are not UTF-8), then walked. Sum: \
+         as `tagstream-xml5-tree` (namespaces, local names, prefixes, attribute values, text, \
+         comments, PIs, doctype names)",
+    ),
 ];
 
 /// Build an XML subject by name (`None` for an unknown name).
@@ -63,6 +96,10 @@ pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Su
         "tagstream-xml5-chunks" => Box::new(xml5::Chunks::new(chunk_size)),
         "quick-xml" => Box::new(quick::QuickXml),
         "xml5ever" => Box::new(xml5ever_tok::Xml5ever::new(corpus)),
+        "tagstream-xml5-tree-events" => Box::new(tree::TreeEvents::new()),
+        "tagstream-xml5-tree" => Box::new(tree::TreeDocument::new()),
+        "quick-xml-ns" => Box::new(tree::QuickXmlNs),
+        "xml5ever-tree" => Box::new(tree::Xml5everTree::new(corpus)),
         _ => return None,
     })
 }
