@@ -68,7 +68,7 @@ impl<'t> Cursor<'_, 't> {
     /// Add the lexeme `kind` from `from` to the position.
     fn push(&mut self, kind: K, from: usize) {
         let lexeme = self.lexeme(kind, from, self.pos);
-        self.out.construct.push(lexeme);
+        self.out.add(lexeme);
     }
 
     /// Advance past bytes of the classes `mask`.
@@ -385,7 +385,7 @@ fn attribute(c: &mut Cursor) -> Step<()> {
     };
     if next != Some(b'=') {
         let name = c.lexeme(K::AttrName, from, from);
-        c.out.construct.push(name);
+        c.out.add(name);
         let starts_name = is(c.b.bytes[from - c.b.base], LETTER);
         c.push(if starts_name { K::Name } else { K::Nmtoken }, from);
         return Ok(());
@@ -510,8 +510,7 @@ fn marked_section(c: &mut Cursor) -> Step<()> {
     skip_subset(c)?;
     let end = c.pos;
     c.out
-        .construct
-        .push(LexRecord::problem(Problem::DeclarationSubset, content));
+        .add(LexRecord::problem(Problem::DeclarationSubset, content));
     c.push(K::Data, content);
     if c.peek()? == Some(b']') {
         c.pos += if c.peek_at(1)? == Some(b']') { 2 } else { 1 };
@@ -587,7 +586,7 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     if c.peek()?.is_some_and(|b| is(b, LETTER)) {
         c.skip_class(NAME_CHAR)?;
         c.refc()?;
-        c.out.construct.clear();
+        c.out.discard_construct();
         c.report_to_here(Problem::NamedCharacterReference, from);
         return Ok(());
     }
@@ -604,7 +603,7 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     c.push(K::NumCharRef, from);
     c.refc()?;
     if number.is_none_or(|n| n > MAX_CHAR) {
-        c.out.construct.clear();
+        c.out.discard_construct();
         c.report_to_here(Problem::CharacterNumberOutOfRange, from);
         return Ok(());
     }
