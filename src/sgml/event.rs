@@ -412,14 +412,17 @@ impl<'t> Event<'t> {
         normalize: bool,
         arena: &'t Bump,
     ) -> Self {
-        let lexeme = |&record: &LexRecord| Lexeme {
-            record,
-            raw: &bytes[record.span.start - base..record.span.end - base],
-            normalize,
+        let lexeme = |i: usize| {
+            let record = records[i];
+            Lexeme {
+                record,
+                raw: &bytes[record.span.start - base..record.span.end - base],
+                normalize,
+            }
         };
         Event {
             channel,
-            lexemes: arena.alloc_slice_fill_iter(records.iter().map(lexeme)),
+            lexemes: arena.alloc_slice_fill_with(records.len(), lexeme),
         }
     }
 

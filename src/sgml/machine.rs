@@ -77,14 +77,20 @@ impl<'t> Cursor<'_, 't> {
     }
 
     /// Advance past the bytes `keep` holds for.
+    #[inline]
     fn skip_while(&mut self, keep: impl Fn(u8) -> bool) -> Step<()> {
         let rest = self.b.rest(self.pos);
-        let n = rest.iter().take_while(|&&c| keep(c)).count();
-        self.pos += n;
-        if n == rest.len() && !self.b.eof {
-            return Err(NeedMore);
+        match rest.iter().position(|&c| !keep(c)) {
+            Some(n) => {
+                self.pos += n;
+                Ok(())
+            }
+            None if self.b.eof => {
+                self.pos += rest.len();
+                Ok(())
+            }
+            None => Err(NeedMore),
         }
-        Ok(())
     }
 
     /// Add white space from the position as an `S` lexeme, if there is any.
