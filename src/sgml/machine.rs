@@ -4,7 +4,7 @@
 //! of input) makes the step stop where it began, to be run again with more bytes.
 
 use crate::input::incomplete_tail_len;
-use crate::scan::{find1, find2};
+use crate::scan::{find1, find2, leading_sgml_name_chars};
 use crate::span::{Span, Window};
 
 use super::class::{DIGIT, LETTER, NAME_CHAR, SPACE, is};
@@ -74,6 +74,17 @@ impl<'t> Cursor<'_, 't> {
     /// Advance past bytes of the classes `mask`.
     fn skip_class(&mut self, mask: u8) -> Step<()> {
         self.skip_while(|c| is(c, mask))
+    }
+
+    /// Advance past name characters ([`NAME_CHAR`]), a block at a time.
+    fn skip_name(&mut self) -> Step<()> {
+        let rest = self.b.rest(self.pos);
+        let n = leading_sgml_name_chars(rest);
+        self.pos += n;
+        if n == rest.len() && !self.b.eof {
+            return Err(NeedMore);
+        }
+        Ok(())
     }
 
     /// Advance past the bytes `keep` holds for.
@@ -326,7 +337,7 @@ fn empty_tag(c: &mut Cursor, len: usize, problem: Problem) -> Step<()> {
 fn tag(c: &mut Cursor, open: usize, kind: K) -> Step<()> {
     let from = c.pos;
     c.pos += open;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     c.push(kind, from);
     let end_tag = kind == K::End;
     loop {
@@ -373,7 +384,7 @@ fn bad_in_tag(c: &mut Cursor, end_tag: bool) -> Step<()> {
 /// (its name omitted).
 fn attribute(c: &mut Cursor) -> Step<()> {
     let from = c.pos;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     let token = c.pos;
     let mut after = token;
     while c
@@ -405,7 +416,7 @@ fn attribute(c: &mut Cursor) -> Step<()> {
         Some(b'"' | b'\'') => c.literal(|c, start| c.push(K::Literal, start))?,
         Some(b) if is(b, NAME_CHAR) => {
             let start = c.pos;
-            c.skip_class(NAME_CHAR)?;
+            c.skip_name()?;
             c.push(K::Nmtoken, start);
         }
         _ => c.report(Problem::MissingAttributeValue, c.pos, c.pos),
@@ -427,7 +438,7 @@ fn declaration(c: &mut Cursor) -> Step<()> {
         _ => {}
     }
     c.pos += 2;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     c.push(K::MarkupDecl, from);
     let keyword = &c.b.rest(from)[2..c.pos - from];
     if keyword.eq_ignore_ascii_case(b"usemap") || keyword.eq_ignore_ascii_case(b"shortref") {
@@ -454,18 +465,18 @@ fn parameters(c: &mut Cursor) -> Step<()> {
             Some(b'-') if c.peek_at(1)? == Some(b'-') => c.comment()?,
             Some(b'"' | b'\'') => c.literal(|c, start| c.push(K::Literal, start))?,
             Some(b) if is(b, LETTER) => {
-                c.skip_class(NAME_CHAR)?;
+                c.skip_name()?;
                 c.push(K::Name, at);
             }
             Some(b) if is(b, DIGIT) => {
-                c.skip_class(NAME_CHAR)?;
+                c.skip_name()?;
                 let digits = c.raw(at, c.pos).iter().all(u8::is_ascii_digit);
                 c.push(if digits { K::Number } else { K::Nmtoken }, at);
             }
             Some(b'[') => declaration_subset(c)?,
             Some(b'%') if c.peek_at(1)?.is_some_and(|b| is(b, LETTER)) => {
                 c.pos += 1;
-                c.skip_class(NAME_CHAR)?;
+                c.skip_name()?;
                 if c.peek()? == Some(b';') {
                     c.pos += 1;
                 }
@@ -577,7 +588,7 @@ fn pi(c: &mut Cursor) -> Step<()> {
 fn entity_ref(c: &mut Cursor) -> Step<()> {
     let from = c.pos;
     c.pos += 1;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     c.push(K::GeRef, from);
     c.refc()?;
     c.emit(Channel::Primary);
@@ -590,7 +601,7 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     let from = c.pos;
     c.pos += 2;
     if c.peek()?.is_some_and(|b| is(b, LETTER)) {
-        c.skip_class(NAME_CHAR)?;
+        c.skip_name()?;
         c.refc()?;
         c.out.discard_construct();
         c.report_to_here(Problem::NamedCharacterReference, from);
@@ -599,7 +610,7 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     c.skip_class(DIGIT)?;
     let digits = c.raw(from + 2, c.pos);
     if c.peek()?.is_some_and(|b| is(b, NAME_CHAR)) {
-        c.skip_class(NAME_CHAR)?;
+        c.skip_name()?;
         c.report_to_here(Problem::BadCharacterInReference, from);
         return Ok(());
     }
