@@ -122,7 +122,7 @@ print(f"seed.sh: {len(seeds)} seeds in {folder}")
 PY
 
 # The sgml target: the SGML note's worked examples, the committed HTML samples, and, when
-# datasets/fetch-sgml-lib.sh has fetched them, the W3C's DTDs, entity sets and catalogs up to 64 KiB
+# datasets/fetch-sgml-lib.sh has fetched them, the W3C's DTDs, entity sets and catalogs up to 8 KiB
 # (real SGML: parameter entities, marked sections, groups), normalization (the errors flag) on and off.
 python3 - fuzz/corpus/sgml datasets/samples datasets/sgml-lib <<'PY'
 import glob, hashlib, os, sys
@@ -151,7 +151,7 @@ for path in sorted(glob.glob(os.path.join(samples, "*.html"))):
     with open(path, "rb") as f:
         add(f.read())
 for path in sorted(glob.glob(os.path.join(sgml_lib, "**", "*"), recursive=True)):
-    if os.path.isfile(path) and not path.endswith(".gz") and os.path.getsize(path) <= 65536:
+    if os.path.isfile(path) and not path.endswith(".gz") and os.path.getsize(path) <= 8192:
         with open(path, "rb") as f:
             add(f.read())
 
