@@ -1,10 +1,14 @@
 //! The SGML note's lexical mode (issue 28): the note's worked examples in its own listing format,
 //! every example line of its construct sections classified as the note classifies it, the rules
 //! the issue names lexeme by lexeme, losslessness (the spans of all lexemes tile the input), the
-//! same events for every chunking (every split, byte by byte, paused, random chunks, the corpus),
-//! linear time on long constructs in small chunks, `max_carry`, and the W3C's real SGML files.
+//! same events for every chunking (every split, byte by byte, paused, random chunks, the corpus,
+//! the hostile inputs of issues 5, 25 and 26), linear time on long constructs in small chunks,
+//! `max_carry`, and the W3C's real SGML files.
 
 mod common;
+#[path = "../benches/common/hostile.rs"]
+#[allow(dead_code)]
+mod hostile;
 
 use std::path::PathBuf;
 
@@ -686,6 +690,25 @@ fn long_constructs_in_small_chunks_are_read_in_linear_time() {
         let mut rng = Rng::new(input.len() as u64);
         let cuts = common::random_cuts(&mut rng, input.len());
         assert_eq!(streamed(input, &cuts, false), expected);
+    }
+}
+
+/// The hostile inputs of issues 5, 25 and 26 (`benches/common/hostile.rs`, HTML's and XML's),
+/// at a two-hundredth of full size: lossless, and the same whole, in 4 KiB chunks and in random
+/// chunks.
+#[test]
+fn hostile_inputs_are_lossless_and_the_same_in_chunks() {
+    let divisor = common::native_or_miri(200, 20_000);
+    let mut rng = Rng::new(2828);
+    for case in hostile::CASES.iter().chain(hostile::XML_CASES) {
+        let input = case.input(divisor);
+        let mut t = tokenizer(false);
+        assert_lossless(&input, &events(&mut t, &input));
+        let expected = whole(&input);
+        let cuts = common::even_cuts(input.len(), 4096);
+        assert_eq!(streamed(&input, &cuts, false), expected, "{}", case.name);
+        let cuts = common::random_cuts(&mut rng, input.len());
+        assert_eq!(streamed(&input, &cuts, false), expected, "{}", case.name);
     }
 }
 
