@@ -716,8 +716,8 @@ fn hostile_inputs_are_lossless_and_the_same_in_chunks() {
 
 /// Every file of Debian's w3c-sgml-lib (`datasets/fetch-sgml-lib.sh`, or `$TAGSTREAM_SGML_LIB`):
 /// lossless, the same in 4 KiB and in random chunks. The problems found are printed by kind and
-/// code (run with `--nocapture` to see them): DTDs are full of what the note declines (parameter entities,
-/// marked sections, groups in declarations).
+/// code (run with `--nocapture` to see them): DTDs are full of what the note declines (parameter
+/// entities, marked sections, groups in declarations).
 #[test]
 fn real_sgml_files_are_lossless_and_chunk_invariant() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

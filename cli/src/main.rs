@@ -187,9 +187,9 @@ struct TokensArgs {
     /// numcharref, refc, pi, markup_decl, comment, mdc, error and limitation (the text is the
     /// note's message, the span empty), and s (white space in markup), vi (`=`) and dsc (`]`,
     /// `]]`). A lexeme whose text differs from its source (a name lowercased by --normalize, a
-    /// message, whose "raw" is "") also has "raw"; invalid UTF-8 is U+FFFD in "text". The bytes are lexed as they are (no
-    /// decoding, a byte order mark is data): the spans of all lexemes tile the input. Only
-    /// --normalize, --sgml-listing and --chunk-size go with sgml.
+    /// message, whose "raw" is "") also has "raw"; invalid UTF-8 is U+FFFD in "text". The bytes
+    /// are lexed as they are (no decoding, a byte order mark is data): the spans of all lexemes
+    /// tile the input. Only --normalize, --sgml-listing and --chunk-size go with sgml.
     #[arg(long, value_enum, value_name = "DIALECT", default_value_t = TokensDialect::Html)]
     dialect: TokensDialect,
 
