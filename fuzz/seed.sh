@@ -124,12 +124,13 @@ PY
 mkdir -p fuzz/corpus/xml5_tree
 cp -n fuzz/corpus/xml5/* fuzz/corpus/xml5_tree/
 
-# The sgml target: the SGML note's worked examples and the committed HTML samples, normalization
-# (the errors flag) on and off.
-python3 - fuzz/corpus/sgml datasets/samples <<'PY'
+# The sgml target: the SGML note's worked examples, the committed HTML samples, and, when
+# datasets/fetch-sgml-lib.sh has fetched them, the W3C's DTDs, entity sets and catalogs up to 8 KiB
+# (real SGML: parameter entities, marked sections, groups), normalization (the errors flag) on and off.
+python3 - fuzz/corpus/sgml datasets/samples datasets/sgml-lib <<'PY'
 import glob, hashlib, os, sys
 
-folder, samples = sys.argv[1:]
+folder, samples, sgml_lib = sys.argv[1:]
 NORMALIZE = 1
 NOTE = [
     b'<xX val1 val2 aTTr3=".76meters">',
@@ -152,6 +153,10 @@ for example in NOTE:
 for path in sorted(glob.glob(os.path.join(samples, "*.html"))):
     with open(path, "rb") as f:
         add(f.read())
+for path in sorted(glob.glob(os.path.join(sgml_lib, "**", "*"), recursive=True)):
+    if os.path.isfile(path) and not path.endswith(".gz") and os.path.getsize(path) <= 8192:
+        with open(path, "rb") as f:
+            add(f.read())
 
 os.makedirs(folder, exist_ok=True)
 for seed in seeds:

@@ -1,10 +1,14 @@
 //! The SGML note's lexical mode (issue 28): the note's worked examples in its own listing format,
 //! every example line of its construct sections classified as the note classifies it, the rules
 //! the issue names lexeme by lexeme, losslessness (the spans of all lexemes tile the input), the
-//! same events for every chunking (every split, byte by byte, paused, random chunks, the corpus),
-//! linear time on long constructs in small chunks, `max_carry`, and the W3C's real SGML files.
+//! same events for every chunking (every split, byte by byte, paused, random chunks, the corpus,
+//! the hostile inputs of issues 5, 25 and 26), linear time on long constructs in small chunks,
+//! `max_carry`, and the W3C's real SGML files.
 
 mod common;
+#[path = "../benches/common/hostile.rs"]
+#[allow(dead_code)]
+mod hostile;
 
 use std::path::PathBuf;
 
@@ -689,12 +693,31 @@ fn long_constructs_in_small_chunks_are_read_in_linear_time() {
     }
 }
 
+/// The hostile inputs of issues 5, 25 and 26 (`benches/common/hostile.rs`, HTML's and XML's),
+/// at a two-hundredth of full size: lossless, and the same whole, in 4 KiB chunks and in random
+/// chunks.
+#[test]
+fn hostile_inputs_are_lossless_and_the_same_in_chunks() {
+    let divisor = common::native_or_miri(200, 20_000);
+    let mut rng = Rng::new(2828);
+    for case in hostile::CASES.iter().chain(hostile::XML_CASES) {
+        let input = case.input(divisor);
+        let mut t = tokenizer(false);
+        assert_lossless(&input, &events(&mut t, &input));
+        let expected = whole(&input);
+        let cuts = common::even_cuts(input.len(), 4096);
+        assert_eq!(streamed(&input, &cuts, false), expected, "{}", case.name);
+        let cuts = common::random_cuts(&mut rng, input.len());
+        assert_eq!(streamed(&input, &cuts, false), expected, "{}", case.name);
+    }
+}
+
 // ---- real SGML: the W3C's DTDs, entity sets and catalogs ---------------------------------------
 
 /// Every file of Debian's w3c-sgml-lib (`datasets/fetch-sgml-lib.sh`, or `$TAGSTREAM_SGML_LIB`):
-/// lossless, the same in 4 KiB and in random chunks. The problems found are printed by code (run
-/// with `--nocapture` to see them): DTDs are full of what the note declines (parameter entities,
-/// marked sections, groups in declarations).
+/// lossless, the same in 4 KiB and in random chunks. The problems found are printed by kind and
+/// code (run with `--nocapture` to see them): DTDs are full of what the note declines (parameter
+/// entities, marked sections, groups in declarations).
 #[test]
 fn real_sgml_files_are_lossless_and_chunk_invariant() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -730,7 +753,12 @@ fn real_sgml_files_are_lossless_and_chunk_invariant() {
         let events = events(&mut t, &input);
         assert_lossless(&input, &events);
         for problem in events.iter().filter_map(Event::problem) {
-            *counts.entry(problem.code()).or_insert(0usize) += 1;
+            let kind = if problem.is_limitation() {
+                "limitation"
+            } else {
+                "error"
+            };
+            *counts.entry((kind, problem.code())).or_insert(0usize) += 1;
         }
         let expected = whole(&input);
         let cuts = common::even_cuts(input.len(), 4096);
@@ -748,7 +776,10 @@ fn real_sgml_files_are_lossless_and_chunk_invariant() {
             path.display()
         );
     }
-    println!("{} files; problems by code: {counts:?}", files.len());
+    println!("{} files; problems by kind and code:", files.len());
+    for ((kind, code), n) in &counts {
+        println!("  {kind} {code}: {n}");
+    }
 }
 
 /// A short construct a seam cuts goes out with the chunk that ends it, not later.

@@ -13,6 +13,9 @@
 //!
 //! `tagstream tokens --dialect xml5` does the same for XML with [`tagstream::xml5::Tokenizer`]:
 //! the same JSON lines, and with `--xml5lib` the xml5lib-tests shapes (see [`xml5`]).
+//! `tagstream tokens --dialect sgml` prints the lexemes of the W3C note's SGML lexical mode
+//! with [`tagstream::sgml::Tokenizer`], one event a line, or in the note's listing format (see
+//! [`sgml`]).
 //!
 //! `tagstream tree --dialect xml5` prints an XML document's tree, namespaces resolved, in the
 //! xml5lib-tests tree format (see [`tree`]).
@@ -27,6 +30,7 @@
 
 mod cli;
 mod rewrite;
+mod sgml;
 mod tree;
 mod xml5;
 
@@ -77,7 +81,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print the tokens of an HTML (or, with --dialect xml5, XML) document as JSON, one per line.
+    /// Print the tokens of an HTML (or, with --dialect xml5, XML; with --dialect sgml, SGML's
+    /// lexemes) document as JSON, one per line.
     ///
     /// Each line is an object with a "type" (start_tag, end_tag, text, comment, doctype,
     /// processing_instruction, or error with --errors) and a "span": the token's absolute byte
@@ -183,8 +188,9 @@ struct TokensArgs {
     #[arg(value_name = "FILE", default_value = "-")]
     input: PathBuf,
 
-    /// The markup language: `html`, tokenized as the WHATWG HTML Standard says, or `xml5`, as
-    /// the XML5 draft says.
+    /// The markup language: `html`, tokenized as the WHATWG HTML Standard says, `xml5`, as
+    /// the XML5 draft says, or `sgml`, lexed as the W3C Note "A Lexical Analyzer for HTML and
+    /// Basic SGML" says.
     ///
     /// With xml5, names keep their case; `<a/>` is a start tag with "self_closing": true; the
     /// short end tag `</>` is an end tag whose name is ""; a CDATA section is text of kind
@@ -192,8 +198,20 @@ struct TokensArgs {
     /// encoding is a byte order mark's, else --encoding's, else the XML declaration's, else
     /// UTF-8; spans are byte offsets in the input. The options marked "HTML only" below are
     /// refused with xml5.
-    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = Dialect::Html)]
-    dialect: Dialect,
+    ///
+    /// With sgml, each line is one of the note's events: {"channel": "primary" (data, tags,
+    /// references), "auxiliary" (declarations, comment declarations, processing instructions) or
+    /// "problem" (an error or limitation: then also "code", "line" and "col" of its offending
+    /// text), "lexemes": [{"kind", "span", "text"}, ...]}. Kinds: data, start, end, tagc,
+    /// attrname (its text "" when the name is omitted), name, number, nmtoken, literal, geref,
+    /// numcharref, refc, pi, markup_decl, comment, mdc, error and limitation (the text is the
+    /// note's message, the span empty), and s (white space in markup), vi (`=`) and dsc (`]`,
+    /// `]]`). A lexeme whose text differs from its source (a name lowercased by --normalize, a
+    /// message, whose "raw" is "") also has "raw"; invalid UTF-8 is U+FFFD in "text". The bytes
+    /// are lexed as they are (no decoding, a byte order mark is data): the spans of all lexemes
+    /// tile the input. Only --normalize, --sgml-listing and --chunk-size go with sgml.
+    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = TokensDialect::Html)]
+    dialect: TokensDialect,
 
     /// Also print parse errors as {"type":"error","code","offset","line","col"} lines, where they
     /// were reported. A token that brings more than 65,536 errors has the rest counted, not
@@ -223,6 +241,17 @@ struct TokensArgs {
     /// off by the end of input): the spans of all lines then cover the input, each byte once.
     #[arg(long, conflicts_with_all = ["html5lib", "xml5lib"])]
     lossless: bool,
+
+    /// With --dialect sgml: the note's normalization (SGML_lexNorm), names other than entity
+    /// names lowercased in "text" (the source in "raw").
+    #[arg(long)]
+    normalize: bool,
+
+    /// With --dialect sgml: print the events in the note's listing format, one lexeme a line as
+    /// its worked examples do ("Start Tag: `<xx'", "  Attr Name: `attr3'", "[Aux Markup]" before
+    /// an auxiliary event, "!!Error!!: `bad character in tag'"…), white space and `=` left out.
+    #[arg(long)]
+    sgml_listing: bool,
 
     /// Turn the tree-builder simulator off: the tokenizer alone, which leaves the data state only
     /// by --state (the simulator is on by default, except with --html5lib). HTML only.
@@ -275,6 +304,17 @@ enum Dialect {
     Xml5,
 }
 
+/// The markup language `tokens` reads (`--dialect`): the [`Dialect`]s, and SGML's lexemes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TokensDialect {
+    /// The WHATWG HTML Standard.
+    Html,
+    /// The XML5 draft.
+    Xml5,
+    /// The W3C note's lexical mode for HTML and basic SGML.
+    Sgml,
+}
+
 /// The `tokens` options of HTML only: argument id, and the option as written.
 const HTML_ONLY: &[(&str, &str)] = &[
     ("html5lib", "--html5lib"),
@@ -288,6 +328,18 @@ const HTML_ONLY: &[(&str, &str)] = &[
 ];
 /// The `tokens` options of XML5 only: argument id, and the option as written.
 const XML5_ONLY: &[(&str, &str)] = &[("xml5lib", "--xml5lib")];
+/// The `tokens` options of SGML only.
+const SGML_ONLY: &[(&str, &str)] = &[
+    ("normalize", "--normalize"),
+    ("sgml_listing", "--sgml-listing"),
+];
+/// The `tokens` options SGML does not have: its problems are always events, its events are
+/// lossless, and it reads bytes as they are.
+const NOT_SGML: &[(&str, &str)] = &[
+    ("errors", "--errors"),
+    ("lossless", "--lossless"),
+    ("encoding", "--encoding"),
+];
 
 /// Exit with status 2 and `message`, as clap does for bad arguments, with the usage of `tokens`.
 fn dialect_error(message: &str) -> ! {
@@ -307,18 +359,24 @@ fn usage_error(subcommand: &str, message: &str) -> ! {
 }
 
 /// Refuse an option the chosen dialect does not have (`matches`: the `tokens` arguments).
-fn check_dialect(dialect: Dialect, matches: &ArgMatches) -> Result<(), String> {
-    let (foreign, other) = match dialect {
-        Dialect::Html => (XML5_ONLY, "--dialect xml5"),
-        Dialect::Xml5 => (HTML_ONLY, "--dialect html"),
+fn check_dialect(dialect: TokensDialect, matches: &ArgMatches) -> Result<(), String> {
+    let foreign: &[(&[(&str, &str)], &str)] = match dialect {
+        TokensDialect::Html => &[(XML5_ONLY, "--dialect xml5"), (SGML_ONLY, "--dialect sgml")],
+        TokensDialect::Xml5 => &[(HTML_ONLY, "--dialect html"), (SGML_ONLY, "--dialect sgml")],
+        TokensDialect::Sgml => &[
+            (HTML_ONLY, "--dialect html"),
+            (XML5_ONLY, "--dialect xml5"),
+            (NOT_SGML, "--dialect html or xml5"),
+        ],
     };
-    match foreign
-        .iter()
-        .find(|(id, _)| matches.value_source(id) == Some(ValueSource::CommandLine))
-    {
-        Some((_, flag)) => Err(format!("{flag} goes with {other} only")),
-        None => Ok(()),
+    let given =
+        |(id, _): &&(&str, &str)| matches.value_source(id) == Some(ValueSource::CommandLine);
+    for (options, other) in foreign {
+        if let Some((_, flag)) = options.iter().find(given) {
+            return Err(format!("{flag} goes with {other} only"));
+        }
     }
+    Ok(())
 }
 
 /// Why the CLI failed.
@@ -421,13 +479,13 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
     let mut out = BufWriter::new(cli::output::stdout());
     let chunk_size = args.chunk_size.unwrap_or(64 * 1024);
     match args.dialect {
-        Dialect::Html if args.html5lib => html5lib_mode(args, &mut input, &name, &mut out)?,
-        Dialect::Html => stream_tokens(args, &mut input, &name, chunk_size, &mut out)?,
-        Dialect::Xml5 if args.xml5lib => {
+        TokensDialect::Html if args.html5lib => html5lib_mode(args, &mut input, &name, &mut out)?,
+        TokensDialect::Html => stream_tokens(args, &mut input, &name, chunk_size, &mut out)?,
+        TokensDialect::Xml5 if args.xml5lib => {
             let bytes = read_all(&mut input, &name)?;
             xml5::xml5lib_mode(&bytes, args.chunk_size, &mut out)?;
         }
-        Dialect::Xml5 => {
+        TokensDialect::Xml5 => {
             let encoding = args.encoding.encoding;
             xml5::stream_tokens(
                 &mut input,
@@ -437,6 +495,13 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
                 chunk_size,
                 &mut out,
             )?;
+        }
+        TokensDialect::Sgml => {
+            let sgml = sgml::SgmlArgs {
+                normalize: args.normalize,
+                listing: args.sgml_listing,
+            };
+            sgml::stream_events(&mut input, &name, sgml, chunk_size, &mut out)?;
         }
     }
     out.flush()?;

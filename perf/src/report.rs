@@ -471,6 +471,12 @@ impl Race<'_> {
                 0.95,
                 "%",
             ),
+            self.ratio_target(
+                "tagstream-sgml / tagstream",
+                ("tagstream-sgml", "tagstream"),
+                0.5,
+                "%",
+            ),
             self.speed_target("tagstream (default), absolute", "tagstream", 1000.0),
             self.speed_target("tagstream-decode, absolute", "tagstream-decode", 600.0),
             self.speed_target("tagstream-errors, absolute", "tagstream-errors", 400.0),

@@ -41,6 +41,12 @@ pub const SUBJECTS: &[(&str, &str)] = &[
          name/value span lengths + text/comment/doctype/PI span lengths",
     ),
     (
+        "tagstream-sgml",
+        "the SGML note's lexical mode (tagstream::sgml, normalization off) over the same pages: \
+         every event, every lexeme's span taken. Sum: lexeme span lengths + lexeme \
+         count; plus the problems (errors and limitations) reported",
+    ),
+    (
         "tagstream-decode",
         "every token decoded: text(), tag name(), attribute name() and value(), comment data(), \
          doctype name(), PI target()/data(). Sum: decoded lengths + attribute count",
@@ -166,6 +172,7 @@ pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Su
         "tagstream-errors" => Box::new(tagstream::spans(true)),
         "tagstream-chunks" => Box::new(tagstream::Chunks::new(chunk_size)),
         "tagstream-lossless" => Box::new(tagstream::lossless()),
+        "tagstream-sgml" => Box::new(sgml::Sgml::default()),
         "html5ever" => Box::new(html5ever_tok::Html5ever::new(corpus)),
         "html5gum" => Box::new(html5gum_tok::Callback),
         "html5gum-iter" => Box::new(html5gum_tok::Iter),
@@ -220,6 +227,47 @@ enum Switch {
 }
 
 pub use tagstream::{consume_spans, drain};
+
+mod sgml {
+    use super::{Corpus, Outcome, Subject};
+    use tagstream::sgml::{Channel, Events, Tokenizer};
+
+    /// `tagstream-sgml`: whole pages through the SGML lexer.
+    #[derive(Default)]
+    pub struct Sgml {
+        tokenizer: Tokenizer,
+    }
+
+    impl Subject for Sgml {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let (mut sum, mut problems) = (0, 0);
+            for page in &corpus.pages {
+                let (s, p) = drain(self.tokenizer.tokenize(&page.bytes));
+                sum += s;
+                problems += p;
+            }
+            Outcome {
+                checksum: sum,
+                errors: problems,
+            }
+        }
+    }
+
+    /// Every lexeme's span of every event: the sum of span lengths, plus one a lexeme; and the
+    /// problems. Out of line, as `tagstream::drain` is.
+    #[inline(never)]
+    fn drain(events: Events<'_>) -> (u64, u64) {
+        let (mut sum, mut problems) = (0, 0);
+        for event in events {
+            problems += u64::from(event.channel() == Channel::Problem);
+            for lexeme in event.lexemes() {
+                let span = lexeme.span();
+                sum += (span.end - span.start) as u64 + 1;
+            }
+        }
+        (sum, problems)
+    }
+}
 
 mod tagstream {
     use super::{Outcome, Subject, Switch, switch_for, switch_for_raw};

@@ -253,6 +253,37 @@ pub(crate) fn letter_lanes(block: &[u8; 16]) -> u32 {
         .fold(0, |mask, (i, _)| mask | 1 << i)
 }
 
+/// Whether `b` is an ASCII letter, digit, `.` or `-`: the SGML note's name characters.
+#[inline(always)]
+pub(crate) const fn is_sgml_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'.' || b == b'-'
+}
+
+/// How many bytes at the start of `hay` are [SGML name characters](is_sgml_name_char). 16 bytes
+/// at a time with SSE2 on x86_64: names and name tokens are short and of every length, and the
+/// exit of a loop over their bytes is a branch the processor mispredicts.
+#[inline(always)]
+pub(crate) fn leading_sgml_name_chars(hay: &[u8]) -> usize {
+    let mut at = 0;
+    #[cfg(target_arch = "x86_64")]
+    while let Some(block) = hay.get(at..at + 16) {
+        let v = simd::load(block);
+        // `-` `.` `/` and the digits are 0x2D..=0x39; `/` is not a name character.
+        let punct_or_digit = simd::below_signed(v, b':') & !simd::below_signed(v, b'-');
+        let name = simd::letters(v) | (punct_or_digit & !simd::eq(v, b'/'));
+        let stop = !name & 0xFFFF;
+        if stop != 0 {
+            return at + stop.trailing_zeros() as usize;
+        }
+        at += 16;
+    }
+    let tail = &hay[at..];
+    at + tail
+        .iter()
+        .position(|&b| !is_sgml_name_char(b))
+        .unwrap_or(tail.len())
+}
+
 /// Position of the first byte of `hay` that is a space or control character (below `!`), not
 /// ASCII, or one of `a`, `b`, `c`: a superset of the bytes that end a tag name or an attribute
 /// name, for callers that check the byte found. 16 bytes at a time with SSE2 on x86_64 (one
@@ -464,6 +495,29 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn leading_sgml_name_chars_agree_with_the_byte_rule() {
+        let every_byte: Vec<u8> = (0..=255).collect();
+        for stop in every_byte
+            .iter()
+            .copied()
+            .filter(|&b| !is_sgml_name_char(b))
+        {
+            for len in near_block_edges(40) {
+                let mut hay: Vec<u8> = b"aZ09.-".iter().cycle().take(len).copied().collect();
+                assert_eq!(leading_sgml_name_chars(&hay), len);
+                hay.extend_from_slice(&[stop, b'a']);
+                assert_eq!(leading_sgml_name_chars(&hay), len, "stop {stop:#x}");
+            }
+        }
+        for start in starts() {
+            let hay = soup(start as u64, 64);
+            let expected = hay.iter().position(|&b| !is_sgml_name_char(b));
+            let got = leading_sgml_name_chars(&hay);
+            assert_eq!(got, expected.unwrap_or(hay.len()), "{hay:?}");
+        }
     }
 
     #[test]

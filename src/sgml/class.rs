@@ -38,3 +38,20 @@ static CLASSES: [u8; 256] = {
 pub(super) fn is(b: u8, mask: u8) -> bool {
     CLASSES[b as usize] & mask != 0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scanner's block test for names reads the same name characters as the table.
+    #[test]
+    fn name_characters_are_the_scanner_s() {
+        for b in 0..=255u8 {
+            assert_eq!(
+                is(b, NAME_CHAR),
+                crate::scan::is_sgml_name_char(b),
+                "{b:#x}"
+            );
+        }
+    }
+}

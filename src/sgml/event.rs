@@ -202,23 +202,32 @@ impl LexRecord {
     }
 }
 
-/// The events lexed and not handed out yet, their lexeme records in one flat list: once warm,
-/// no allocation per event.
+/// The events lexed and not handed out yet, their lexeme records in two flat lists: once warm,
+/// no allocation per event, and no copy: a construct's lexemes are added where they stay.
+///
+/// The construct being lexed adds its lexemes to `lexemes` as it goes; a problem found inside it
+/// goes out before it, as an event of its own, so its lexemes go to `problems` instead (the
+/// construct's stay in one run).
 #[derive(Debug, Default)]
 pub(crate) struct Pending {
+    /// The lexemes of constructs, each event's in one run.
     lexemes: Vec<LexRecord>,
+    /// The lexemes of problems reported by [`Pending::push`].
+    problems: Vec<LexRecord>,
     events: Vec<Slot>,
     /// The first event not handed out.
     next: usize,
-    /// The lexemes of the construct being lexed (its problems go out first, as events of their
-    /// own).
-    pub(crate) construct: Vec<LexRecord>,
+    /// Where the construct being lexed starts in `lexemes`.
+    construct: usize,
 }
 
-/// One pending event: its channel, its lexemes in [`Pending::lexemes`], the bytes they cover.
+/// One pending event: its channel, its lexemes (in [`Pending::problems`] or
+/// [`Pending::lexemes`]), the bytes they cover.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     channel: Channel,
+    /// Whether the lexemes are in [`Pending::problems`].
+    problem_list: bool,
     start: usize,
     end: usize,
     span: Span,
@@ -226,51 +235,73 @@ struct Slot {
 
 /// How far [`Pending`] was filled, to go back to.
 #[derive(Clone, Copy)]
-pub(crate) struct Mark(usize, usize);
+pub(crate) struct Mark(usize, usize, usize);
+
+/// The bytes `lexemes` (in input order) cover, from the first one's start to the last one's end.
+fn covered(lexemes: &[LexRecord]) -> Span {
+    debug_assert!(
+        lexemes.windows(2).all(|w| w[0].span.end <= w[1].span.start),
+        "lexemes out of order: {lexemes:?}"
+    );
+    match (lexemes.first(), lexemes.last()) {
+        (Some(first), Some(last)) => Span {
+            start: first.span.start,
+            end: last.span.end,
+        },
+        _ => Span::default(),
+    }
+}
 
 impl Pending {
     /// Add an event of `channel` with `lexemes`, which are in input order (every state adds
-    /// them so, a problem's message first at its offending text).
+    /// them so, a problem's message first at its offending text), before the construct being
+    /// lexed.
     pub(crate) fn push(&mut self, channel: Channel, lexemes: &[LexRecord]) {
-        debug_assert!(
-            lexemes.windows(2).all(|w| w[0].span.end <= w[1].span.start),
-            "lexemes out of order: {lexemes:?}"
-        );
-        let start = self.lexemes.len();
-        self.lexemes.extend_from_slice(lexemes);
-        let span = match (lexemes.first(), lexemes.last()) {
-            (Some(first), Some(last)) => Span {
-                start: first.span.start,
-                end: last.span.end,
-            },
-            _ => Span::default(),
-        };
-        let end = self.lexemes.len();
+        let start = self.problems.len();
+        self.problems.extend_from_slice(lexemes);
         self.events.push(Slot {
             channel,
+            problem_list: true,
             start,
-            end,
-            span,
+            end: self.problems.len(),
+            span: covered(lexemes),
         });
     }
 
-    /// Add the construct's lexemes as an event of `channel`.
+    /// Add a lexeme to the construct being lexed.
+    #[inline]
+    pub(crate) fn add(&mut self, lexeme: LexRecord) {
+        self.lexemes.push(lexeme);
+    }
+
+    /// Add the construct's lexemes as an event of `channel`; the next construct starts.
     pub(crate) fn push_construct(&mut self, channel: Channel) {
-        let construct = std::mem::take(&mut self.construct);
-        self.push(channel, &construct);
-        self.construct = construct;
-        self.construct.clear();
+        let (start, end) = (self.construct, self.lexemes.len());
+        self.events.push(Slot {
+            channel,
+            problem_list: false,
+            start,
+            end,
+            span: covered(&self.lexemes[start..end]),
+        });
+        self.construct = end;
+    }
+
+    /// Forget the lexemes the construct being lexed added so far.
+    pub(crate) fn discard_construct(&mut self) {
+        self.lexemes.truncate(self.construct);
     }
 
     pub(crate) fn mark(&self) -> Mark {
-        Mark(self.lexemes.len(), self.events.len())
+        Mark(self.lexemes.len(), self.problems.len(), self.events.len())
     }
 
-    /// Back to `mark`: what a step added is dropped.
+    /// Back to `mark`, taken where a construct starts: what a step added is dropped.
     pub(crate) fn truncate(&mut self, mark: Mark) {
         self.lexemes.truncate(mark.0);
-        self.events.truncate(mark.1);
-        self.construct.clear();
+        self.problems.truncate(mark.1);
+        self.events.truncate(mark.2);
+        self.construct = mark.0;
     }
 
     /// Whether every event was handed out.
@@ -287,9 +318,10 @@ impl Pending {
 
     pub(crate) fn clear(&mut self) {
         self.lexemes.clear();
+        self.problems.clear();
         self.events.clear();
         self.next = 0;
-        self.construct.clear();
+        self.construct = 0;
     }
 
     /// Hand out the next event: its index, for [`Pending::event`], and the bytes it covers.
@@ -302,7 +334,12 @@ impl Pending {
     /// The channel and lexemes of event `index` (valid until the list is cleared).
     pub(crate) fn event(&self, index: usize) -> (Channel, &[LexRecord]) {
         let slot = self.events[index];
-        (slot.channel, &self.lexemes[slot.start..slot.end])
+        let list = if slot.problem_list {
+            &self.problems
+        } else {
+            &self.lexemes
+        };
+        (slot.channel, &list[slot.start..slot.end])
     }
 
     /// Where the first event not handed out starts, if one waits.
@@ -375,14 +412,17 @@ impl<'t> Event<'t> {
         normalize: bool,
         arena: &'t Bump,
     ) -> Self {
-        let lexeme = |&record: &LexRecord| Lexeme {
-            record,
-            raw: &bytes[record.span.start - base..record.span.end - base],
-            normalize,
+        let lexeme = |i: usize| {
+            let record = records[i];
+            Lexeme {
+                record,
+                raw: &bytes[record.span.start - base..record.span.end - base],
+                normalize,
+            }
         };
         Event {
             channel,
-            lexemes: arena.alloc_slice_fill_iter(records.iter().map(lexeme)),
+            lexemes: arena.alloc_slice_fill_with(records.len(), lexeme),
         }
     }
 

@@ -4,7 +4,7 @@
 //! of input) makes the step stop where it began, to be run again with more bytes.
 
 use crate::input::incomplete_tail_len;
-use crate::scan::{find1, find2};
+use crate::scan::{find1, find2, leading_sgml_name_chars};
 use crate::span::{Span, Window};
 
 use super::class::{DIGIT, LETTER, NAME_CHAR, SPACE, is};
@@ -68,7 +68,7 @@ impl<'t> Cursor<'_, 't> {
     /// Add the lexeme `kind` from `from` to the position.
     fn push(&mut self, kind: K, from: usize) {
         let lexeme = self.lexeme(kind, from, self.pos);
-        self.out.construct.push(lexeme);
+        self.out.add(lexeme);
     }
 
     /// Advance past bytes of the classes `mask`.
@@ -76,15 +76,32 @@ impl<'t> Cursor<'_, 't> {
         self.skip_while(|c| is(c, mask))
     }
 
-    /// Advance past the bytes `keep` holds for.
-    fn skip_while(&mut self, keep: impl Fn(u8) -> bool) -> Step<()> {
+    /// Advance past name characters ([`NAME_CHAR`]), a block at a time.
+    fn skip_name(&mut self) -> Step<()> {
         let rest = self.b.rest(self.pos);
-        let n = rest.iter().take_while(|&&c| keep(c)).count();
+        let n = leading_sgml_name_chars(rest);
         self.pos += n;
         if n == rest.len() && !self.b.eof {
             return Err(NeedMore);
         }
         Ok(())
+    }
+
+    /// Advance past the bytes `keep` holds for.
+    #[inline]
+    fn skip_while(&mut self, keep: impl Fn(u8) -> bool) -> Step<()> {
+        let rest = self.b.rest(self.pos);
+        match rest.iter().position(|&c| !keep(c)) {
+            Some(n) => {
+                self.pos += n;
+                Ok(())
+            }
+            None if self.b.eof => {
+                self.pos += rest.len();
+                Ok(())
+            }
+            None => Err(NeedMore),
+        }
     }
 
     /// Add white space from the position as an `S` lexeme, if there is any.
@@ -320,7 +337,7 @@ fn empty_tag(c: &mut Cursor, len: usize, problem: Problem) -> Step<()> {
 fn tag(c: &mut Cursor, open: usize, kind: K) -> Step<()> {
     let from = c.pos;
     c.pos += open;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     c.push(kind, from);
     let end_tag = kind == K::End;
     loop {
@@ -367,7 +384,7 @@ fn bad_in_tag(c: &mut Cursor, end_tag: bool) -> Step<()> {
 /// (its name omitted).
 fn attribute(c: &mut Cursor) -> Step<()> {
     let from = c.pos;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     let token = c.pos;
     let mut after = token;
     while c
@@ -385,7 +402,7 @@ fn attribute(c: &mut Cursor) -> Step<()> {
     };
     if next != Some(b'=') {
         let name = c.lexeme(K::AttrName, from, from);
-        c.out.construct.push(name);
+        c.out.add(name);
         let starts_name = is(c.b.bytes[from - c.b.base], LETTER);
         c.push(if starts_name { K::Name } else { K::Nmtoken }, from);
         return Ok(());
@@ -399,7 +416,7 @@ fn attribute(c: &mut Cursor) -> Step<()> {
         Some(b'"' | b'\'') => c.literal(|c, start| c.push(K::Literal, start))?,
         Some(b) if is(b, NAME_CHAR) => {
             let start = c.pos;
-            c.skip_class(NAME_CHAR)?;
+            c.skip_name()?;
             c.push(K::Nmtoken, start);
         }
         _ => c.report(Problem::MissingAttributeValue, c.pos, c.pos),
@@ -421,7 +438,7 @@ fn declaration(c: &mut Cursor) -> Step<()> {
         _ => {}
     }
     c.pos += 2;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     c.push(K::MarkupDecl, from);
     let keyword = &c.b.rest(from)[2..c.pos - from];
     if keyword.eq_ignore_ascii_case(b"usemap") || keyword.eq_ignore_ascii_case(b"shortref") {
@@ -448,18 +465,18 @@ fn parameters(c: &mut Cursor) -> Step<()> {
             Some(b'-') if c.peek_at(1)? == Some(b'-') => c.comment()?,
             Some(b'"' | b'\'') => c.literal(|c, start| c.push(K::Literal, start))?,
             Some(b) if is(b, LETTER) => {
-                c.skip_class(NAME_CHAR)?;
+                c.skip_name()?;
                 c.push(K::Name, at);
             }
             Some(b) if is(b, DIGIT) => {
-                c.skip_class(NAME_CHAR)?;
+                c.skip_name()?;
                 let digits = c.raw(at, c.pos).iter().all(u8::is_ascii_digit);
                 c.push(if digits { K::Number } else { K::Nmtoken }, at);
             }
             Some(b'[') => declaration_subset(c)?,
             Some(b'%') if c.peek_at(1)?.is_some_and(|b| is(b, LETTER)) => {
                 c.pos += 1;
-                c.skip_class(NAME_CHAR)?;
+                c.skip_name()?;
                 if c.peek()? == Some(b';') {
                     c.pos += 1;
                 }
@@ -510,8 +527,7 @@ fn marked_section(c: &mut Cursor) -> Step<()> {
     skip_subset(c)?;
     let end = c.pos;
     c.out
-        .construct
-        .push(LexRecord::problem(Problem::DeclarationSubset, content));
+        .add(LexRecord::problem(Problem::DeclarationSubset, content));
     c.push(K::Data, content);
     if c.peek()? == Some(b']') {
         c.pos += if c.peek_at(1)? == Some(b']') { 2 } else { 1 };
@@ -572,7 +588,7 @@ fn pi(c: &mut Cursor) -> Step<()> {
 fn entity_ref(c: &mut Cursor) -> Step<()> {
     let from = c.pos;
     c.pos += 1;
-    c.skip_class(NAME_CHAR)?;
+    c.skip_name()?;
     c.push(K::GeRef, from);
     c.refc()?;
     c.emit(Channel::Primary);
@@ -585,16 +601,16 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     let from = c.pos;
     c.pos += 2;
     if c.peek()?.is_some_and(|b| is(b, LETTER)) {
-        c.skip_class(NAME_CHAR)?;
+        c.skip_name()?;
         c.refc()?;
-        c.out.construct.clear();
+        c.out.discard_construct();
         c.report_to_here(Problem::NamedCharacterReference, from);
         return Ok(());
     }
     c.skip_class(DIGIT)?;
     let digits = c.raw(from + 2, c.pos);
     if c.peek()?.is_some_and(|b| is(b, NAME_CHAR)) {
-        c.skip_class(NAME_CHAR)?;
+        c.skip_name()?;
         c.report_to_here(Problem::BadCharacterInReference, from);
         return Ok(());
     }
@@ -604,7 +620,7 @@ fn char_ref(c: &mut Cursor) -> Step<()> {
     c.push(K::NumCharRef, from);
     c.refc()?;
     if number.is_none_or(|n| n > MAX_CHAR) {
-        c.out.construct.clear();
+        c.out.discard_construct();
         c.report_to_here(Problem::CharacterNumberOutOfRange, from);
         return Ok(());
     }
