@@ -161,7 +161,13 @@ pub fn crate_versions(lock: &Path, dialect: Dialect) -> Vec<(String, String)> {
             "html5gum",
             "lol_html",
         ],
-        Dialect::Xml => &["tagstream", "quick-xml", "xml5ever", "markup5ever"],
+        Dialect::Xml => &[
+            "tagstream",
+            "quick-xml",
+            "xml5ever",
+            "markup5ever",
+            "markup5ever_rcdom",
+        ],
     };
     names
         .iter()
@@ -748,8 +754,10 @@ impl Race<'_> {
             Dialect::Xml => {
                 let _ = writeln!(
                     s,
-                    "- **Tokens only:** XML has no text states; no subject builds a tree or \
-                     resolves namespaces"
+                    "- **Tokens and trees:** XML has no text states; the token subjects neither \
+                     build a tree nor resolve namespaces; the tree subjects (tagstream-xml5-tree-events, \
+                     tagstream-xml5-tree, quick-xml-ns, xml5ever-tree) resolve namespaces, and \
+                     tagstream-xml5-tree and xml5ever-tree also build one"
                 );
             }
         }

@@ -1,6 +1,7 @@
 //! The contestants of the XML race (`--xml`). Each one tokenizes every file of the corpus as its
 //! own document and consumes every token into a checksum (so the compiler cannot drop any work).
-//! XML has no text states to switch and no subject builds a tree.
+//! XML has no text states to switch. The token subjects build no tree; the tree subjects
+//! (issue 29) resolve namespaces, and some build a tree (see [`SUBJECTS`]).
 //!
 //! quick-xml stops at the first error, so the race runs every subject over the files it reads
 //! whole ([`quick_xml_reads_whole`]); the tagstream subjects and xml5ever then run again over all
@@ -37,6 +38,27 @@ pub const SUBJECTS: &[(&str, &str)] = &[
          `tagstream-xml5` (text split at chunk seams adds up to the same)",
     ),
     (
+        "tagstream-xml5-tree-events",
+        "tagstream::xml5::tree::Parser::parse (errors off), one parser reused across files: the \
+         XML5 tree stage's events, namespaces resolved. Sum: element name (local) and namespace \
+         lengths at starts, attribute count + attribute local name, namespace and value lengths, \
+         depth at ends, text/comment/doctype/PI span lengths",
+    ),
+    (
+        "tagstream-xml5-tree",
+        "tagstream::xml5::tree::Document::parse: the events built into the arena tree. Sum: \
+         nodes, plus the lengths of element local names, namespaces and attribute values, plus \
+         text lengths, from a walk over the descendants",
+    ),
+    (
+        "quick-xml-ns",
+        "quick_xml::NsReader over the file's bytes (a slice), default Config, \
+         read_resolved_event() to Eof, every attribute's namespace resolved \
+         (resolve_attribute) and its value read raw. Sum: local name + namespace lengths of \
+         elements and attributes + attribute count + value lengths + the raw lengths of the \
+         other events; plus files it stopped on with an error",
+    ),
+    (
         "quick-xml",
         "quick_xml::Reader over the file's bytes (a slice: borrowed events), default Config, \
          read_event() to Eof; attributes iterated (with its default checks). Sum: tag name \
@@ -52,6 +74,12 @@ pub const SUBJECTS: &[(&str, &str)] = &[
          name/value lengths + character/comment lengths + PI target/data lengths + doctype name \
          lengths + NUL tokens; plus ParseError tokens (xml5ever always reports them)",
     ),
+    (
+        "xml5ever-tree",
+        "xml5ever::driver::parse_document into markup5ever_rcdom's RcDom, default XmlParseOpts, \
+         input pre-made as StrTendril; the DOM walked. Sum: nodes, plus element local name and \
+         namespace lengths, attribute value lengths and text lengths",
+    ),
 ];
 
 /// Build an XML subject by name (`None` for an unknown name).
@@ -61,8 +89,12 @@ pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Su
         "tagstream-xml5-decoded" => Box::new(xml5::decoded()),
         "tagstream-xml5-errors" => Box::new(xml5::spans(true)),
         "tagstream-xml5-chunks" => Box::new(xml5::Chunks::new(chunk_size)),
+        "tagstream-xml5-tree-events" => Box::new(tree::Events::default()),
+        "tagstream-xml5-tree" => Box::new(tree::Trees),
         "quick-xml" => Box::new(quick::QuickXml),
+        "quick-xml-ns" => Box::new(quick::QuickXmlNs),
         "xml5ever" => Box::new(xml5ever_tok::Xml5ever::new(corpus)),
+        "xml5ever-tree" => Box::new(xml5ever_tree::Xml5everTree::new(corpus)),
         _ => return None,
     })
 }
@@ -70,6 +102,82 @@ pub fn make(name: &str, corpus: &Corpus, chunk_size: usize) -> Option<Box<dyn Su
 /// quick-xml reads the page to `Eof` without an error (the race's set of files).
 pub fn quick_xml_reads_whole(page: &Page) -> bool {
     quick::read(&page.bytes).is_ok()
+}
+
+mod tree {
+    use super::{Outcome, Subject};
+    use crate::corpus::Corpus;
+    use tagstream::Options;
+    use tagstream::xml5::tree::{Document, Event, NodeKind, Parser, QName, TreeOptions};
+
+    fn name_len(name: QName<'_>) -> usize {
+        name.local.len() + name.namespace.map_or(0, str::len)
+    }
+
+    pub struct Events {
+        parser: Parser,
+    }
+
+    impl Default for Events {
+        fn default() -> Events {
+            Events {
+                parser: Parser::new(Options::new(), TreeOptions::new()),
+            }
+        }
+    }
+
+    impl Subject for Events {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0u64;
+            for page in &corpus.pages {
+                let mut events = self.parser.parse(&page.bytes);
+                while let Some(event) = events.next_event() {
+                    sum += match event {
+                        Event::Start(start) => {
+                            let mut n = name_len(start.name());
+                            for a in start.attributes() {
+                                n += 1 + name_len(a.name()) + a.value().len();
+                            }
+                            n
+                        }
+                        Event::End(end) => end.depth(),
+                        Event::Text(t) => t.span().len(),
+                        Event::Comment(c) => c.data_span().len(),
+                        Event::Doctype(d) => d.span().len(),
+                        Event::ProcessingInstruction(p) => p.span().len(),
+                    } as u64;
+                }
+            }
+            Outcome {
+                checksum: sum,
+                errors: 0,
+            }
+        }
+    }
+
+    pub struct Trees;
+
+    impl Subject for Trees {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut sum = 0u64;
+            for page in &corpus.pages {
+                let doc = Document::parse(&page.bytes);
+                for node in doc.document().descendants() {
+                    sum += 1 + match node.kind() {
+                        NodeKind::Element(e) => {
+                            name_len(e.name()) + e.attributes().map(|(_, v)| v.len()).sum::<usize>()
+                        }
+                        NodeKind::Text(t) => t.len(),
+                        _ => 0,
+                    } as u64;
+                }
+            }
+            Outcome {
+                checksum: sum,
+                errors: 0,
+            }
+        }
+    }
 }
 
 mod xml5 {
@@ -203,8 +311,9 @@ mod xml5 {
 mod quick {
     use super::{Outcome, Subject};
     use crate::corpus::Corpus;
-    use quick_xml::Reader;
     use quick_xml::events::Event;
+    use quick_xml::name::{Namespace, ResolveResult};
+    use quick_xml::{NsReader, Reader};
 
     pub struct QuickXml;
 
@@ -218,6 +327,53 @@ mod quick {
                 }
             }
             out
+        }
+    }
+
+    pub struct QuickXmlNs;
+
+    impl Subject for QuickXmlNs {
+        fn run(&mut self, corpus: &Corpus) -> Outcome {
+            let mut out = Outcome::default();
+            for page in &corpus.pages {
+                match read_ns(&page.bytes) {
+                    Ok(sum) => out.checksum += sum,
+                    Err(_) => out.errors += 1,
+                }
+            }
+            out
+        }
+    }
+
+    fn namespace_len(result: &ResolveResult<'_>) -> usize {
+        match result {
+            ResolveResult::Bound(Namespace(uri)) => uri.len(),
+            _ => 0,
+        }
+    }
+
+    /// Every event of one document with namespaces resolved, to `Eof`; the first error ends it.
+    pub fn read_ns(bytes: &[u8]) -> Result<u64, quick_xml::Error> {
+        let mut reader = NsReader::from_reader(bytes);
+        let mut sum = 0u64;
+        loop {
+            let (resolved, event) = reader.read_resolved_event()?;
+            match event {
+                Event::Start(tag) | Event::Empty(tag) => {
+                    let mut n = tag.local_name().as_ref().len() + namespace_len(&resolved);
+                    for attribute in tag.attributes() {
+                        let attribute = attribute?;
+                        let (ns, local) = reader.resolver().resolve_attribute(attribute.key);
+                        n += 1 + local.as_ref().len() + namespace_len(&ns) + attribute.value.len();
+                    }
+                    sum += n as u64;
+                }
+                Event::End(tag) => {
+                    sum += (tag.local_name().as_ref().len() + namespace_len(&resolved)) as u64
+                }
+                Event::Eof => return Ok(sum),
+                other => sum += other.len() as u64,
+            }
         }
     }
 
@@ -324,6 +480,63 @@ mod xml5ever_tok {
                 tokenizer.end();
                 out.checksum += tokenizer.sink.sum.get();
                 out.errors += tokenizer.sink.errors.get();
+            }
+            out
+        }
+    }
+}
+
+mod xml5ever_tree {
+    use super::{Outcome, Subject};
+    use crate::corpus::Corpus;
+    use markup5ever_rcdom::{Handle, NodeData, RcDom};
+    use xml5ever::driver::{XmlParseOpts, parse_document};
+    use xml5ever::tendril::{StrTendril, TendrilSink};
+
+    pub struct Xml5everTree {
+        /// The files as tendrils, made once (as for `xml5ever`).
+        inputs: Vec<StrTendril>,
+    }
+
+    impl Xml5everTree {
+        pub fn new(corpus: &Corpus) -> Xml5everTree {
+            Xml5everTree {
+                inputs: corpus
+                    .pages
+                    .iter()
+                    .map(|p| StrTendril::from_slice(p.as_str()))
+                    .collect(),
+            }
+        }
+    }
+
+    /// The sum over `node` and everything below it, walked with a stack.
+    fn walk(node: &Handle) -> u64 {
+        let mut sum = 0u64;
+        let mut stack = vec![node.clone()];
+        while let Some(node) = stack.pop() {
+            sum += 1 + match &node.data {
+                NodeData::Element { name, attrs, .. } => {
+                    name.local.len()
+                        + name.ns.len()
+                        + attrs.borrow().iter().map(|a| a.value.len()).sum::<usize>()
+                }
+                NodeData::Text { contents } => contents.borrow().len(),
+                _ => 0,
+            } as u64;
+            stack.extend(node.children.borrow().iter().cloned());
+        }
+        sum
+    }
+
+    impl Subject for Xml5everTree {
+        fn run(&mut self, _corpus: &Corpus) -> Outcome {
+            let mut out = Outcome::default();
+            for input in &self.inputs {
+                let dom: RcDom =
+                    parse_document(RcDom::default(), XmlParseOpts::default()).one(input.clone());
+                out.checksum += walk(&dom.document);
+                out.errors += dom.errors.borrow().len() as u64;
             }
             out
         }
