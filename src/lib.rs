@@ -87,6 +87,16 @@
 //! assert_eq!(names, ["svg", "linearGradient"]);
 //! ```
 //!
+//! [`xml5::tree`] adds the draft's tree construction with namespaces, streaming: element starts
+//! and ends with expanded names and depths (no DOM), or a small document tree built from them.
+//!
+//! ```
+//! use tagstream::xml5::tree::Document;
+//! let doc = Document::parse(b"<svg xmlns='http://www.w3.org/2000/svg'><g><rect/></svg>");
+//! let root = doc.root_element().unwrap().element().unwrap();
+//! assert_eq!(root.name().namespace, Some("http://www.w3.org/2000/svg"));
+//! ```
+//!
 //! ## Writing HTML
 //!
 //! [`write::Serializer`] writes tokens back as HTML, by the HTML Standard's §13.1 "Writing HTML

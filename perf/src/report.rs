@@ -778,8 +778,10 @@ impl Race<'_> {
             Dialect::Xml => {
                 let _ = writeln!(
                     s,
-                    "- **Tokens only:** XML has no text states; no subject builds a tree or \
-                     resolves namespaces"
+                    "- **Tokens and trees:** XML has no text states; the token subjects neither \
+                     build a tree nor resolve namespaces; the tree subjects (tagstream-xml5-tree-events, \
+                     tagstream-xml5-tree, quick-xml-ns, xml5ever-tree) resolve namespaces, and \
+                     tagstream-xml5-tree and xml5ever-tree also build one"
                 );
             }
         }

@@ -34,11 +34,15 @@
 //! | main | DOCTYPE | dropped, `misplaced-doctype` |
 //! | main | end of input | `eof-with-open-elements`; every open element ends |
 //! | end | comment, processing instruction | kept, in the document |
-//! | end | whitespace | dropped silently |
+//! | end | whitespace as written | dropped silently |
 //! | end | anything else | dropped, `content-after-root-element` |
 //!
 //! The XML declaration is a processing instruction to the tokenizer and stays one here (target
 //! `xml`), so that nothing of the input is lost.
+//!
+//! Not yet: the entities of the DOCTYPE's internal subset. Its declarations are not read, so a
+//! reference to one (`&project;`) stays as the tokenizer leaves it: text as written, or, for a
+//! name in HTML's table, that character.
 //!
 //! ## Namespaces
 //!

@@ -4,6 +4,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasher, Hasher};
+
+use crate::word::{K1, fold_multiply, random_keys, word};
 
 /// The namespace the `xml` prefix is bound to, always (Namespaces in XML 1.0 §3).
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -50,14 +53,16 @@ pub(crate) enum Split {
     Malformed,
 }
 
-/// Split `name` at its colon (see [`Split`]).
+/// Split `name` at its colon (see [`Split`]). A plain loop, not memchr: names are short, and
+/// memchr's setup cost more than the search (callgrind on the XML race's set).
 pub(crate) fn split(name: &str) -> Split {
     let bytes = name.as_bytes();
-    match memchr::memchr(b':', bytes) {
+    let colon_in = |bytes: &[u8]| bytes.iter().position(|&b| b == b':');
+    match colon_in(bytes) {
         None => Split::Unprefixed,
         Some(colon) => {
             let local = &bytes[colon + 1..];
-            let ok = colon > 0 && !local.is_empty() && memchr::memchr(b':', local).is_none();
+            let ok = colon > 0 && !local.is_empty() && colon_in(local).is_none();
             if ok {
                 Split::Prefixed(colon)
             } else {
@@ -121,7 +126,7 @@ pub(crate) struct Scope {
     /// The prefixes and URIs of the bindings, in binding order.
     text: String,
     /// Prefix → its innermost binding, or [`NONE`] once it went out of scope.
-    innermost: HashMap<Box<str>, usize>,
+    innermost: HashMap<Box<str>, usize, PrefixHash>,
     /// How many entries of `innermost` are not [`NONE`].
     live: usize,
     /// The innermost default-namespace binding, or [`NONE`].
@@ -133,7 +138,9 @@ impl Scope {
         Scope {
             bindings: Vec::new(),
             text: String::new(),
-            innermost: HashMap::new(),
+            innermost: HashMap::with_hasher(PrefixHash {
+                keys: random_keys(),
+            }),
             live: 0,
             default: NONE,
         }
@@ -248,6 +255,47 @@ impl Scope {
             Ns::Xmlns => Some(XMLNS_NAMESPACE),
             Ns::Bound(index) => Some(self.slice(self.bindings[index].uri)),
         }
+    }
+}
+
+/// The hash of [`Scope`]'s prefix map: prefixes are a few bytes, and the standard library's
+/// SipHash cost more than the rest of a lookup. Words of the prefix folded in with the mixer of
+/// [`crate::word`], under per-process random keys, so that a document cannot pick prefixes that
+/// all collide.
+#[derive(Clone)]
+struct PrefixHash {
+    keys: [u64; 2],
+}
+
+impl BuildHasher for PrefixHash {
+    type Hasher = PrefixHasher;
+
+    fn build_hasher(&self) -> PrefixHasher {
+        PrefixHasher {
+            state: self.keys[0],
+            key: self.keys[1] | 1,
+        }
+    }
+}
+
+struct PrefixHasher {
+    state: u64,
+    key: u64,
+}
+
+impl Hasher for PrefixHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            self.state = fold_multiply(self.state ^ word(chunk), self.key);
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.state = fold_multiply(self.state ^ u64::from(byte), K1);
+    }
+
+    fn finish(&self) -> u64 {
+        self.state
     }
 }
 

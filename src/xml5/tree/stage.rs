@@ -365,6 +365,8 @@ struct AttrSlot {
     split: Split,
     /// A namespace declaration (resolved in the first pass).
     declaration: bool,
+    /// Left for the second pass: a prefixed (or malformed) name that is not a declaration.
+    pending: bool,
     /// False when dropped (a repeated expanded name).
     keep: bool,
 }
@@ -674,6 +676,8 @@ impl Stage {
                     ns: Ns::None,
                     split,
                     declaration: false,
+                    // Unprefixed: in no namespace, nothing to resolve.
+                    pending: split != Split::Unprefixed,
                     keep: true,
                 },
             };
@@ -710,6 +714,7 @@ impl Stage {
             ns,
             split,
             declaration: true,
+            pending: false,
             keep: true,
         }
     }
@@ -733,12 +738,12 @@ impl Stage {
         (split, ns)
     }
 
-    /// Second pass: the namespace of each attribute that is not a declaration (its prefix's;
-    /// none without a prefix).
+    /// Second pass: the namespace of each prefixed attribute that is not a declaration (its
+    /// prefix's; the first pass left the unprefixed ones in none).
     fn resolve_attributes(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
         for (index, attribute) in tag.attributes().enumerate() {
             let slot = &self.attrs[index];
-            if slot.declaration {
+            if !slot.pending {
                 continue;
             }
             let resolved = match (slot.split, parts(attribute.name(), slot.split)) {
