@@ -102,7 +102,7 @@ fn run<'t, T: Markup<'t>>(
     // tokens' spans are not offsets in `data`; their splice is not checked.)
     let wanted = |token: &Token<'_>, expected: &mut Vec<u8>| {
         let span = token.span();
-        let wanted = pick(span.start, data) % 4 != 0;
+        let wanted = !pick(span.start, data).is_multiple_of(4);
         if !wanted && let Some(raw) = data.get(span.range()) {
             expected.extend_from_slice(raw);
         }
