@@ -36,6 +36,8 @@ mod archive;
 pub mod http;
 pub mod members;
 mod record;
+#[cfg(test)]
+mod testutil;
 
 pub use archive::{Archive, is_gzip};
 pub use http::HttpError;

@@ -300,24 +300,7 @@ fn charset(content_type: &str) -> Option<&str> {
 mod tests {
     use super::*;
     use crate::Archive;
-
-    fn record(uri: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
-        let header = match content_type {
-            "" => String::new(),
-            value => format!("Content-Type: {value}\r\n"),
-        };
-        let mut http = format!("HTTP/1.1 200 OK\r\n{header}\r\n").into_bytes();
-        http.extend_from_slice(body);
-        let mut record = format!(
-            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
-             Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-            http.len()
-        )
-        .into_bytes();
-        record.extend_from_slice(&http);
-        record.extend_from_slice(b"\r\n\r\n");
-        record
-    }
+    use crate::testutil::response_record as record;
 
     #[test]
     fn a_response_that_is_not_html_is_held_up_to_its_head_and_the_next_is_whole() {

@@ -12,6 +12,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 use super::{BLOCK, Candidates, Chain, GZIP_MAGIC, MAX_AHEAD, MAX_HELD, MemberRead};
+use crate::testutil::response_record;
 use crate::{Archive, Entry};
 
 fn gzip(bytes: &[u8], level: Compression) -> Vec<u8> {
@@ -21,17 +22,7 @@ fn gzip(bytes: &[u8], level: Compression) -> Vec<u8> {
 }
 
 fn record(uri: &str, body: &[u8]) -> Vec<u8> {
-    let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n".to_vec();
-    http.extend_from_slice(body);
-    let mut record = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
-         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-        http.len()
-    )
-    .into_bytes();
-    record.extend_from_slice(&http);
-    record.extend_from_slice(b"\r\n\r\n");
-    record
+    response_record(uri, "text/html", body)
 }
 
 fn file_of(name: &str, bytes: &[u8]) -> PathBuf {
