@@ -1,6 +1,7 @@
 //! `tagstream tree --dialect xml5`, run as a user would: the tree format on standard input and on
 //! a file, `--xml5lib` giving the suite's `#document` blocks byte for byte (whole and in chunks),
-//! errors on standard error, the depth limit, and `--dialect html` refused.
+//! errors on standard error, the depth limit, `--dialect html` refused, and input in other
+//! encodings than UTF-8 decoded (declared, named by `--encoding`, or by a byte order mark).
 
 #[path = "common/binary.rs"]
 mod binary;
@@ -118,4 +119,39 @@ fn only_xml5_has_a_tree() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("only --dialect xml5"));
     let out = tagstream(&["tree"], b"<p>");
     assert_eq!(out.status.code(), Some(2), "--dialect is required");
+}
+
+#[test]
+fn other_encodings_are_decoded_as_xml_says() {
+    let cases: [(&[&str], &[u8], &str); 4] = [
+        (
+            &[],
+            b"<?xml version='1.0' encoding='windows-1252'?><r a='\xE9'>caf\xE9</r>",
+            "| <?xml version='1.0' encoding='windows-1252'?>\n| <r>\n|   a=\"é\"\n|   \"café\"\n",
+        ),
+        (
+            &["--encoding", "latin1"],
+            b"<r>caf\xE9</r>",
+            "| <r>\n|   \"café\"\n",
+        ),
+        (
+            // A byte order mark wins over --encoding.
+            &["--encoding", "shift_jis"],
+            b"\xFF\xFE<\0r\0>\0\xE9\0<\0/\0r\0>\0",
+            "| <r>\n|   \"é\"\n",
+        ),
+        (
+            // Without a declaration, UTF-8 (malformed bytes as U+FFFD).
+            &[],
+            b"\xEF\xBB\xBF<r>\xC3\xA9\xFF</r>",
+            "| <r>\n|   \"é\u{FFFD}\"\n",
+        ),
+    ];
+    for (options, input, expected) in cases {
+        for chunk in ["1", "3", "65536"] {
+            let mut args = vec!["tree", "--dialect", "xml5", "--chunk-size", chunk];
+            args.extend_from_slice(options);
+            assert_eq!(stdout_ok(&args, input), expected, "{args:?}");
+        }
+    }
 }

@@ -65,7 +65,7 @@ pub(crate) enum Fallback {
 }
 
 /// `--encoding`: a label of the Encoding Standard.
-fn parse_encoding(label: &str) -> Result<&'static Encoding, String> {
+pub(crate) fn parse_encoding(label: &str) -> Result<&'static Encoding, String> {
     Encoding::for_label_no_replacement(label.as_bytes()).ok_or_else(|| {
         "not an encoding label of the WHATWG Encoding Standard \
          (https://encoding.spec.whatwg.org/#names-and-labels)"
