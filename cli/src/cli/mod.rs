@@ -32,8 +32,8 @@ gzip member) and \"page\" (its WARC-Target-URI).
 Output is in input order whatever --jobs, written as each input, or WARC record, is done. A file \
 or standard input longer than 4 MiB is read in chunks, in bounded memory; the gzip members of a \
 .warc.gz file are inflated and processed in parallel (a member longer than 4 MiB compressed \
-or 64 MiB inflated, such as one for the whole file, is read as it inflates, a record at a \
-time), and the records of another archive (a .warc, or a .warc.gz read through a pipe) read \
+or 64 MiB inflated, such as one for the whole file, is read as it inflates, its records \
+processed in parallel as they come), and the records of another archive (a .warc, or a .warc.gz read through a pipe) read \
 one at a time and processed in parallel, a few per thread at once, in bounded memory too. On standard error: a progress bar \
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; one \
@@ -296,7 +296,7 @@ impl Run {
                 Confirmed::Write(outcome) => write_out(outcome),
                 Confirmed::Stream(before, done) => {
                     write_out(before)?;
-                    members.stream(command, done, write_out)
+                    members.stream(command, done, threads, write_out)
                 }
             }
         };
@@ -398,21 +398,25 @@ impl Members {
         }
     }
 
-    /// Read the confirmed member `done` as it inflates, on this thread, each entry's outcome
-    /// handed to `write` at once: a member too long to read ahead (one for a whole file) is read
-    /// in the memory of its largest record.
+    /// Read the confirmed member `done` as it inflates, its records processed on `threads`
+    /// threads and each one's outcome handed to `write` in order as soon as it is done: a member
+    /// too long to read ahead (one for a whole file) is inflated on one thread, in the memory of
+    /// a window of records, and its records still use every thread.
     fn stream<C: Command>(
         &mut self,
         command: &C,
         done: MemberDone<'_>,
-        mut write: impl FnMut(Outcome<'_, C::Totals>) -> io::Result<()>,
+        threads: usize,
+        write: impl FnMut(Outcome<'_, C::Totals>) -> io::Result<()>,
     ) -> io::Result<()> {
         let mut entries = done.member.stream(&done.file);
-        for entry in &mut entries {
+        let work = |entry| {
             let mut outcome = Outcome::default();
             outcome.add_entries(command, done.path, [entry]);
-            write(outcome)?;
-        }
+            outcome
+        };
+        let window = threads * JOBS_PER_THREAD;
+        ordered::map_in_order(threads, window, &mut entries, work, write)?;
         self.chain.ended(entries.end().flatten());
         Ok(())
     }
