@@ -13,6 +13,12 @@ use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 /// The most a body may decode to: a small compressed body can claim far more than any page.
 const MAX_DECODED: u64 = 256 << 20;
 
+/// The longest HTTP response message a WARC `response` record may hold to be read: a longer
+/// HTML response (a page no browser would finish, or a record built to exhaust memory) is
+/// passed over as it is read, only its head kept, and
+/// [`Response::html`](crate::Response::html) says so ([`HttpError::TooLong`]).
+pub const MAX_RESPONSE: u64 = 256 << 20;
+
 /// Why the HTTP message of a `response` record gives no document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HttpError {
@@ -20,6 +26,9 @@ pub enum HttpError {
     Malformed,
     /// A transfer or content coding that cannot be undone, and why.
     Body(String),
+    /// An HTML response whose HTTP message is this many bytes, longer than
+    /// [`MAX_RESPONSE`]: passed over, not held.
+    TooLong(u64),
 }
 
 impl fmt::Display for HttpError {
@@ -29,6 +38,12 @@ impl fmt::Display for HttpError {
                 f.write_str("malformed HTTP response in a WARC response record")
             }
             HttpError::Body(why) => write!(f, "HTTP body not decoded: {why}"),
+            HttpError::TooLong(length) => write!(
+                f,
+                "HTML response of {} MiB, longer than the {} MiB read: passed over",
+                length >> 20,
+                MAX_RESPONSE >> 20
+            ),
         }
     }
 }

@@ -3,8 +3,9 @@
 //! each `response` record holding an HTTP message ([`Response`]); its HTML document, body with
 //! any transfer and content coding undone and with the `charset` of its HTTP `Content-Type`, is
 //! [`Response::html`] (see [`http`]). What cannot be read (a malformed record, a broken gzip
-//! member, a body that cannot be decoded) is reported with its offset and skipped, and reading
-//! goes on after it.
+//! member, a body that cannot be decoded, an HTML response longer than [`MAX_RESPONSE`]) is
+//! reported with its offset and skipped, and reading goes on after it. Memory holds a record at
+//! a time, each at most [`MAX_RESPONSE`] bytes, however long the archive or its records.
 //!
 //! Two ways to read an archive:
 //!
@@ -40,6 +41,6 @@ mod record;
 mod testutil;
 
 pub use archive::{Archive, is_gzip};
-pub use http::HttpError;
+pub use http::{HttpError, MAX_RESPONSE};
 pub use members::{Candidates, Chain, Member, MemberRead, MemberStream};
 pub use record::{Entry, HEAD_PEEK, Html, Response, Skipped};

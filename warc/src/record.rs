@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read};
 
-use crate::http::{HttpError, HttpResponse};
+use crate::http::{HttpError, HttpResponse, MAX_RESPONSE};
 
 /// The longest header line read; a longer one makes the record malformed.
 const MAX_LINE: u64 = 64 * 1024;
@@ -69,6 +69,9 @@ pub(crate) struct Record {
     /// The content block: of a `response` holding an HTTP message only, the one kind read
     /// (another record's, a video's `resource` say, is passed over, not held).
     block: Vec<u8>,
+    /// The block's length, when it is longer than [`MAX_RESPONSE`] (`block` then holds its
+    /// first [`HEAD_PEEK`] bytes only).
+    too_long: Option<u64>,
 }
 
 impl Record {
@@ -91,6 +94,7 @@ pub struct Response {
     offset: u64,
     uri: Option<String>,
     block: Vec<u8>,
+    too_long: Option<u64>,
 }
 
 /// The HTML document of a `response` record: its body with any transfer and content coding
@@ -109,6 +113,7 @@ impl Response {
             offset,
             uri: record.uri,
             block: record.block,
+            too_long: record.too_long,
         })
     }
 
@@ -123,7 +128,8 @@ impl Response {
         self.uri.as_deref()
     }
 
-    /// The HTTP message (status line, headers, body as on the wire).
+    /// The HTTP message (status line, headers, body as on the wire); of one longer than
+    /// [`MAX_RESPONSE`], its first [`HEAD_PEEK`] bytes.
     pub fn block(&self) -> &[u8] {
         &self.block
     }
@@ -134,13 +140,17 @@ impl Response {
     }
 
     /// The HTML document the record holds, its body decoded; `None` for a response whose
-    /// `Content-Type` is not HTML; why not, for a malformed HTTP message or a body that cannot
-    /// be decoded (the reasons the CLI reports when it skips one).
+    /// `Content-Type` is not HTML; why not, for a malformed HTTP message, a body that cannot
+    /// be decoded, or a message longer than [`MAX_RESPONSE`] (the reasons the CLI reports when
+    /// it skips one).
     pub fn html(&self) -> Result<Option<Html<'_>>, HttpError> {
         let response = self.http()?;
         let content_type = response.header("content-type").unwrap_or_default();
         if !is_html(&content_type) {
             return Ok(None);
+        }
+        if let Some(length) = self.too_long {
+            return Err(HttpError::TooLong(length));
         }
         let body = response.body().map_err(HttpError::Body)?;
         Ok(Some(Html {
@@ -183,6 +193,7 @@ pub(crate) fn next_record(
         uri: None,
         content_type: String::new(),
         block: Vec::new(),
+        too_long: None,
     };
     let mut length = None;
     loop {
@@ -207,7 +218,8 @@ pub(crate) fn next_record(
     let length = length.ok_or_else(|| malformed("missing or invalid Content-Length"))?;
     let mut block = reader.by_ref().take(length);
     let read = if record.is_http_response() {
-        read_response(&mut block, &mut record.block)
+        record.too_long = (length > MAX_RESPONSE).then_some(length);
+        read_response(&mut block, &mut record.block, record.too_long.is_none())
     } else {
         io::copy(&mut block, &mut io::sink())
     };
@@ -220,12 +232,13 @@ pub(crate) fn next_record(
 }
 
 /// Read the block of an HTTP response into `into`: whole unless its head, within the first
-/// [`HEAD_PEEK`] bytes, gives a `Content-Type` that is not HTML, when the rest is passed over.
-/// Returns how many bytes the block had.
-fn read_response(block: &mut impl Read, into: &mut Vec<u8>) -> io::Result<u64> {
+/// [`HEAD_PEEK`] bytes, gives a `Content-Type` that is not HTML, or `hold` is false (the block
+/// is longer than [`MAX_RESPONSE`]), when the rest is passed over. Returns how many bytes the
+/// block had.
+fn read_response(block: &mut impl Read, into: &mut Vec<u8>, hold: bool) -> io::Result<u64> {
     let peeked = block.by_ref().take(HEAD_PEEK).read_to_end(into)? as u64;
     let content_type = HttpResponse::parse(into).and_then(|http| http.header("content-type"));
-    if content_type.is_some_and(|value| !is_html(&value)) {
+    if !hold || content_type.is_some_and(|value| !is_html(&value)) {
         return Ok(peeked + io::copy(block, &mut io::sink())?);
     }
     Ok(peeked + block.read_to_end(into)? as u64)
@@ -298,9 +311,49 @@ fn charset(content_type: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
     use crate::Archive;
     use crate::testutil::response_record as record;
+
+    fn responses(entries: &[Entry]) -> Vec<&Response> {
+        entries
+            .iter()
+            .map(|e| match e {
+                Entry::Response(r) => r,
+                Entry::Skipped(s) => panic!("skipped: {}", s.reason),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_html_response_longer_than_max_response_is_passed_over_and_the_next_is_read() {
+        let http_head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+        let length = http_head.len() as u64 + MAX_RESPONSE;
+        let warc_head = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://big.example/\r\n\
+             Content-Type: application/http; msgtype=response\r\nContent-Length: {length}\r\n\r\n"
+        );
+        let big = Cursor::new(warc_head.into_bytes())
+            .chain(&http_head[..])
+            .chain(io::repeat(b'p').take(MAX_RESPONSE))
+            .chain(&b"\r\n\r\n"[..]);
+        let next = record("https://h.example/", "text/html", b"<a href=x>");
+        let stream = big.chain(Cursor::new(next));
+        let entries: Vec<Entry> = Archive::from_reader(stream, false).collect();
+        let responses = responses(&entries);
+        assert_eq!(responses.len(), 2);
+        assert_eq!(responses[0].block.len() as u64, HEAD_PEEK);
+        assert_eq!(responses[0].html().err(), Some(HttpError::TooLong(length)));
+        let why = HttpError::TooLong(length).to_string();
+        assert_eq!(
+            why,
+            "HTML response of 256 MiB, longer than the 256 MiB read: passed over"
+        );
+        let html = responses[1].html().unwrap().unwrap();
+        assert_eq!(&html.body[..], b"<a href=x>");
+    }
 
     #[test]
     fn a_response_that_is_not_html_is_held_up_to_its_head_and_the_next_is_whole() {
@@ -312,14 +365,8 @@ mod tests {
             record("https://u.example/", "", &page),
         ]
         .concat();
-        let entries: Vec<Entry> = Archive::from_reader(std::io::Cursor::new(warc), false).collect();
-        let responses: Vec<&Response> = entries
-            .iter()
-            .map(|e| match e {
-                Entry::Response(r) => r,
-                Entry::Skipped(s) => panic!("skipped: {}", s.reason),
-            })
-            .collect();
+        let entries: Vec<Entry> = Archive::from_reader(Cursor::new(warc), false).collect();
+        let responses = responses(&entries);
         assert_eq!(responses.len(), 3);
         assert_eq!(responses[0].block.len() as u64, HEAD_PEEK);
         assert!(responses[0].html().unwrap().is_none());

@@ -38,7 +38,8 @@ one at a time and processed in parallel, a few per thread at once, in bounded me
 on a terminal, a line for each thing skipped (an unreadable file, a file or standard input that \
 fails while it is read, with the byte offset reached: nothing of that document is written; one \
 with a tag, comment or DOCTYPE longer than --max-token, at its start, likewise; a malformed WARC \
-record, a broken or truncated gzip member, an HTTP body that cannot be decoded; the run goes on after each), a note for \
+record, a broken or truncated gzip member, an HTTP body that cannot be decoded, an HTML response \
+longer than 256 MiB; the run goes on after each), a note for \
 standard input (or a pipe) whose encoding a <meta> changes too late to read it again (see \
 --encoding), and a summary (inputs, documents, MB, MB/s, skipped) unless --quiet.
 
