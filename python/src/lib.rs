@@ -57,8 +57,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<page::Link>()?;
     m.add_class::<page::Links>()?;
     m.add_class::<page::Text>()?;
+    m.add_class::<tokens::Tokens>()?;
+    m.add_class::<tokens::TokensIterator>()?;
     m.add_class::<tokens::Token>()?;
     m.add_class::<tokens::ParseError>()?;
+    m.add_class::<tokens::Event>()?;
+    m.add_class::<tokens::Lexeme>()?;
     m.add_class::<tokens::Tokenizer>()?;
     m.add("LimitError", m.py().get_type::<tokens::LimitError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
