@@ -137,9 +137,19 @@ impl Record {
 
     /// Records are equal when all their fields are.
     fn __eq__(&self, py: Python<'_>, other: &Record) -> bool {
-        (self.offset, &self.uri, &self.status, &self.headers, &self.charset)
-            == (other.offset, &other.uri, &other.status, &other.headers, &other.charset)
-            && self.payload.bind(py).as_bytes() == other.payload.bind(py).as_bytes()
+        (
+            self.offset,
+            &self.uri,
+            &self.status,
+            &self.headers,
+            &self.charset,
+        ) == (
+            other.offset,
+            &other.uri,
+            &other.status,
+            &other.headers,
+            &other.charset,
+        ) && self.payload.bind(py).as_bytes() == other.payload.bind(py).as_bytes()
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

@@ -85,7 +85,14 @@ pub enum LexemeKind {
 }
 
 impl LexemeKind {
-    /// Every kind, in the order above.
+    /// Every kind, in the order above, each once.
+    ///
+    /// ```
+    /// use tagstream::sgml::LexemeKind;
+    /// let names: std::collections::HashSet<_> = LexemeKind::ALL.iter().map(|k| k.as_str()).collect();
+    /// assert_eq!(names.len(), LexemeKind::ALL.len());
+    /// assert!(names.contains("attrname") && names.contains("dsc"));
+    /// ```
     pub const ALL: &'static [LexemeKind] = &[
         LexemeKind::Data,
         LexemeKind::Start,

@@ -81,12 +81,17 @@ const ALL_TEXT_KINDS: [TextKind; 6] = [
 
 /// The text kind `name` names.
 pub(crate) fn text_kind_named(name: &str) -> Option<TextKind> {
-    ALL_TEXT_KINDS.into_iter().find(|kind| kind.as_str() == name)
+    ALL_TEXT_KINDS
+        .into_iter()
+        .find(|kind| kind.as_str() == name)
 }
 
 /// Where `kind` is in [`TEXT_KINDS`].
 pub(crate) fn text_kind_index(kind: TextKind) -> usize {
-    ALL_TEXT_KINDS.iter().position(|k| *k == kind).unwrap_or_default()
+    ALL_TEXT_KINDS
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or_default()
 }
 
 /// A token's parts: strings (see [`Batch::str`]), or ranges in [`Batch::attributes`].
@@ -163,7 +168,8 @@ impl TokenRecord {
         let Parts::StartTag { attributes, .. } = &self.parts else {
             return Vec::new();
         };
-        let pair = |(name, value): &(Range<usize>, Range<usize>)| (batch.str(name), batch.str(value));
+        let pair =
+            |(name, value): &(Range<usize>, Range<usize>)| (batch.str(name), batch.str(value));
         batch.attributes[attributes.clone()]
             .iter()
             .map(pair)

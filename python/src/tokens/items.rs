@@ -135,7 +135,8 @@ fn parts(
     Ok(match kind {
         Kind::StartTag => Parts::StartTag {
             name: builder.string(required(name, "name", kind)?),
-            attributes: builder.attributes(attributes.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
+            attributes: builder
+                .attributes(attributes.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
             self_closing,
         },
         Kind::EndTag => Parts::EndTag {

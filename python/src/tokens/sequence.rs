@@ -75,7 +75,11 @@ impl Tokens {
             batch: Arc::clone(&self.batch),
             start: first as usize,
             // Below two items the step is never used (and multiplying could overflow).
-            step: if at.slicelength > 1 { self.step * at.step } else { 1 },
+            step: if at.slicelength > 1 {
+                self.step * at.step
+            } else {
+                1
+            },
             len: at.slicelength,
         })
     }
@@ -85,7 +89,10 @@ impl Tokens {
         if let Ok(tokens) = other.cast::<Tokens>() {
             return tokens.get().objects(other.py()).map(Some);
         }
-        Ok(other.cast::<PyList>().ok().map(|list| list.iter().collect()))
+        Ok(other
+            .cast::<PyList>()
+            .ok()
+            .map(|list| list.iter().collect()))
     }
 }
 
@@ -129,15 +136,15 @@ impl Tokens {
             _ => return Ok(py.NotImplemented()),
         };
         let equal = self.len == others.len() && {
-                let mut all = true;
-                for (i, other) in others.iter().enumerate() {
-                    if !self.item(py, i)?.eq(other)? {
-                        all = false;
-                        break;
-                    }
+            let mut all = true;
+            for (i, other) in others.iter().enumerate() {
+                if !self.item(py, i)?.eq(other)? {
+                    all = false;
+                    break;
                 }
-                all
-            };
+            }
+            all
+        };
         (equal == wanted).into_py_any(py)
     }
 
@@ -173,7 +180,10 @@ impl Tokens {
                 return Ok(i);
             }
         }
-        Err(PyValueError::new_err(format!("{} is not in Tokens", value.repr()?)))
+        Err(PyValueError::new_err(format!(
+            "{} is not in Tokens",
+            value.repr()?
+        )))
     }
 
     /// How many items equal `value`.

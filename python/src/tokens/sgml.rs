@@ -44,11 +44,18 @@ static LEXEME_KIND_NAMES: Interned = Interned::new(&LEXEME_KINDS);
 
 /// Where `item` is in `all` (which has every value).
 fn index_in<T: PartialEq>(all: &[T], item: T) -> usize {
-    all.iter().position(|known| *known == item).unwrap_or_default()
+    all.iter()
+        .position(|known| *known == item)
+        .unwrap_or_default()
 }
 
 /// The one of `all` whose `name` is `wanted`, or a `ValueError` listing `names`.
-fn named<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str, wanted: &str, what: &str) -> PyResult<T> {
+fn named<T: Copy>(
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+    wanted: &str,
+    what: &str,
+) -> PyResult<T> {
     let found = all.iter().copied().find(|item| name(*item) == wanted);
     found.ok_or_else(|| {
         let names: Vec<_> = all.iter().map(|item| name(*item)).collect();
@@ -112,7 +119,10 @@ impl Lexeme {
     /// tag or declaration), "vi" (`=`), "dsc" (`]` or `]]` after a skipped subset).
     #[getter]
     fn kind(&self) -> Named {
-        Named(&LEXEME_KIND_NAMES, index_in(LexemeKind::ALL, self.record().kind))
+        Named(
+            &LEXEME_KIND_NAMES,
+            index_in(LexemeKind::ALL, self.record().kind),
+        )
     }
 
     /// Byte offsets (start, end) in the whole input (empty for a problem's message).
@@ -212,7 +222,11 @@ impl Event {
         let position = match (line, column) {
             (Some(line), Some(column)) => Some((line, column)),
             (None, None) => None,
-            _ => return Err(PyValueError::new_err("give both line and column, or neither")),
+            _ => {
+                return Err(PyValueError::new_err(
+                    "give both line and column, or neither",
+                ));
+            }
         };
         let mut builder = Builder::new(&[]);
         for lexeme in &lexemes {
@@ -235,7 +249,10 @@ impl Event {
     /// processing instructions) or "problem" (one error or limitation).
     #[getter]
     fn channel(&self) -> Named {
-        Named(&CHANNEL_NAMES, index_in(Channel::ALL, self.record().channel))
+        Named(
+            &CHANNEL_NAMES,
+            index_in(Channel::ALL, self.record().channel),
+        )
     }
 
     /// Its lexemes, in order. A problem's are its message (kind "error" or "limitation") and
