@@ -84,6 +84,19 @@ impl Tokens {
         })
     }
 
+    /// Whether the items equal `others`, one by one.
+    fn equals(&self, py: Python<'_>, others: &[Bound<'_, PyAny>]) -> PyResult<bool> {
+        if self.len != others.len() {
+            return Ok(false);
+        }
+        for (i, other) in others.iter().enumerate() {
+            if !self.item(py, i)?.eq(other)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// The items of `other` (a `Tokens` or a list), or None for anything else.
     fn others<'py>(other: &Bound<'py, PyAny>) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
         if let Ok(tokens) = other.cast::<Tokens>() {
@@ -135,17 +148,7 @@ impl Tokens {
             CompareOp::Ne => false,
             _ => return Ok(py.NotImplemented()),
         };
-        let equal = self.len == others.len() && {
-            let mut all = true;
-            for (i, other) in others.iter().enumerate() {
-                if !self.item(py, i)?.eq(other)? {
-                    all = false;
-                    break;
-                }
-            }
-            all
-        };
-        (equal == wanted).into_py_any(py)
+        (self.equals(py, &others)? == wanted).into_py_any(py)
     }
 
     /// A list of the items, then `other`'s (a `Tokens` or a list).
