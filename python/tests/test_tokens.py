@@ -155,6 +155,7 @@ def test_random_bytes_never_crash():
             doc = bytes(rng.choice(alphabet) for _ in range(n))
         tagstream.tokens(doc, errors=True, lossless=True)
         tagstream.tokens(doc, dialect="xml5", errors=True)
+        tagstream.tokens(doc, dialect="sgml", normalize=bool(i % 3))
         tagstream.links(doc, "https://example.com/")
         tagstream.text(doc, blocks=True)
         if i % 10 == 0:
