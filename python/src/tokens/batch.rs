@@ -342,10 +342,10 @@ impl<'i> Builder<'i> {
     /// A builder for the items of `input`: a document, a chunk, or nothing (`finish`, or the
     /// values a constructor was given).
     pub(crate) fn new(input: &'i [u8]) -> Builder<'i> {
-        // About one token in 34 bytes and one attribute in 83 over the corpus: a guess that
-        // spares most of the copying as the records of a page grow (capped: a large input may
+        // About one token in 34 bytes and one attribute in 83 over the corpus: room for twice
+        // that spares the copying as the records of most pages grow (capped: a large input may
         // be one long text, and past a few megabytes growing costs little).
-        let tokens = (input.len() / 32).min(1 << 16);
+        let tokens = (input.len() / 16).min(1 << 16);
         let batch = Batch {
             items: Vec::with_capacity(tokens),
             tokens: Vec::with_capacity(tokens),
