@@ -1,9 +1,9 @@
 //! `tagstream._native`, the extension module of the `tagstream` Python package: the per-record
 //! API (`page`: links and text of one document, as the CLI reports them), tokens (`tokens`:
-//! a whole document, or a stream fed chunk by chunk), and WARC archives (`warc`: their records,
-//! and the links or text of a whole archive). Every call reads its input where Python
-//! keeps it (`input`), does its work in Rust with the GIL released, and only then makes Python
-//! objects.
+//! HTML, XML5 or SGML, a whole document or a stream fed chunk by chunk), and WARC archives
+//! (`warc`: their records, and the links or text of a whole archive). Every call reads its input
+//! where Python keeps it (`input`), does its work in Rust with the GIL released, and only then
+//! makes Python objects (for tokens, one sequence whose items are made when read).
 
 mod input;
 mod page;
