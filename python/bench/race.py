@@ -5,7 +5,10 @@ One process, the 258-page corpus (datasets/corpus, fetched by datasets/fetch-cor
 page its own document. Four tasks, each subject doing the same work and returning something
 derived from every result (so nothing is skipped):
 
-- parse: tokenize (tagstream) or build the tree (selectolax/Lexbor, Resiliparse, lxml);
+- parse: tokenize (tagstream: `tokens()`, whose items become Python objects only when read) or
+  build the tree (selectolax/Lexbor, Resiliparse, lxml);
+- walk: parse, then visit every token (tagstream) or node (selectolax `traverse`, lxml `iter`)
+  from Python, reading its kind or tag, and the name of each start tag (counting `a`);
 - hrefs: every `a[href]` value, as written;
 - links: every `a[href]` resolved against the page URL (tagstream resolves every URL attribute it
   knows, `<base href>` included: more work than the peers' `urljoin` over `a[href]`);
@@ -50,6 +53,13 @@ def tagstream_subjects():
     def parse(html):
         return len(tagstream.tokens(html, simulate=True))
 
+    def walk(html):
+        count = 0
+        for token in tagstream.tokens(html):
+            if token.kind == "start_tag" and token.name == "a":
+                count += 1
+        return count
+
     def hrefs(html):
         return sum(
             len(link.url)
@@ -63,7 +73,7 @@ def tagstream_subjects():
     def text(html):
         return len(tagstream.text(html).text)
 
-    return {"parse": parse, "hrefs": hrefs, "links": links, "text": text}
+    return {"parse": parse, "walk": walk, "hrefs": hrefs, "links": links, "text": text}
 
 
 def selectolax_subjects(module):
@@ -71,6 +81,14 @@ def selectolax_subjects(module):
 
     def parse(html):
         return parser(html).root is not None
+
+    def walk(html):
+        root = parser(html).root
+        count = 0
+        for node in root.traverse(include_text=True) if root is not None else ():
+            if node.tag == "a":
+                count += 1
+        return count
 
     def a_hrefs(tree):
         return [node.attributes.get("href") or "" for node in tree.css("a[href]")]
@@ -85,7 +103,7 @@ def selectolax_subjects(module):
         body = parser(html).body
         return len(body.text(separator=" ")) if body is not None else 0
 
-    return {"parse": parse, "hrefs": hrefs, "links": links, "text": text}
+    return {"parse": parse, "walk": walk, "hrefs": hrefs, "links": links, "text": text}
 
 
 def resiliparse_subjects(module):
@@ -119,6 +137,14 @@ def lxml_subjects(module):
     def parse(html):
         return tree(html) is not None
 
+    def walk(html):
+        t = tree(html)
+        count = 0
+        for element in t.iter() if t is not None else ():
+            if element.tag == "a":
+                count += 1
+        return count
+
     def hrefs(html):
         return sum(len(h) for h in a_hrefs(tree(html)))
 
@@ -129,7 +155,7 @@ def lxml_subjects(module):
         t = tree(html)
         return 0 if t is None else len(t.text_content())
 
-    return {"parse": parse, "hrefs": hrefs, "links": links, "text": text}
+    return {"parse": parse, "walk": walk, "hrefs": hrefs, "links": links, "text": text}
 
 
 PEERS = {
@@ -247,7 +273,7 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def report(results, missing, versions, pages, passes, threads, cli) -> str:
+def report(results, missing, versions, pages, passes, threads, cli, load) -> str:
     total = sum(len(p) for p in pages)
     lines = [
         f"# Python race: {datetime.date.today()} on {cpu_model()}",
@@ -256,11 +282,13 @@ def report(results, missing, versions, pages, passes, threads, cli) -> str:
         + ", ".join(f"{k} {v}" for k, v in versions.items()),
         f"- Corpus: {len(pages)} pages, {total:,} bytes; {passes} timed passes after a warm-up, "
         "order shuffled each pass; median MB/s (min–max)",
+        f"- Load average (1 minute) at the start and the end of the race: {load[0]:.2f}, "
+        f"{load[1]:.2f} (other work on the machine slows every subject alike)",
     ]
     if missing:
         lines.append(f"- Not installed, left out: {', '.join(missing)}")
     lines += ["", "| task | subject | MB/s | min–max | tagstream / subject |", "|---|---|---:|---:|---:|"]
-    for task in ["parse", "hrefs", "links", "text"]:
+    for task in ["parse", "walk", "hrefs", "links", "text"]:
         ours = results.get(("tagstream", task), (0,))[0]
         for (library, t), (median, low, high, _) in sorted(results.items(), key=lambda kv: -kv[1][0]):
             if t != task:
@@ -287,10 +315,12 @@ def main() -> None:
     args = parser.parse_args()
     pages = load_corpus(args.corpus)
     table, missing, versions = subjects()
+    load = [os.getloadavg()[0]]
     results = race(table, pages, args.passes)
+    load.append(os.getloadavg()[0])
     threads = threads_ratio(pages, args.passes)
     cli = cli_links(args.cli, args.corpus, pages, args.passes)
-    text = report(results, missing, versions, pages, args.passes, threads, cli)
+    text = report(results, missing, versions, pages, args.passes, threads, cli, load)
     print(text)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

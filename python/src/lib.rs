@@ -1,9 +1,9 @@
 //! `tagstream._native`, the extension module of the `tagstream` Python package: the per-record
 //! API (`page`: links and text of one document, as the CLI reports them), tokens (`tokens`:
-//! a whole document, or a stream fed chunk by chunk), and WARC archives (`warc`: their records,
-//! and the links or text of a whole archive). Every call reads its input where Python
-//! keeps it (`input`), does its work in Rust with the GIL released, and only then makes Python
-//! objects.
+//! HTML, XML5 or SGML, a whole document or a stream fed chunk by chunk), and WARC archives
+//! (`warc`: their records, and the links or text of a whole archive). Every call reads its input
+//! where Python keeps it (`input`), does its work in Rust with the GIL released, and only then
+//! makes Python objects (for tokens, one sequence whose items are made when read).
 
 mod input;
 mod page;
@@ -57,8 +57,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<page::Link>()?;
     m.add_class::<page::Links>()?;
     m.add_class::<page::Text>()?;
+    m.add_class::<tokens::Tokens>()?;
+    m.add_class::<tokens::TokensIterator>()?;
     m.add_class::<tokens::Token>()?;
     m.add_class::<tokens::ParseError>()?;
+    m.add_class::<tokens::Event>()?;
+    m.add_class::<tokens::Lexeme>()?;
     m.add_class::<tokens::Tokenizer>()?;
     m.add("LimitError", m.py().get_type::<tokens::LimitError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -19,6 +19,7 @@ use tagstream::extract::page::{self, Sniffing};
 use tagstream::extract::{TextOptions, Url};
 use tagstream_warc::{Archive, Entry, Html, Response, is_gzip};
 
+use crate::Reduced;
 use crate::page::{default_encoding, links_object, text_object};
 
 /// What was skipped: the offset of the record or gzip member (`None`: the file itself could not
@@ -88,8 +89,69 @@ pub(crate) struct Record {
     payload: Py<PyBytes>,
 }
 
+/// A record's fields, in the order of its constructor's parameters.
+type RecordFields = (
+    u64,
+    Option<String>,
+    String,
+    Vec<(String, String)>,
+    Option<String>,
+    Py<PyBytes>,
+);
+
 #[pymethods]
 impl Record {
+    #[new]
+    fn new(
+        offset: u64,
+        uri: Option<String>,
+        status: String,
+        headers: Vec<(String, String)>,
+        charset: Option<String>,
+        payload: Py<PyBytes>,
+    ) -> Record {
+        Record {
+            offset,
+            uri,
+            status,
+            headers,
+            charset,
+            payload,
+        }
+    }
+
+    /// Pickled as its fields, so that Spark, Ray and multiprocessing can send records between
+    /// workers.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, RecordFields> {
+        let record = slf.get();
+        let fields = (
+            record.offset,
+            record.uri.clone(),
+            record.status.clone(),
+            record.headers.clone(),
+            record.charset.clone(),
+            record.payload.clone_ref(slf.py()),
+        );
+        (slf.get_type(), fields)
+    }
+
+    /// Records are equal when all their fields are.
+    fn __eq__(&self, py: Python<'_>, other: &Record) -> bool {
+        (
+            self.offset,
+            &self.uri,
+            &self.status,
+            &self.headers,
+            &self.charset,
+        ) == (
+            other.offset,
+            &other.uri,
+            &other.status,
+            &other.headers,
+            &other.charset,
+        ) && self.payload.bind(py).as_bytes() == other.payload.bind(py).as_bytes()
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "<Record at offset {}: {:?}, {} bytes>",

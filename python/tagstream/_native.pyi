@@ -1,6 +1,6 @@
 # Types of the extension module (python/src/); tests/test_stubs.py checks the signatures.
 import os
-from typing import BinaryIO, Iterator, List, Optional, Tuple, Union
+from typing import BinaryIO, Iterator, List, Optional, Tuple, Union, overload
 
 Html = Union[bytes, bytearray, memoryview, str]
 Span = Tuple[int, int]
@@ -62,6 +62,7 @@ class Token:
     force_quirks: bool
     raw: bytes
     span: Span
+    internal_subset: Optional[str]  # an XML5 DOCTYPE's, as written
     def __init__(
         self,
         kind: str,
@@ -75,6 +76,7 @@ class Token:
         force_quirks: bool,
         raw: bytes,
         span: Span,
+        internal_subset: Optional[str] = None,
     ) -> None: ...
 
 class ParseError:
@@ -83,6 +85,44 @@ class ParseError:
     line: int
     column: int
     def __init__(self, code: str, offset: int, line: int, column: int) -> None: ...
+
+class Lexeme:
+    kind: str
+    span: Span
+    text: str
+    raw: bytes
+    def __init__(self, kind: str, span: Span, text: str, raw: bytes) -> None: ...
+
+class Event:
+    channel: str  # "primary", "auxiliary" or "problem"
+    lexemes: List[Lexeme]
+    code: Optional[str]
+    line: Optional[int]
+    column: Optional[int]
+    span: Span
+    def __init__(
+        self,
+        channel: str,
+        lexemes: List[Lexeme],
+        code: Optional[str] = None,
+        line: Optional[int] = None,
+        column: Optional[int] = None,
+    ) -> None: ...
+
+Item = Union[Token, ParseError, Event]
+
+class Tokens:
+    """A read-only sequence of the items of one call; a slice is a Tokens too."""
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+    @overload
+    def __getitem__(self, index: slice) -> Tokens: ...
+    def __iter__(self) -> Iterator[Item]: ...
+    def __add__(self, other: Union[Tokens, List[Item]]) -> List[Item]: ...
+    def __radd__(self, other: List[Item]) -> List[Item]: ...
+    def index(self, value: object) -> int: ...
+    def count(self, value: object) -> int: ...
 
 def links(
     html: Html,
@@ -106,7 +146,8 @@ def tokens(
     lossless: bool = False,
     scripting: bool = False,
     max_arena: Optional[int] = None,
-) -> List[Union[Token, ParseError]]: ...
+    normalize: bool = False,
+) -> Tokens: ...
 
 class Tokenizer:
     def __init__(
@@ -118,9 +159,10 @@ class Tokenizer:
         scripting: bool = False,
         max_carry: Optional[int] = None,
         max_arena: Optional[int] = None,
+        normalize: bool = False,
     ) -> None: ...
-    def feed(self, chunk: Html) -> List[Union[Token, ParseError]]: ...
-    def finish(self) -> List[Union[Token, ParseError]]: ...
+    def feed(self, chunk: Html) -> Tokens: ...
+    def finish(self) -> Tokens: ...
 
 # tagstream.warc (python/tagstream/warc.py names them records, links and text).
 
@@ -131,6 +173,15 @@ class Record:
     headers: List[Tuple[str, str]]
     charset: Optional[str]
     payload: bytes
+    def __init__(
+        self,
+        offset: int,
+        uri: Optional[str],
+        status: str,
+        headers: List[Tuple[str, str]],
+        charset: Optional[str],
+        payload: bytes,
+    ) -> None: ...
     def __repr__(self) -> str: ...
 
 class Records:

@@ -37,6 +37,12 @@ def test_the_tokens_example_prints_its_comments():
     assert run(code) == expected
 
 
+def test_the_sgml_example_prints_its_comments():
+    code = examples()[2]
+    expected = [line[2:] for line in code.splitlines() if line.startswith("# ")]
+    assert run(code) == expected
+
+
 def test_the_warc_example(tmp_path, monkeypatch):
     from test_warc import response
 
@@ -45,7 +51,7 @@ def test_the_warc_example(tmp_path, monkeypatch):
         response("https://a.example/", "text/html", {}, page)
     )
     monkeypatch.chdir(tmp_path)
-    assert run(examples()[2]) == [
+    assert run(examples()[3]) == [
         "0 https://a.example/ ['https://a.example/one']",
         "[]",
         "https://a.example/ HTTP/1.1 200 OK A",

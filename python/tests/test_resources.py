@@ -33,12 +33,15 @@ def test_another_thread_runs_while_tagstream_works(pages):
         started = time.perf_counter()
         found = tagstream.links(big, BASE_URL)
         page = tagstream.text(big)
+        tokens = tagstream.tokens(big)
+        events = tagstream.tokens(big[: len(big) // 4], dialect="sgml")
         elapsed = time.perf_counter() - started
         during = counts[0] - before
     finally:
         stop.set()
         counter.join()
     assert len(found) > 10_000 and len(page.text) > 1_000_000
+    assert len(tokens) > 500_000 and len(events) > 100_000
     # With the GIL held the counter would stand still for the whole call (bar a switch or two);
     # released, it counts on at its usual pace (millions per second), even on a busy machine.
     assert during > 1000, f"the counter advanced {during} times in {elapsed:.2f} s"
@@ -51,11 +54,15 @@ def test_rss_stays_flat_over_10000_documents(pages):
     def run(n):
         for i in range(n):
             doc = next(work)
-            if i % 2:
+            if i % 4 == 1:
                 tagstream.links(memoryview(doc), BASE_URL)
-            else:
+            elif i % 4 == 3:
                 tagstream.text(doc)
-        tagstream.tokens(docs[0])
+            elif i % 8 == 0:
+                for token in tagstream.tokens(doc):
+                    token.kind
+            else:
+                len(tagstream.tokens(doc, dialect="sgml"))
 
     run(1000)  # warm-up: allocator pools, interned strings
     before = rss_kib()

@@ -1,6 +1,7 @@
 """tokens() and Tokenizer: typed tokens, the same whole or chunked, errors, lossless raw items,
 memory limits as LimitError, and no crash on random bytes."""
 
+import collections.abc
 import random
 
 import pytest
@@ -62,7 +63,7 @@ def test_xml5_keeps_case_and_processing_instructions():
     with pytest.raises(ValueError):
         tagstream.tokens(b"<a/>", dialect="xml5", simulate=False)
     with pytest.raises(ValueError):
-        tagstream.tokens(b"<a/>", dialect="sgml")
+        tagstream.tokens(b"<a/>", dialect="xml")
 
 
 @pytest.mark.parametrize("dialect", ["html", "xml5"])
@@ -154,9 +155,73 @@ def test_random_bytes_never_crash():
             doc = bytes(rng.choice(alphabet) for _ in range(n))
         tagstream.tokens(doc, errors=True, lossless=True)
         tagstream.tokens(doc, dialect="xml5", errors=True)
+        tagstream.tokens(doc, dialect="sgml", normalize=bool(i % 3))
         tagstream.links(doc, "https://example.com/")
         tagstream.text(doc, blocks=True)
         if i % 10 == 0:
             cut = rng.randrange(n + 1)
             chunked = feed_in_chunks(doc, [cut], lossless=True)
             assert b"".join(t.raw for t in chunked) == doc
+
+
+def test_tokens_is_a_lazy_read_only_sequence_that_behaves_as_the_list():
+    items = tagstream.tokens(DOC + b"<p a=1 a=2>\0", errors=True, lossless=True)
+    listed = list(items)
+    assert isinstance(items, tagstream.Tokens) and isinstance(items, collections.abc.Sequence)
+    assert len(items) == len(listed) > 10 and bool(items) and not tagstream.tokens(b"")
+    assert items == listed and listed == items and items == items[:]
+    assert not (items != listed) and items != listed[:-1] and items != tuple(listed)
+    assert repr(items) == repr(listed)
+    assert items[-1] == listed[-1] and items[3] == listed[3]
+    with pytest.raises(IndexError):
+        items[len(items)]
+    with pytest.raises(TypeError):
+        items["0"]
+    for cut in (slice(2, 9), slice(None, None, 3), slice(-2, 1, -2), slice(5, 5), slice(None, None, -1)):
+        view = items[cut]
+        assert isinstance(view, tagstream.Tokens) and view == listed[cut], cut
+        assert view[::2] == listed[cut][::2] and view[1:][::-1] == listed[cut][1:][::-1]
+    assert items + items == listed + listed and listed + items == listed * 2
+    assert isinstance(items + listed, list)
+    error = next(i for i in listed if isinstance(i, tagstream.ParseError))
+    assert items.index(error) == listed.index(error) and items.count(error) == listed.count(error)
+    assert error in items and "x" not in items
+    with pytest.raises(ValueError):
+        items.index("x")
+    with pytest.raises(TypeError):
+        hash(items)
+    it = iter(items)
+    assert it.__length_hint__() == len(items) and next(it) == listed[0]
+    assert list(it) == listed[1:] and next(it, None) is None
+
+
+def test_items_outlive_their_sequence_and_the_input():
+    html = bytearray(b"<a href=x>caf\xc3\xa9 &amp;</a>")
+    tokens = tagstream.tokens(html)
+    a, text = tokens[0], tokens[1]
+    del tokens
+    html[:] = b"<b>changed</b>"
+    assert (a.name, a.attributes, a.raw) == ("a", [("href", "x")], b"<a href=x>")
+    assert (text.text, text.raw) == ("café &", b"caf\xc3\xa9 &amp;")
+    assert a == tagstream.Token("start_tag", "a", [("href", "x")], None, None, False, None, None,
+                                False, b"<a href=x>", (0, 10))
+
+
+def test_token_constructor_refuses_fields_its_kind_has_not():
+    with pytest.raises(ValueError):
+        tagstream.Token("text", "p", [], "x", "data", False, None, None, False, b"x", (0, 1))
+    with pytest.raises(ValueError):
+        tagstream.Token("start_tag", None, [], None, None, False, None, None, False, b"<>", (0, 2))
+    with pytest.raises(ValueError):
+        tagstream.Token("text", None, [], "x", "nope", False, None, None, False, b"x", (0, 1))
+
+
+def test_iterating_reads_the_same_as_indexing(pages):
+    doc = pages[0].read_bytes()
+    tokens = tagstream.tokens(doc, errors=True)
+    for i, item in enumerate(tokens):
+        assert item == tokens[i]
+    kinds = [t.kind for t in tokens if isinstance(t, tagstream.Token)]
+    assert kinds.count("start_tag") > 10 and set(kinds) <= {
+        "start_tag", "end_tag", "text", "comment", "doctype", "processing_instruction"}
+    assert b"".join(t.raw for t in tagstream.tokens(doc, lossless=True)) == doc

@@ -6,6 +6,7 @@ a truncated last member. What is skipped is listed as the CLI reports it on stde
 import gzip
 import io
 import json
+import pickle
 import re
 import subprocess
 import zlib
@@ -170,6 +171,20 @@ def test_records_read_one_at_a_time_give_the_same(archive):
     assert tagstream.text(b.payload, encoding=b.charset).title == "café"
     f = next(r for r in tagstream.warc.records(archive) if r.uri == "https://f.example/")
     assert f.payload == b"<a href=/zipped>zipped</a>"
+
+
+def test_records_pickle(archive):
+    """Spark and Ray ship records between workers: a record comes back equal, field by field."""
+    records = list(tagstream.warc.records(archive))
+    assert len(records) > 3
+    for record in records:
+        copy = pickle.loads(pickle.dumps(record))
+        assert copy == record and copy is not record
+        fields = ("offset", "uri", "status", "headers", "charset", "payload")
+        assert [getattr(copy, f) for f in fields] == [getattr(record, f) for f in fields]
+        assert type(copy.payload) is bytes
+    assert records[0] != records[1]
+    assert records[0] != "not a record"
 
 
 def whole_members(data):

@@ -18,6 +18,24 @@ pub enum Channel {
     Problem,
 }
 
+impl Channel {
+    /// Every channel, in the order above.
+    pub const ALL: &'static [Channel] = &[Channel::Primary, Channel::Auxiliary, Channel::Problem];
+
+    /// Its name in `tagstream tokens --dialect sgml`'s JSON lines and the Python bindings.
+    ///
+    /// ```
+    /// assert_eq!(tagstream::sgml::Channel::Auxiliary.as_str(), "auxiliary");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Channel::Primary => "primary",
+            Channel::Auxiliary => "auxiliary",
+            Channel::Problem => "problem",
+        }
+    }
+}
+
 /// The type of a [`Lexeme`]: the note's `SGML_*` types, and three of ours (see the
 /// [module docs](super)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,6 +85,72 @@ pub enum LexemeKind {
 }
 
 impl LexemeKind {
+    /// Every kind, in the order above, each once.
+    ///
+    /// ```
+    /// use tagstream::sgml::LexemeKind;
+    /// let names: std::collections::HashSet<_> = LexemeKind::ALL.iter().map(|k| k.as_str()).collect();
+    /// assert_eq!(names.len(), LexemeKind::ALL.len());
+    /// assert!(names.contains("attrname") && names.contains("dsc"));
+    /// ```
+    pub const ALL: &'static [LexemeKind] = &[
+        LexemeKind::Data,
+        LexemeKind::Start,
+        LexemeKind::End,
+        LexemeKind::Tagc,
+        LexemeKind::AttrName,
+        LexemeKind::Name,
+        LexemeKind::Number,
+        LexemeKind::Nmtoken,
+        LexemeKind::Literal,
+        LexemeKind::GeRef,
+        LexemeKind::NumCharRef,
+        LexemeKind::Refc,
+        LexemeKind::Pi,
+        LexemeKind::MarkupDecl,
+        LexemeKind::Comment,
+        LexemeKind::Mdc,
+        LexemeKind::Error,
+        LexemeKind::Limitation,
+        LexemeKind::S,
+        LexemeKind::Vi,
+        LexemeKind::Dsc,
+    ];
+
+    /// Its name in `tagstream tokens --dialect sgml`'s JSON lines and the Python bindings: the
+    /// note's `SGML_*` type in lowercase, or ours (`s`, `vi`, `dsc`).
+    ///
+    /// ```
+    /// use tagstream::sgml::LexemeKind;
+    /// assert_eq!(LexemeKind::MarkupDecl.as_str(), "markup_decl");
+    /// assert_eq!(LexemeKind::Vi.as_str(), "vi");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LexemeKind::Data => "data",
+            LexemeKind::Start => "start",
+            LexemeKind::End => "end",
+            LexemeKind::Tagc => "tagc",
+            LexemeKind::AttrName => "attrname",
+            LexemeKind::Name => "name",
+            LexemeKind::Number => "number",
+            LexemeKind::Nmtoken => "nmtoken",
+            LexemeKind::Literal => "literal",
+            LexemeKind::GeRef => "geref",
+            LexemeKind::NumCharRef => "numcharref",
+            LexemeKind::Refc => "refc",
+            LexemeKind::Pi => "pi",
+            LexemeKind::MarkupDecl => "markup_decl",
+            LexemeKind::Comment => "comment",
+            LexemeKind::Mdc => "mdc",
+            LexemeKind::Error => "error",
+            LexemeKind::Limitation => "limitation",
+            LexemeKind::S => "s",
+            LexemeKind::Vi => "vi",
+            LexemeKind::Dsc => "dsc",
+        }
+    }
+
     /// The label the note's listings give the kind (`Start Tag`, `Attr Name`…), ours for the kinds
     /// the note has no listing for.
     pub const fn label(self) -> &'static str {
