@@ -24,7 +24,7 @@ use std::io::{Read, Write};
 
 use tagstream::Options;
 use tagstream::sgml::write_listing;
-use tagstream::sgml::{Channel, Event, Events, Lexeme, LexemeKind, SgmlOptions, Tokenizer};
+use tagstream::sgml::{Event, Events, Lexeme, SgmlOptions, Tokenizer};
 
 use crate::{CliError, Object, array, read_chunk, span_json};
 
@@ -93,12 +93,7 @@ fn print_events(
 /// One event as a JSON line's object; a problem's with its code and the line and column of its
 /// offending text.
 fn event_json(event: &Event<'_>, events: &mut Events<'_>) -> String {
-    let channel = match event.channel() {
-        Channel::Primary => "primary",
-        Channel::Auxiliary => "auxiliary",
-        Channel::Problem => "problem",
-    };
-    let mut object = Object::new().field("channel", channel);
+    let mut object = Object::new().field("channel", event.channel().as_str());
     if let Some(problem) = event.problem() {
         object = object.field("code", problem.code());
         if let Some(at) = events.position(event.span().start) {
@@ -113,40 +108,12 @@ fn event_json(event: &Event<'_>, events: &mut Events<'_>) -> String {
 fn lexeme_json(lexeme: &Lexeme<'_>) -> String {
     let text = lexeme.text();
     let object = Object::new()
-        .field("kind", kind_name(lexeme.kind()))
+        .field("kind", lexeme.kind().as_str())
         .field("span", span_json(lexeme.span()))
         .field("text", text.as_ref());
     match std::str::from_utf8(lexeme.raw()) {
         Ok(raw) if raw != text => object.field("raw", raw).finish(),
         // The same, or not UTF-8 (the text has U+FFFD; the span says where the bytes are).
         _ => object.finish(),
-    }
-}
-
-/// The kind's name in the JSON lines: the note's `SGML_*` type in lowercase, or ours (`s`, `vi`,
-/// `dsc`).
-fn kind_name(kind: LexemeKind) -> &'static str {
-    match kind {
-        LexemeKind::Data => "data",
-        LexemeKind::Start => "start",
-        LexemeKind::End => "end",
-        LexemeKind::Tagc => "tagc",
-        LexemeKind::AttrName => "attrname",
-        LexemeKind::Name => "name",
-        LexemeKind::Number => "number",
-        LexemeKind::Nmtoken => "nmtoken",
-        LexemeKind::Literal => "literal",
-        LexemeKind::GeRef => "geref",
-        LexemeKind::NumCharRef => "numcharref",
-        LexemeKind::Refc => "refc",
-        LexemeKind::Pi => "pi",
-        LexemeKind::MarkupDecl => "markup_decl",
-        LexemeKind::Comment => "comment",
-        LexemeKind::Mdc => "mdc",
-        LexemeKind::Error => "error",
-        LexemeKind::Limitation => "limitation",
-        LexemeKind::S => "s",
-        LexemeKind::Vi => "vi",
-        LexemeKind::Dsc => "dsc",
     }
 }
