@@ -273,14 +273,18 @@ impl<W: Write> Serializer<W> {
         self.open(namespace, name, AttrList::Pairs(attributes), self_closing)
     }
 
-    /// A start tag from the HTML tokenizer whose attributes are written as they are (see
-    /// [`rewrites_attributes`](Self::rewrites_attributes)): [`start`](Self::start) without the
-    /// list of pairs.
-    pub(super) fn start_from_token(&mut self, tag: &StartTag<'_>) -> Result<(), WriteError> {
-        debug_assert!(self.html_token && !self.rewrites_attributes(tag.name()));
+    /// A start tag from the HTML tokenizer, named `name`, whose attributes are written as they
+    /// are (see [`rewrites_attributes`](Self::rewrites_attributes)): [`start`](Self::start)
+    /// without the list of pairs.
+    pub(super) fn start_from_token(
+        &mut self,
+        name: &str,
+        tag: &StartTag<'_>,
+    ) -> Result<(), WriteError> {
+        debug_assert!(self.html_token && !self.rewrites_attributes(name));
         self.check_markup_allowed(None)?;
         let attributes = AttrList::Token(tag);
-        self.open(Namespace::Html, tag.name(), attributes, tag.self_closing())
+        self.open(Namespace::Html, name, attributes, tag.self_closing())
     }
 
     /// Whether a start tag named `name` has its attributes changed before they are written

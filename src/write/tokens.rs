@@ -75,16 +75,17 @@ impl<W: Write> Serializer<W> {
     /// short.
     #[inline(never)]
     fn start_tag_token(&mut self, tag: &StartTag<'_>) -> Result<(), WriteError> {
-        if self.html_token && !self.rewrites_attributes(tag.name()) {
+        let name = tag.name();
+        if self.html_token && !self.rewrites_attributes(name) {
             debug_assert!({
                 let pairs: Vec<_> = tag.attributes().map(|a| (a.name(), a.value())).collect();
-                self.check_names(tag.name(), &pairs).is_ok()
+                self.check_names(name, &pairs).is_ok()
             });
-            return self.start_from_token(tag);
+            return self.start_from_token(name, tag);
         }
         let mut attributes = recycle(std::mem::take(&mut self.spare_attributes));
         attributes.extend(tag.attributes().map(|a| (a.name(), a.value())));
-        let result = self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing());
+        let result = self.start(Namespace::Html, name, &attributes, tag.self_closing());
         self.spare_attributes = recycle(attributes);
         result
     }
