@@ -257,30 +257,63 @@ pub(crate) fn plain_value_into(out: &mut Vec<u8>, value: &str, when: QuoteAttrVa
     false
 }
 
-/// [`plain_value_into`] for an attribute value given as the input's bytes `window[part]`, which a
-/// tokenizer decodes to themselves when they hold no `&`, U+0000, CR nor non-ASCII byte: whether
-/// the value is such a one and plain (it was appended, unquoted); if not, `out` is as it was and
-/// the caller decodes the value. One test, for the bytes both look for (every byte up to the space
-/// among them).
-pub(crate) fn plain_raw_value_into(
+/// An attribute value given as the input's bytes `window[part]`, written after its `=` as the
+/// decoded value would be ([`plain_value_into`], or [`needs_quotes`] and [`quote_into`] with the
+/// default escapes) where that is the bytes as they are, which is most values: no byte that
+/// decoding changes (`&`, U+0000, CR) nor one to escape in the quotes they need, all ASCII.
+/// `Some` with whether it was written unquoted; `None`, with `out` as it was, for the caller to
+/// decode and write the value. One test of the bytes for a plain value, a second from where it
+/// met a byte that needs quotes.
+pub(crate) fn raw_value_into(
     out: &mut Vec<u8>,
     window: &[u8],
     part: Range<usize>,
     when: QuoteAttrValues,
-) -> bool {
-    if part.is_empty() || when != QuoteAttrValues::Spec {
-        return false;
+    quote: Quote,
+) -> Option<bool> {
+    let Range { start, end } = part;
+    let first = match when {
+        QuoteAttrValues::Spec if start < end => {
+            let Some(first) = find_listed_or_below_in(&RAW_NOT_PLAIN, 0x21, window, start, end)
+            else {
+                extend_from_window(out, window, part);
+                return Some(true);
+            };
+            // Not plain only because of a control character, or an escape: the caller's.
+            if !matches!(
+                window[first],
+                b'\t' | b'\n' | b'\x0C' | b' ' | b'\'' | b'=' | b'`'
+            ) {
+                return None;
+            }
+            first
+        }
+        QuoteAttrValues::Spec | QuoteAttrValues::Always => start,
+        QuoteAttrValues::Legacy => return None,
+    };
+    let (q, stops) = match quote {
+        Quote::Double => (b'"', &RAW_IN_DOUBLE),
+        Quote::Single => (b'\'', &RAW_IN_SINGLE),
+    };
+    if find_listed_or_below_in(stops, 0, window, first, end).is_some() {
+        return None;
     }
-    if find_listed_or_below_in(&RAW_NOT_PLAIN, 0x21, window, part.start, part.end).is_some() {
-        return false;
-    }
+    out.push(q);
     extend_from_window(out, window, part);
-    true
+    out.push(q);
+    Some(false)
 }
 
 /// The bytes from `!` up that keep a raw value from being plain: [`NOT_PLAIN`]'s (`&` is also a
 /// reference to decode), the rest of them being below `!` or non-ASCII.
 const RAW_NOT_PLAIN: ByteList<7> = ByteList::of(*b"\"'=`<>&");
+
+/// The ASCII bytes a raw value in double quotes cannot be written as it is with: what decoding
+/// changes (`&`, U+0000, CR) and what the default escapes replace (`&`, `<`, `>`, the quote).
+const RAW_IN_DOUBLE: ByteList<6> = ByteList::of(*b"\"&<>\0\r");
+
+/// [`RAW_IN_DOUBLE`] in single quotes.
+const RAW_IN_SINGLE: ByteList<6> = ByteList::of(*b"'&<>\0\r");
 
 /// What makes a value need quotes or an escape, whatever the options: every byte of [`QUOTED`]
 /// and of the [`STOPS`] of an unquoted value.
@@ -394,53 +427,90 @@ mod tests {
         }
     }
 
+    fn escaped(text: &str, escapes: Escapes) -> String {
+        let mut out = Vec::new();
+        escape_into(&mut out, text, escapes);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// What the writer writes after `=` for the decoded `value` with the default escapes.
+    fn value_written(value: &str, when: QuoteAttrValues, quote: Quote) -> Vec<u8> {
+        let mut out = Vec::new();
+        let escapes = Escapes {
+            angle: true,
+            quote: None,
+            cr: true,
+        };
+        if plain_value_into(&mut out, value, when) {
+        } else if needs_quotes(value, when, escapes) {
+            quote_into(&mut out, value, escapes, quote, true);
+        } else {
+            escape_into(&mut out, value, escapes);
+        }
+        out
+    }
+
     #[test]
-    fn a_raw_value_is_plain_when_it_decodes_to_itself_and_is_plain() {
+    fn a_raw_value_is_written_as_it_is_where_the_decoded_one_would_be_so() {
         let mut tokenizer = Tokenizer::default();
         let mut x = 11u64;
+        let extra: [&[u8]; 6] = [b"=", b"'", b"`", b"\t", b"\x01", b"x/y"];
         for n in 0..cases(4000, 200) {
             let mut value = Vec::new();
             for _ in 0..n % 24 {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                let extra: [&[u8]; 6] = [b"=", b"'", b"`", b"\t", b"\x01", b"x/y"];
                 let i = (x % (PIECES.len() + extra.len()) as u64) as usize;
                 value.extend_from_slice(PIECES.get(i).copied().unwrap_or_else(|| extra[i - 16]));
             }
             let mut page = b"<a x=\"".to_vec();
             page.extend(value.iter().filter(|&&b| b != b'"'));
-            page.extend_from_slice(b"\">");
+            page.extend_from_slice(b"\" y='");
+            page.extend(value.iter().filter(|&&b| b != b'\''));
+            page.extend_from_slice(b"'>");
             for token in tokenizer.tokenize(&page) {
                 let Token::StartTag(tag) = token else {
                     continue;
                 };
                 for a in tag.attributes() {
-                    let mut want = b"=".to_vec();
-                    let plain = plain_value_into(&mut want, a.value(), QuoteAttrValues::Spec);
-                    let mut got = b"=".to_vec();
-                    let part = tag.src.range(a.value_span());
-                    let spec = QuoteAttrValues::Spec;
-                    if plain_raw_value_into(&mut got, tag.src.bytes, part, spec) {
-                        assert!(plain, "{:?}", a.raw_value());
-                        assert_eq!(got, want, "{:?}", a.raw_value());
-                    } else {
-                        assert_eq!(got, b"=");
-                        // Turned down only where the value is not plain, changes in decoding, or
-                        // holds a byte the one test takes for either (a control, non-ASCII).
-                        let raw = a.raw_value();
-                        let unsure = raw.iter().any(|b| !(0x20..0x80).contains(b));
-                        assert!(!plain || a.value().as_bytes() != raw || unsure, "{raw:?}");
+                    let raw = a.raw_value();
+                    let when = [
+                        QuoteAttrValues::Spec,
+                        QuoteAttrValues::Always,
+                        QuoteAttrValues::Legacy,
+                    ];
+                    for (when, quote) in when
+                        .into_iter()
+                        .flat_map(|w| [Quote::Double, Quote::Single].map(|q| (w, q)))
+                    {
+                        let want = value_written(a.value(), when, quote);
+                        let mut got = b"=".to_vec();
+                        let part = tag.src.range(a.value_span());
+                        match raw_value_into(&mut got, tag.src.bytes, part, when, quote) {
+                            Some(unquoted) => {
+                                assert_eq!(&got[1..], want, "{raw:?} {when:?} {quote:?}");
+                                assert_eq!(unquoted, !matches!(want.first(), Some(b'"' | b'\'')));
+                            }
+                            None => assert_eq!(got, b"="),
+                        }
                     }
+                    // Turned down under the default options only where the value changes in
+                    // decoding or needs an escape, or holds a byte the tests take for either (a
+                    // control, non-ASCII).
+                    let when = QuoteAttrValues::Spec;
+                    let mut got = Vec::new();
+                    let part = tag.src.range(a.value_span());
+                    let written =
+                        raw_value_into(&mut got, tag.src.bytes, part, when, Quote::Double);
+                    let want = value_written(a.value(), when, Quote::Double);
+                    let inner = want.get(1..want.len().saturating_sub(1));
+                    let as_is = a.value().as_bytes() == raw && (want == raw || inner == Some(raw));
+                    let unsure = raw.iter().any(|b| !(0x20..0x80).contains(b));
+                    assert!(written.is_some() || !as_is || unsure, "{raw:?}");
                 }
             }
         }
-    }
-
-    fn escaped(text: &str, escapes: Escapes) -> String {
-        let mut out = Vec::new();
-        escape_into(&mut out, text, escapes);
-        String::from_utf8(out).unwrap()
     }
 
     #[test]

@@ -6,8 +6,7 @@ use std::io::Write;
 use super::super::check::{self, is_raw};
 use super::super::elements::{eats_leading_newline, is_boolean_attribute, is_void};
 use super::super::escape::{
-    Escapes, escape_into, needs_quotes, plain_raw_value_into, plain_value_into, quote_into,
-    raw_data_into,
+    Escapes, escape_into, needs_quotes, plain_value_into, quote_into, raw_data_into, raw_value_into,
 };
 use super::super::optional::{self, Next};
 use super::{AttrList, Doctype, Item, Namespace, Serializer};
@@ -190,10 +189,10 @@ impl<W: Write> Serializer<W> {
         self.buf.push(b'>');
     }
 
-    /// An attribute of a tag from the HTML tokenizer: its value as written when that decodes to
-    /// itself and is plain (unless boolean attributes are minimized, which looks at the value
-    /// first), else decoded and written as [`write_value`](Self::write_value) says. Whether the
-    /// value was written unquoted.
+    /// An attribute of a tag from the HTML tokenizer: its value's bytes as the input has them
+    /// where they are what [`write_value`](Self::write_value) would write for the decoded value
+    /// ([`raw_value_into`]; unless boolean attributes are minimized, which looks at the value
+    /// first), else the value decoded and written by it. Whether the value was written unquoted.
     fn write_token_attribute(
         &mut self,
         element: &str,
@@ -207,8 +206,9 @@ impl<W: Write> Serializer<W> {
         if !o.minimize_boolean_attributes {
             self.buf.push(b'=');
             let raw = src.range(attribute.value_span());
-            if plain_raw_value_into(&mut self.buf, src.bytes, raw, o.quote_attr_values) {
-                return true;
+            let (when, quote) = (o.quote_attr_values, o.quote_char);
+            if let Some(unquoted) = raw_value_into(&mut self.buf, src.bytes, raw, when, quote) {
+                return unquoted;
             }
             self.buf.pop();
         }
