@@ -8,8 +8,8 @@ use std::ops::Range;
 
 use crate::input::valid_str;
 use crate::scan::{
-    ByteList, each_listed, each_listed_or_below_in, find_listed, find_listed_from,
-    find_listed_or_below_in, find1,
+    ByteList, Changes, each_listed, each_listed_or_below_in, find_listed, find_listed_from,
+    find_listed_or_below_in, find1, unchanged_span,
 };
 
 /// What one escaping pass replaces.
@@ -187,6 +187,19 @@ fn utf8_data_into(out: &mut Vec<u8>, rest: &[u8]) -> bool {
     });
     out.extend_from_slice(&rest[done..]);
     !reference
+}
+
+/// Append a tag or attribute name from the HTML tokenizer, the input's bytes `window[part]`, to
+/// `out` when it decodes to those bytes (ASCII, no capital letter, U+0000 nor CR: most names do),
+/// short ones without a call to `memcpy`; `false`, with `out` as it was, for the caller to write
+/// the decoded name.
+#[inline(always)]
+pub(crate) fn raw_name_into(out: &mut Vec<u8>, window: &[u8], part: Range<usize>) -> bool {
+    if unchanged_span(window, part.start, part.end, Changes::Name).is_err() {
+        return false;
+    }
+    extend_from_window(out, window, part);
+    true
 }
 
 /// Append `window[part]` to `out`: a part of at most 16 bytes as one block of 16 from the window

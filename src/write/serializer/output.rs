@@ -6,7 +6,8 @@ use std::io::Write;
 use super::super::check::{self, is_raw};
 use super::super::elements::{eats_leading_newline, is_boolean_attribute, is_void};
 use super::super::escape::{
-    Escapes, escape_into, needs_quotes, plain_value_into, quote_into, raw_data_into, raw_value_into,
+    Escapes, escape_into, needs_quotes, plain_value_into, quote_into, raw_data_into, raw_name_into,
+    raw_value_into,
 };
 use super::super::optional::{self, Next};
 use super::{AttrList, Doctype, Item, Namespace, Serializer};
@@ -199,9 +200,10 @@ impl<W: Write> Serializer<W> {
         src: &Source<'_>,
         attribute: &Attribute<'_>,
     ) -> bool {
-        let attr = attribute.name();
         self.buf.push(b' ');
-        self.buf.extend_from_slice(attr.as_bytes());
+        if !raw_name_into(&mut self.buf, src.bytes, src.range(attribute.name_span())) {
+            self.buf.extend_from_slice(attribute.name().as_bytes());
+        }
         let o = &self.options;
         if !o.minimize_boolean_attributes {
             self.buf.push(b'=');
@@ -212,7 +214,7 @@ impl<W: Write> Serializer<W> {
             }
             self.buf.pop();
         }
-        self.write_value(element, attr, attribute.value())
+        self.write_value(element, attribute.name(), attribute.value())
     }
 
     /// The `=value` after an attribute's name (nothing for a minimized boolean attribute), quoted
