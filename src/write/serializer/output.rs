@@ -178,9 +178,9 @@ impl<W: Write> Serializer<W> {
         }
         let o = &self.options;
         let foreign = namespace != Namespace::Html;
-        let void = !foreign && is_void(name);
-        let solidus =
-            (self_closing && (o.keep_self_closing || foreign)) || (void && o.use_trailing_solidus);
+        // The option first: most tags are not looked up.
+        let void = o.use_trailing_solidus && !foreign && is_void(name);
+        let solidus = (self_closing && (o.keep_self_closing || foreign)) || void;
         if solidus {
             if o.space_before_trailing_solidus || last_unquoted {
                 self.buf.push(b' ');
