@@ -455,7 +455,7 @@ impl<W: Write> Serializer<W> {
     }
 
     /// Text in the given tokenizer state, for callers that know it better than the serializer's
-    /// tracking (a [`Text`](crate::Text)'s [`kind`](crate::Text::kind), say): the tracked state
+    /// tracking (a [`Text`]'s [`kind`](crate::Text::kind), say): the tracked state
     /// becomes `kind`. [`TextKind::Cdata`] writes a CDATA section ([`cdata`](Self::cdata)).
     pub fn text_in(&mut self, text: &str, kind: TextKind) -> Result<(), WriteError> {
         self.locate(None);
