@@ -2,7 +2,10 @@
 //! checks and transforms here ([`SerializerOptions::inject_meta_charset`] holds back the head's
 //! tokens after them, in `meta`), then optional-tag omission (one tag held back until the next
 //! token decides it) and the writer, which escapes by context into a buffer that goes to the
-//! output in large writes (both in `output`).
+//! output in large writes (both in `output`). The HTML tokenizer's data text and start tags travel
+//! as the tokens themselves ([`Item::Data`], [`AttrList::Token`]): the writer takes their bytes
+//! from the input where decoding and escaping would leave them as they are, as most are, and
+//! decodes the rest.
 
 use std::borrow::Cow;
 use std::io::Write;

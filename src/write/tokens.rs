@@ -1,4 +1,5 @@
-//! [`Serializer::write_token`]: the tokenizer's [`Token`]s, decoded, written back as HTML.
+//! [`Serializer::write_token`]: the tokenizer's [`Token`]s, decoded, written back as HTML (the
+//! HTML tokenizer's data text and attributes straight from the input where that is the same).
 
 use std::io::Write;
 
