@@ -95,6 +95,53 @@ pub(crate) fn find_listed_from<const N: usize>(
     find_in_set(&list.set, &window[start..]).map(|i| start + i)
 }
 
+/// Index in `window` of the first byte of `window[start..end]` that is in `list` or below `below`
+/// taken as a signed byte: with `below` 0 the bytes from 0x80 up (non-ASCII: UTF-8 to check),
+/// with 0x21 the ASCII controls and the space too. For the input's raw bytes, which the writer
+/// copies when none of them needs a change; a part shorter than a block is tested in one block of
+/// the window around it, as [`unchanged_span`] tests it.
+#[inline(always)]
+pub(crate) fn find_listed_or_below_in<const N: usize>(
+    list: &ByteList<N>,
+    below: u8,
+    window: &[u8],
+    start: usize,
+    end: usize,
+) -> Option<usize> {
+    let is_marked = |c: u8| list.set.contains(c) || (c as i8) < (below as i8);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let test = |v| simd::eq_any(v, &list.splats) | simd::below_signed(v, below);
+        simd::first_marked(window, start, end, test, is_marked)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    window[start..end]
+        .iter()
+        .position(|&c| is_marked(c))
+        .map(|i| start + i)
+}
+
+/// Calls `f` with the index in `window` of each byte of `window[start..end]` that
+/// [`find_listed_or_below_in`] marks, in order; each block tested once.
+#[inline(always)]
+pub(crate) fn each_listed_or_below_in<const N: usize>(
+    list: &ByteList<N>,
+    below: u8,
+    window: &[u8],
+    start: usize,
+    end: usize,
+    f: impl FnMut(usize),
+) {
+    let is_marked = |c: u8| list.set.contains(c) || (c as i8) < (below as i8);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let test = |v| simd::eq_any(v, &list.splats) | simd::below_signed(v, below);
+        simd::each_marked(window, start, end, test, is_marked, f);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    (start..end).filter(|&i| is_marked(window[i])).for_each(f);
+}
+
 /// Calls `f` with the index of each byte of `hay` that is in `list`, in order: with SSE2 on x86_64
 /// each block of 16 tested once (the tail of a `hay` of at least 16 in the block that ends it) and
 /// its members handed out from the mask; a shorter `hay` byte by byte through the table.
@@ -532,6 +579,20 @@ mod tests {
                 let window = &base[..start + len];
                 let from = find_listed_from(&list, window, start);
                 assert_eq!(from, expected.map(|i| start + i), "{start} {len}");
+                for below in [0u8, 0x21] {
+                    let marked = |c: u8| b"<&\0\xFFq".contains(&c) || (c as i8) < (below as i8);
+                    let all: Vec<usize> =
+                        (start..start + len).filter(|&i| marked(base[i])).collect();
+                    // A window reaching past the part, as the input's windows do.
+                    let end = start + len;
+                    let got = find_listed_or_below_in(&list, below, &base, start, end);
+                    assert_eq!(got, all.first().copied(), "{start} {len} {below}");
+                    let got = find_listed_or_below_in(&list, below, window, start, end);
+                    assert_eq!(got, all.first().copied(), "{start} {len} {below}");
+                    let mut each = Vec::new();
+                    each_listed_or_below_in(&list, below, &base, start, end, |i| each.push(i));
+                    assert_eq!(each, all, "{start} {len} {below}");
+                }
                 let mut each = Vec::new();
                 each_listed(&list, hay, |i| each.push(i));
                 let all: Vec<usize> = (0..len)

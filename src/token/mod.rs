@@ -113,6 +113,11 @@ impl<'a> Source<'a> {
         self.xml
     }
 
+    /// Where `span` is in [`bytes`](Self::bytes).
+    pub(crate) fn range(&self, span: Span) -> std::ops::Range<usize> {
+        span.start - self.base..span.end - self.base
+    }
+
     pub(crate) fn raw(&self, span: Span) -> &'a [u8] {
         &self.bytes[span.start - self.base..span.end - self.base]
     }

@@ -4,7 +4,13 @@
 //! and `>` in attribute mode too).
 
 use super::options::{Quote, QuoteAttrValues};
-use crate::scan::{ByteList, each_listed, find_listed, find_listed_from, find1};
+use std::ops::Range;
+
+use crate::input::valid_str;
+use crate::scan::{
+    ByteList, Changes, each_listed, each_listed_or_below_in, find_listed, find_listed_from,
+    find_listed_or_below_in, find1, unchanged_span,
+};
 
 /// What one escaping pass replaces.
 #[derive(Clone, Copy)]
@@ -99,6 +105,118 @@ fn escape_finding_quote(out: &mut Vec<u8>, text: &str, escapes: Escapes) -> bool
     quote_met
 }
 
+/// The bytes of raw data text that decoding changes or escaping replaces, besides the non-ASCII
+/// ones: `&` (a character reference), `<`, `>`, and CR (a line feed once decoded, or nothing
+/// before one).
+const RAW_DATA_STOPS: ByteList<4> = ByteList::of(*b"&<>\r");
+
+/// [`RAW_DATA_STOPS`] in text known to be UTF-8, where only U+00A0 of the non-ASCII characters
+/// is replaced (its lead byte stops the search).
+const RAW_DATA_UTF8_STOPS: ByteList<5> = ByteList::of(*b"&<>\r\xC2");
+
+/// Append HTML data-state text, the input's bytes `window[part]`, to `out` as it decodes and then
+/// escapes, in one pass: what [`escape_into`] writes (with `<` and `>`, without a quote) for the
+/// text a tokenizer's [`Text::text`](crate::Text::text) decodes it to. Most text changes in
+/// neither step: it is looked at once and copied once. Carriage returns are normalized here (CRLF
+/// and CR as LF, which needs no escape). `false`, with `out` as it was, for text holding a
+/// character reference or bytes that are not UTF-8, which the caller decodes.
+pub(crate) fn raw_data_into(out: &mut Vec<u8>, window: &[u8], part: Range<usize>) -> bool {
+    let Range { start, end } = part;
+    let Some(first) = find_listed_or_below_in(&RAW_DATA_STOPS, 0, window, start, end) else {
+        extend_from_window(out, window, part);
+        return true;
+    };
+    let mark = out.len();
+    let mut done = start;
+    // Where the ASCII bytes end, at a reference or a non-ASCII byte.
+    let mut stop = None;
+    each_listed_or_below_in(&RAW_DATA_STOPS, 0, window, first, end, |at| {
+        let (replacement, len): (&[u8], usize) = match window[at] {
+            _ if stop.is_some() => return,
+            b'<' => (b"&lt;", 1),
+            b'>' => (b"&gt;", 1),
+            b'\r' if at + 1 < end && window[at + 1] == b'\n' => (b"", 1),
+            b'\r' => (b"\n", 1),
+            _ => {
+                stop = Some(at);
+                return;
+            }
+        };
+        out.extend_from_slice(&window[done..at]);
+        out.extend_from_slice(replacement);
+        done = at + len;
+    });
+    let Some(at) = stop else {
+        out.extend_from_slice(&window[done..end]);
+        return true;
+    };
+    out.extend_from_slice(&window[done..at]);
+    // A non-ASCII byte starts a character: the rest is checked once, and then only U+00A0 of its
+    // non-ASCII characters is replaced.
+    let utf8 = window[at] != b'&' && valid_str(&window[at..end]).is_some();
+    if utf8 && utf8_data_into(out, &window[at..end]) {
+        return true;
+    }
+    out.truncate(mark);
+    false
+}
+
+/// [`raw_data_into`] for the rest of a text from a non-ASCII byte on, known to be UTF-8; `false`
+/// at a character reference (what is written then is taken back by the caller).
+fn utf8_data_into(out: &mut Vec<u8>, rest: &[u8]) -> bool {
+    let mut done = 0;
+    let mut reference = false;
+    each_listed(&RAW_DATA_UTF8_STOPS, rest, |at| {
+        let (replacement, len): (&[u8], usize) = match rest[at] {
+            _ if reference => return,
+            b'&' => {
+                reference = true;
+                return;
+            }
+            b'<' => (b"&lt;", 1),
+            b'>' => (b"&gt;", 1),
+            b'\r' if rest.get(at + 1) == Some(&b'\n') => (b"", 1),
+            b'\r' => (b"\n", 1),
+            // 0xC2: U+00A0 if 0xA0 follows, else another character of U+0080..U+00BF.
+            _ if rest.get(at + 1) == Some(&0xA0) => (b"&nbsp;", 2),
+            _ => return,
+        };
+        out.extend_from_slice(&rest[done..at]);
+        out.extend_from_slice(replacement);
+        done = at + len;
+    });
+    out.extend_from_slice(&rest[done..]);
+    !reference
+}
+
+/// Append a tag or attribute name from the HTML tokenizer, the input's bytes `window[part]`, to
+/// `out` when it decodes to those bytes (ASCII, no capital letter, U+0000 nor CR: most names do),
+/// short ones without a call to `memcpy`; `false`, with `out` as it was, for the caller to write
+/// the decoded name.
+#[inline(always)]
+pub(crate) fn raw_name_into(out: &mut Vec<u8>, window: &[u8], part: Range<usize>) -> bool {
+    if unchanged_span(window, part.start, part.end, Changes::Name).is_err() {
+        return false;
+    }
+    extend_from_window(out, window, part);
+    true
+}
+
+/// Append `window[part]` to `out`: a part of at most 16 bytes as one block of 16 from the window
+/// (cut back to the part after), which costs less than a call to `memcpy`; most names and many
+/// values are that short.
+#[inline(always)]
+pub(crate) fn extend_from_window(out: &mut Vec<u8>, window: &[u8], part: Range<usize>) {
+    match window.get(part.start..part.start + 16) {
+        Some(block) if part.len() <= 16 => {
+            let len = out.len();
+            out.extend_from_slice(block);
+            out.truncate(len + part.len());
+        }
+        _ => out.extend_from_slice(&window[part]),
+    }
+}
+
 /// Append `text` to `out` escaped for XML (XML5's inserted text and attribute values): `&`, `<`,
 /// `>` and `quote` as predefined entities, CR as `&#13;` (a literal one reads back as a line
 /// feed); U+00A0 stays (`&nbsp;` is not XML).
@@ -151,6 +269,64 @@ pub(crate) fn plain_value_into(out: &mut Vec<u8>, value: &str, when: QuoteAttrVa
     out.truncate(start);
     false
 }
+
+/// An attribute value given as the input's bytes `window[part]`, written after its `=` as the
+/// decoded value would be ([`plain_value_into`], or [`needs_quotes`] and [`quote_into`] with the
+/// default escapes) where that is the bytes as they are, which is most values: no byte that
+/// decoding changes (`&`, U+0000, CR) nor one to escape in the quotes they need, all ASCII.
+/// `Some` with whether it was written unquoted; `None`, with `out` as it was, for the caller to
+/// decode and write the value. One test of the bytes for a plain value, a second from where it
+/// met a byte that needs quotes.
+pub(crate) fn raw_value_into(
+    out: &mut Vec<u8>,
+    window: &[u8],
+    part: Range<usize>,
+    when: QuoteAttrValues,
+    quote: Quote,
+) -> Option<bool> {
+    let Range { start, end } = part;
+    let first = match when {
+        QuoteAttrValues::Spec if start < end => {
+            let Some(first) = find_listed_or_below_in(&RAW_NOT_PLAIN, 0x21, window, start, end)
+            else {
+                extend_from_window(out, window, part);
+                return Some(true);
+            };
+            // Not plain only because of a control character, or an escape: the caller's.
+            if !matches!(
+                window[first],
+                b'\t' | b'\n' | b'\x0C' | b' ' | b'\'' | b'=' | b'`'
+            ) {
+                return None;
+            }
+            first
+        }
+        QuoteAttrValues::Spec | QuoteAttrValues::Always => start,
+        QuoteAttrValues::Legacy => return None,
+    };
+    let (q, stops) = match quote {
+        Quote::Double => (b'"', &RAW_IN_DOUBLE),
+        Quote::Single => (b'\'', &RAW_IN_SINGLE),
+    };
+    if find_listed_or_below_in(stops, 0, window, first, end).is_some() {
+        return None;
+    }
+    out.push(q);
+    extend_from_window(out, window, part);
+    out.push(q);
+    Some(false)
+}
+
+/// The bytes from `!` up that keep a raw value from being plain: [`NOT_PLAIN`]'s (`&` is also a
+/// reference to decode), the rest of them being below `!` or non-ASCII.
+const RAW_NOT_PLAIN: ByteList<7> = ByteList::of(*b"\"'=`<>&");
+
+/// The ASCII bytes a raw value in double quotes cannot be written as it is with: what decoding
+/// changes (`&`, U+0000, CR) and what the default escapes replace (`&`, `<`, `>`, the quote).
+const RAW_IN_DOUBLE: ByteList<6> = ByteList::of(*b"\"&<>\0\r");
+
+/// [`RAW_IN_DOUBLE`] in single quotes.
+const RAW_IN_SINGLE: ByteList<6> = ByteList::of(*b"'&<>\0\r");
 
 /// What makes a value need quotes or an escape, whatever the options: every byte of [`QUOTED`]
 /// and of the [`STOPS`] of an unquoted value.
@@ -205,11 +381,149 @@ pub(crate) fn quote_into(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::cases;
+    use crate::{Token, Tokenizer};
+
+    /// Pieces whose mixes hold every case of [`raw_data_into`]: plain bytes, each byte it stops
+    /// at, CRLF and lone CR at either end, references, U+00A0 and other non-ASCII characters,
+    /// and bytes that are not UTF-8.
+    const PIECES: [&[u8]; 16] = [
+        b"ab",
+        b" ",
+        b"\r",
+        b"\n",
+        b"\r\n",
+        b"&",
+        b"&amp;",
+        b"&lt",
+        b"<",
+        b">",
+        b"\0",
+        b"\xC2\xA0",
+        "é".as_bytes(),
+        "日".as_bytes(),
+        b"\xC2",
+        b"\xFF",
+    ];
+
+    #[test]
+    fn raw_data_is_written_as_decoding_then_escaping_writes_it() {
+        let mut tokenizer = Tokenizer::default();
+        let mut x = 7u64;
+        for n in 0..cases(4000, 200) {
+            let mut page = b"<p>".to_vec();
+            for _ in 0..n % 40 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                page.extend_from_slice(PIECES[(x % PIECES.len() as u64) as usize]);
+            }
+            for token in tokenizer.tokenize(&page) {
+                let Token::Text(text) = token else { continue };
+                let mut want = b"x".to_vec();
+                let escapes = Escapes {
+                    angle: true,
+                    quote: None,
+                    cr: true,
+                };
+                escape_into(&mut want, text.text(), escapes);
+                let mut got = b"x".to_vec();
+                let part = text.src.range(text.span);
+                if raw_data_into(&mut got, text.src.bytes, part) {
+                    assert_eq!(got, want, "{:?}", text.raw());
+                } else {
+                    assert_eq!(got, b"x", "{:?}", text.raw());
+                    let reference = text.raw().contains(&b'&');
+                    assert!(reference || std::str::from_utf8(text.raw()).is_err());
+                }
+            }
+        }
+    }
 
     fn escaped(text: &str, escapes: Escapes) -> String {
         let mut out = Vec::new();
         escape_into(&mut out, text, escapes);
         String::from_utf8(out).unwrap()
+    }
+
+    /// What the writer writes after `=` for the decoded `value` with the default escapes.
+    fn value_written(value: &str, when: QuoteAttrValues, quote: Quote) -> Vec<u8> {
+        let mut out = Vec::new();
+        let escapes = Escapes {
+            angle: true,
+            quote: None,
+            cr: true,
+        };
+        if plain_value_into(&mut out, value, when) {
+        } else if needs_quotes(value, when, escapes) {
+            quote_into(&mut out, value, escapes, quote, true);
+        } else {
+            escape_into(&mut out, value, escapes);
+        }
+        out
+    }
+
+    #[test]
+    fn a_raw_value_is_written_as_it_is_where_the_decoded_one_would_be_so() {
+        let mut tokenizer = Tokenizer::default();
+        let mut x = 11u64;
+        let extra: [&[u8]; 6] = [b"=", b"'", b"`", b"\t", b"\x01", b"x/y"];
+        for n in 0..cases(4000, 200) {
+            let mut value = Vec::new();
+            for _ in 0..n % 24 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let i = (x % (PIECES.len() + extra.len()) as u64) as usize;
+                value.extend_from_slice(PIECES.get(i).copied().unwrap_or_else(|| extra[i - 16]));
+            }
+            let mut page = b"<a x=\"".to_vec();
+            page.extend(value.iter().filter(|&&b| b != b'"'));
+            page.extend_from_slice(b"\" y='");
+            page.extend(value.iter().filter(|&&b| b != b'\''));
+            page.extend_from_slice(b"'>");
+            for token in tokenizer.tokenize(&page) {
+                let Token::StartTag(tag) = token else {
+                    continue;
+                };
+                for a in tag.attributes() {
+                    let raw = a.raw_value();
+                    let when = [
+                        QuoteAttrValues::Spec,
+                        QuoteAttrValues::Always,
+                        QuoteAttrValues::Legacy,
+                    ];
+                    for (when, quote) in when
+                        .into_iter()
+                        .flat_map(|w| [Quote::Double, Quote::Single].map(|q| (w, q)))
+                    {
+                        let want = value_written(a.value(), when, quote);
+                        let mut got = b"=".to_vec();
+                        let part = tag.src.range(a.value_span());
+                        match raw_value_into(&mut got, tag.src.bytes, part, when, quote) {
+                            Some(unquoted) => {
+                                assert_eq!(&got[1..], want, "{raw:?} {when:?} {quote:?}");
+                                assert_eq!(unquoted, !matches!(want.first(), Some(b'"' | b'\'')));
+                            }
+                            None => assert_eq!(got, b"="),
+                        }
+                    }
+                    // Turned down under the default options only where the value changes in
+                    // decoding or needs an escape, or holds a byte the tests take for either (a
+                    // control, non-ASCII).
+                    let when = QuoteAttrValues::Spec;
+                    let mut got = Vec::new();
+                    let part = tag.src.range(a.value_span());
+                    let written =
+                        raw_value_into(&mut got, tag.src.bytes, part, when, Quote::Double);
+                    let want = value_written(a.value(), when, Quote::Double);
+                    let inner = want.get(1..want.len().saturating_sub(1));
+                    let as_is = a.value().as_bytes() == raw && (want == raw || inner == Some(raw));
+                    let unsure = raw.iter().any(|b| !(0x20..0x80).contains(b));
+                    assert!(written.is_some() || !as_is || unsure, "{raw:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! [`Serializer::write_token`]: the tokenizer's [`Token`]s, decoded, written back as HTML.
+//! [`Serializer::write_token`]: the tokenizer's [`Token`]s, decoded, written back as HTML (the
+//! HTML tokenizer's data text and attributes straight from the input where that is the same).
 
 use std::io::Write;
 
 use super::error::WriteError;
 use super::serializer::{Doctype, Namespace, Serializer};
-use crate::{StartTag, Token};
+use crate::{StartTag, Text, Token};
 
 impl<W: Write> Serializer<W> {
     /// Write a token from a [`Tokenizer`](crate::Tokenizer) by its decoded parts (names, values,
@@ -43,7 +44,7 @@ impl<W: Write> Serializer<W> {
         match token {
             Token::StartTag(tag) => self.start_tag_token(tag),
             Token::EndTag(tag) => self.end(tag.name()),
-            Token::Text(text) => self.text_of_kind(text.text(), text.kind()),
+            Token::Text(text) => self.text_token(text),
             Token::Comment(comment) => self.comment_token(comment.data()),
             Token::Doctype(d) => self.doctype_token(&Doctype {
                 name: d.name(),
@@ -57,13 +58,35 @@ impl<W: Write> Serializer<W> {
         }
     }
 
-    /// A start tag, its attributes gathered in the reused allocation. Out of line: the other
-    /// tokens' path stays short.
+    /// Text: HTML data text in data goes on as the input has it, decoded by the writer together
+    /// with escaping; other text decoded first.
+    fn text_token(&mut self, text: &Text<'_>) -> Result<(), WriteError> {
+        if self.html_token && self.writes_data_as_is(text.kind()) {
+            // Text decodes to nothing only when it is nothing.
+            if text.raw().is_empty() {
+                return Ok(());
+            }
+            return self.emit_data(*text);
+        }
+        self.text_of_kind(text.text(), text.kind())
+    }
+
+    /// A start tag: from the HTML tokenizer and written as it is, straight from the token; else
+    /// its attributes gathered in the reused allocation. Out of line: the other tokens' path stays
+    /// short.
     #[inline(never)]
     fn start_tag_token(&mut self, tag: &StartTag<'_>) -> Result<(), WriteError> {
+        let name = tag.name();
+        if self.html_token && !self.rewrites_attributes(name) {
+            debug_assert!({
+                let pairs: Vec<_> = tag.attributes().map(|a| (a.name(), a.value())).collect();
+                self.check_names(name, &pairs).is_ok()
+            });
+            return self.start_from_token(name, tag);
+        }
         let mut attributes = recycle(std::mem::take(&mut self.spare_attributes));
         attributes.extend(tag.attributes().map(|a| (a.name(), a.value())));
-        let result = self.start(Namespace::Html, tag.name(), &attributes, tag.self_closing());
+        let result = self.start(Namespace::Html, name, &attributes, tag.self_closing());
         self.spare_attributes = recycle(attributes);
         result
     }

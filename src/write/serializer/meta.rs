@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::io::Write;
 
 use super::output::FLUSH_AT;
-use super::{Doctype, Item, Namespace, Serializer, WriteError};
+use super::{AttrList, Doctype, Item, Namespace, Serializer, WriteError};
 use crate::TextKind;
 
 /// An [`Item`] held back while the head waits for its charset declaration.
@@ -41,15 +41,22 @@ impl Held {
                 namespace,
             } => Held::Start {
                 name: name.to_owned(),
-                attributes: attributes
-                    .iter()
-                    .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-                    .collect(),
+                attributes: match attributes {
+                    AttrList::Pairs(pairs) => pairs
+                        .iter()
+                        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                        .collect(),
+                    AttrList::Token(tag) => tag
+                        .attributes()
+                        .map(|a| (a.name().to_owned(), a.value().to_owned()))
+                        .collect(),
+                },
                 self_closing,
                 namespace,
             },
             Item::End(name) => Held::End(name.to_owned()),
             Item::Text(text, kind) => Held::Text(text.to_owned(), kind),
+            Item::Data(text) => Held::Text(text.text().to_owned(), TextKind::Data),
             Item::Comment(text) => Held::Comment(text.to_owned()),
             Item::Doctype(d) => Held::Doctype {
                 name: d.name.map(str::to_owned),
@@ -176,7 +183,7 @@ impl<W: Write> Serializer<W> {
         if inject && let Some(encoding) = self.options.inject_meta_charset.clone() {
             self.omit_stage(Item::Start {
                 name: "meta",
-                attributes: &[("charset", &encoding)],
+                attributes: AttrList::Pairs(&[("charset", &encoding)]),
                 self_closing: false,
                 namespace: Namespace::Html,
             });
@@ -202,7 +209,7 @@ fn with_item<R>(held: &Held, f: impl FnOnce(Item<'_>) -> R) -> R {
                 .collect();
             f(Item::Start {
                 name,
-                attributes: &views,
+                attributes: AttrList::Pairs(&views),
                 self_closing: *self_closing,
                 namespace: *namespace,
             })

@@ -5,10 +5,14 @@ use std::io::Write;
 
 use super::super::check::{self, is_raw};
 use super::super::elements::{eats_leading_newline, is_boolean_attribute, is_void};
-use super::super::escape::{Escapes, escape_into, needs_quotes, plain_value_into, quote_into};
+use super::super::escape::{
+    Escapes, escape_into, needs_quotes, plain_value_into, quote_into, raw_data_into, raw_name_into,
+    raw_value_into,
+};
 use super::super::optional::{self, Next};
-use super::{Doctype, Item, Namespace, Serializer};
-use crate::TextKind;
+use super::{AttrList, Doctype, Item, Namespace, Serializer};
+use crate::token::Source;
+use crate::{Attribute, Text, TextKind};
 
 /// A tag held back by optional-tag omission.
 #[derive(Clone, Copy)]
@@ -46,10 +50,12 @@ impl<W: Write> Serializer<W> {
         match item {
             Item::Start {
                 name,
-                attributes: [],
+                attributes,
                 self_closing: false,
                 namespace: Namespace::Html,
-            } if let Some(name) = optional::find(optional::OPTIONAL_START, name) => {
+            } if attributes.is_empty()
+                && let Some(name) = optional::find(optional::OPTIONAL_START, name) =>
+            {
                 self.pending = Some(Pending::Start {
                     name,
                     after_omitted_end: omitted_end,
@@ -74,7 +80,7 @@ impl<W: Write> Serializer<W> {
                 if !optional::may_omit_start(name, next, after_omitted_end, html5lib) {
                     self.write_item(Item::Start {
                         name,
-                        attributes: &[],
+                        attributes: AttrList::Pairs(&[]),
                         self_closing: false,
                         namespace: Namespace::Html,
                     });
@@ -121,6 +127,12 @@ impl<W: Write> Serializer<W> {
                 }
                 self.write_text(text, kind);
             }
+            Item::Data(text) => {
+                if eater && text.text().starts_with('\n') {
+                    self.buf.push(b'\n');
+                }
+                self.write_data(text);
+            }
             Item::Comment(text) => {
                 self.buf.extend_from_slice(b"<!--");
                 self.buf.extend_from_slice(text.as_bytes());
@@ -143,53 +155,32 @@ impl<W: Write> Serializer<W> {
     fn write_start(
         &mut self,
         name: &str,
-        attributes: &[(&str, &str)],
+        attributes: AttrList<'_>,
         self_closing: bool,
         namespace: Namespace,
     ) {
-        let o = &self.options;
         self.buf.push(b'<');
         self.buf.extend_from_slice(name.as_bytes());
         let mut last_unquoted = false;
-        for (attr, value) in attributes {
-            self.buf.push(b' ');
-            self.buf.extend_from_slice(attr.as_bytes());
-            last_unquoted = false;
-            let boolean = o.minimize_boolean_attributes
-                && is_boolean_attribute(name, attr, o.html5lib_compat)
-                && (o.html5lib_compat || value.is_empty() || value.eq_ignore_ascii_case(attr));
-            if boolean {
-                continue;
+        match attributes {
+            AttrList::Pairs(pairs) => {
+                for (attr, value) in pairs {
+                    self.buf.push(b' ');
+                    self.buf.extend_from_slice(attr.as_bytes());
+                    last_unquoted = self.write_value(name, attr, value);
+                }
             }
-            self.buf.push(b'=');
-            if plain_value_into(&mut self.buf, value, o.quote_attr_values) {
-                last_unquoted = true;
-                continue;
-            }
-            let mut escapes = Escapes {
-                angle: o.escape_lt_in_attrs,
-                quote: None,
-                cr: !o.html5lib_compat,
-            };
-            if needs_quotes(value, o.quote_attr_values, escapes) {
-                quote_into(
-                    &mut self.buf,
-                    value,
-                    escapes,
-                    o.quote_char,
-                    o.use_best_quote_char,
-                );
-            } else {
-                // Unquoted: no quote, `<`, `>`, whitespace or `=` is left in the value.
-                escapes.angle = true;
-                escape_into(&mut self.buf, value, escapes);
-                last_unquoted = true;
+            AttrList::Token(tag) => {
+                for attribute in tag.attributes() {
+                    last_unquoted = self.write_token_attribute(name, tag.src, &attribute);
+                }
             }
         }
+        let o = &self.options;
         let foreign = namespace != Namespace::Html;
-        let void = !foreign && is_void(name);
-        let solidus =
-            (self_closing && (o.keep_self_closing || foreign)) || (void && o.use_trailing_solidus);
+        // The option first: most tags are not looked up.
+        let void = o.use_trailing_solidus && !foreign && is_void(name);
+        let solidus = (self_closing && (o.keep_self_closing || foreign)) || void;
         if solidus {
             if o.space_before_trailing_solidus || last_unquoted {
                 self.buf.push(b' ');
@@ -197,6 +188,78 @@ impl<W: Write> Serializer<W> {
             self.buf.push(b'/');
         }
         self.buf.push(b'>');
+    }
+
+    /// An attribute of a tag from the HTML tokenizer: its value's bytes as the input has them
+    /// where they are what [`write_value`](Self::write_value) would write for the decoded value
+    /// ([`raw_value_into`]; unless boolean attributes are minimized, which looks at the value
+    /// first), else the value decoded and written by it. Whether the value was written unquoted.
+    fn write_token_attribute(
+        &mut self,
+        element: &str,
+        src: &Source<'_>,
+        attribute: &Attribute<'_>,
+    ) -> bool {
+        self.buf.push(b' ');
+        if !raw_name_into(&mut self.buf, src.bytes, src.range(attribute.name_span())) {
+            self.buf.extend_from_slice(attribute.name().as_bytes());
+        }
+        let o = &self.options;
+        if !o.minimize_boolean_attributes {
+            self.buf.push(b'=');
+            let raw = src.range(attribute.value_span());
+            let (when, quote) = (o.quote_attr_values, o.quote_char);
+            if let Some(unquoted) = raw_value_into(&mut self.buf, src.bytes, raw, when, quote) {
+                return unquoted;
+            }
+            self.buf.pop();
+        }
+        self.write_value(element, attribute.name(), attribute.value())
+    }
+
+    /// The `=value` after an attribute's name (nothing for a minimized boolean attribute), quoted
+    /// and escaped as the options say; whether it was written unquoted.
+    fn write_value(&mut self, element: &str, attr: &str, value: &str) -> bool {
+        let o = &self.options;
+        let boolean = o.minimize_boolean_attributes
+            && is_boolean_attribute(element, attr, o.html5lib_compat)
+            && (o.html5lib_compat || value.is_empty() || value.eq_ignore_ascii_case(attr));
+        if boolean {
+            return false;
+        }
+        self.buf.push(b'=');
+        if plain_value_into(&mut self.buf, value, o.quote_attr_values) {
+            return true;
+        }
+        let mut escapes = Escapes {
+            angle: o.escape_lt_in_attrs,
+            quote: None,
+            cr: !o.html5lib_compat,
+        };
+        if needs_quotes(value, o.quote_attr_values, escapes) {
+            quote_into(
+                &mut self.buf,
+                value,
+                escapes,
+                o.quote_char,
+                o.use_best_quote_char,
+            );
+            false
+        } else {
+            // Unquoted: no quote, `<`, `>`, whitespace or `=` is left in the value.
+            escapes.angle = true;
+            escape_into(&mut self.buf, value, escapes);
+            true
+        }
+    }
+
+    /// HTML data text as the input has it, decoded and escaped in one pass where it can be (not
+    /// first in the output, where a U+FEFF is escaped).
+    fn write_data(&mut self, text: Text<'_>) {
+        let raw = text.src.range(text.span);
+        if !(self.started && raw_data_into(&mut self.buf, text.src.bytes, raw)) {
+            self.write_text(text.text(), TextKind::Data);
+        }
     }
 
     fn write_text(&mut self, text: &str, kind: TextKind) {
@@ -271,6 +334,13 @@ fn next_of<'a>(item: Item<'a>) -> Next<'a> {
         Item::End(name) => Next::End(name),
         Item::Text(text, _) => Next::Text {
             space: text.as_bytes().first().is_some_and(|&b| check::is_space(b)),
+        },
+        Item::Data(text) => Next::Text {
+            space: text
+                .text()
+                .as_bytes()
+                .first()
+                .is_some_and(|&b| check::is_space(b)),
         },
         Item::Comment(_) => Next::Comment,
         Item::Doctype(_) | Item::Pi(..) => Next::Other,
