@@ -102,7 +102,7 @@ mod tagstream_tree {
         fn run(&mut self, corpus: &Corpus) -> Outcome {
             let mut out = Outcome::default();
             for page in &corpus.pages {
-                let mut builder = TreeBuilder::new();
+                let mut builder = TreeBuilder::with_capacity(page.bytes.len());
                 self.parser
                     .parse(&page.bytes)
                     .for_each_event(|event| builder.push(&event));

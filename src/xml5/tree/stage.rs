@@ -20,7 +20,10 @@ use crate::token::{
 };
 
 use super::super::{Tokenizer, Tokens};
-use super::names::{Mark, Ns, QName, Scope, Split, XML_NAMESPACE, XMLNS_NAMESPACE, parts, split};
+use super::names::{
+    Mark, Ns, NsKey, QName, Scope, Split, XML_NAMESPACE, XMLNS_NAMESPACE, declared, parts, split,
+    unprefixed,
+};
 
 /// The options of the tree stage (the tokenizer's are [`Options`]).
 ///
@@ -244,6 +247,12 @@ impl<'s, 't: 's> Start<'s, 't> {
     pub fn tag(&self) -> StartTag<'t> {
         self.tag
     }
+
+    /// The [`NsKey`] of the element's namespace.
+    pub(super) fn namespace_key(&self) -> NsKey {
+        let ns = self.stage.frames.last().map_or(Ns::None, |f| f.ns);
+        self.stage.scope.key(ns)
+    }
 }
 
 /// The attributes of a [`Start`], resolved; see [`Start::attributes`].
@@ -262,13 +271,17 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
             let slot = self.slots.next()?;
             if slot.keep {
                 let (prefix, local) = parts(attribute.name(), slot.split);
-                let namespace = self.scope.uri(slot.ns);
                 let name = QName {
-                    namespace,
+                    namespace: self.scope.uri(slot.ns),
                     prefix,
                     local,
                 };
-                return Some(NsAttribute { name, attribute });
+                let key = self.scope.key(slot.ns);
+                return Some(NsAttribute {
+                    name,
+                    attribute,
+                    key,
+                });
             }
         }
     }
@@ -279,6 +292,7 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
 pub struct NsAttribute<'s, 't> {
     name: QName<'s>,
     attribute: Attribute<'t>,
+    key: NsKey,
 }
 
 impl<'s, 't> NsAttribute<'s, 't> {
@@ -295,6 +309,11 @@ impl<'s, 't> NsAttribute<'s, 't> {
     /// The attribute as the tokenizer gives it (raw bytes, spans).
     pub fn attribute(&self) -> Attribute<'t> {
         self.attribute
+    }
+
+    /// The [`NsKey`] of its namespace.
+    pub(super) fn namespace_key(&self) -> NsKey {
+        self.key
     }
 }
 
@@ -647,11 +666,16 @@ impl Stage {
             return None;
         }
         let mark = self.scope.mark();
-        self.declare_namespaces(&tag, tokens);
+        let pending = self.declare_namespaces(&tag, tokens);
         let name = tag.name();
-        let (split, ns) = self.resolve_element(name, at, tokens);
-        self.resolve_attributes(&tag, tokens);
-        self.drop_repeated_attributes(&tag, tokens);
+        let split = split(name);
+        let ns = self.resolve_element(name, split, at, tokens);
+        if pending > 0 {
+            self.resolve_attributes(&tag, tokens);
+            if pending > 1 {
+                self.drop_repeated_attributes(&tag, tokens);
+            }
+        }
         self.push_frame(name, split, ns, mark);
         self.phase = Phase::Main;
         if tag.self_closing() {
@@ -661,28 +685,47 @@ impl Stage {
         Some(Ready::Start(tag))
     }
 
-    /// First pass over the attributes: apply the namespace declarations among them.
-    fn declare_namespaces(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
+    /// First pass over the attributes: apply the namespace declarations among them. How many
+    /// are left for the second pass (prefixed names that are not declarations). Names are read
+    /// raw where decoding would not change them.
+    fn declare_namespaces(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) -> usize {
         self.attrs.clear();
+        let mut pending = 0;
         for attribute in tag.attributes() {
-            let name = attribute.name();
-            let split = split(name);
-            let slot = match parts(name, split) {
-                (None, "xmlns") => self.declaration(None, split, &attribute, tokens),
-                (Some("xmlns"), prefix) => {
-                    self.declaration(Some(prefix), split, &attribute, tokens)
+            let raw = attribute.raw_name();
+            // Most names have no prefix: in no namespace, not decoded here (a raw `xmlns` is the
+            // only one to decode to `xmlns`: a byte that decoding changes becomes U+FFFD).
+            let (split, declares) = match unprefixed(raw) {
+                true => (Split::Unprefixed, raw == b"xmlns"),
+                false => {
+                    let split = split(attribute.name());
+                    (
+                        split,
+                        declared(attribute.name().as_bytes(), split).is_some(),
+                    )
                 }
-                _ => AttrSlot {
+            };
+            let slot = if declares {
+                let prefix = match split {
+                    Split::Prefixed(_) => Some(parts(attribute.name(), split).1),
+                    _ => None,
+                };
+                self.declaration(prefix, split, &attribute, tokens)
+            } else {
+                // Unprefixed: in no namespace, nothing to resolve.
+                let prefixed = split != Split::Unprefixed;
+                pending += usize::from(prefixed);
+                AttrSlot {
                     ns: Ns::None,
                     split,
                     declaration: false,
-                    // Unprefixed: in no namespace, nothing to resolve.
-                    pending: split != Split::Unprefixed,
+                    pending: prefixed,
                     keep: true,
-                },
+                }
             };
             self.attrs.push(slot);
         }
+        pending
     }
 
     /// `xmlns="uri"` or `xmlns:prefix="uri"`: bind, unless it is one the namespaces
@@ -720,8 +763,16 @@ impl Stage {
     }
 
     /// The element's namespace: its prefix's, or the default namespace when it has none.
-    fn resolve_element(&mut self, name: &str, at: usize, tokens: &mut Tokens<'_>) -> (Split, Ns) {
-        let split = split(name);
+    fn resolve_element(
+        &mut self,
+        name: &str,
+        split: Split,
+        at: usize,
+        tokens: &mut Tokens<'_>,
+    ) -> Ns {
+        if split == Split::Unprefixed {
+            return self.scope.default_ns();
+        }
         let ns = match (split, parts(name, split)) {
             (Split::Malformed, _) => Err(TreeErrorCode::InvalidQualifiedName),
             (_, (Some("xmlns"), _)) => Err(TreeErrorCode::XmlnsPrefixOnElement),
@@ -731,11 +782,10 @@ impl Stage {
                 None => Ok(Ns::None),
             },
         };
-        let ns = ns.unwrap_or_else(|code| {
+        ns.unwrap_or_else(|code| {
             self.report(code, at, tokens);
             Ns::None
-        });
-        (split, ns)
+        })
     }
 
     /// Second pass: the namespace of each prefixed attribute that is not a declaration (its
@@ -820,14 +870,23 @@ impl Stage {
         });
     }
 
-    /// An end tag in the main phase; a short end tag pops the current element.
+    /// An end tag in the main phase; a short end tag pops the current element. The current
+    /// element's name is compared with the raw bytes first: decoding changes no byte of a
+    /// decoded name, so raw bytes equal to it decode to it (most end tags match so, undecoded).
     fn close<'t>(&mut self, tag: EndTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
-        let name = tag.name();
+        let raw = tag.raw_name();
         let span = tag.span();
         let top = self.frames.len().checked_sub(1)?;
-        if name.is_empty() && tag.name_span().is_empty() {
+        if raw.is_empty() {
             self.schedule_ends(1, EndCause::Short, EndCause::Short, span);
-        } else if self.written_name(top) == name {
+            return None;
+        }
+        if self.written_name(top).as_bytes() == raw {
+            self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
+            return None;
+        }
+        let name = tag.name();
+        if self.written_name(top) == name {
             self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
         } else if let Some(index) = self.find_open(name) {
             self.report(TreeErrorCode::MismatchedEndTag, span.start, tokens);
