@@ -213,7 +213,7 @@ pub enum Event<'s, 't> {
 
 /// An element's start: its name and attributes resolved, its depth, and its tag.
 pub struct Start<'s, 't> {
-    tag: StartTag<'t>,
+    tag: &'s StartTag<'t>,
     stage: &'s Stage,
 }
 
@@ -245,7 +245,7 @@ impl<'s, 't: 's> Start<'s, 't> {
 
     /// The start tag itself (its raw bytes, spans, and every attribute as written).
     pub fn tag(&self) -> StartTag<'t> {
-        self.tag
+        *self.tag
     }
 
     /// The [`NsKey`] of the element's namespace.
@@ -317,24 +317,24 @@ impl<'s, 't> NsAttribute<'s, 't> {
     }
 }
 
-/// An element's end.
-#[derive(Clone, Copy, Debug)]
+/// An element's end. It reads the element from the stage (still on its stack), so that an
+/// event stays small to hand out.
+#[derive(Clone, Copy)]
 pub struct End<'s> {
-    name: QName<'s>,
-    depth: usize,
+    stage: &'s Stage,
     cause: EndCause,
-    span: Span,
 }
 
 impl<'s> End<'s> {
     /// The element's name and namespace (as at its start).
     pub fn name(&self) -> QName<'s> {
-        self.name
+        self.stage
+            .frame_name(self.stage.frames.len().saturating_sub(1))
     }
 
     /// Its depth (as at its start).
     pub fn depth(&self) -> usize {
-        self.depth
+        self.stage.frames.len()
     }
 
     /// Why it ended.
@@ -346,7 +346,18 @@ impl<'s> End<'s> {
     /// the end tag that implied it), or an empty span at the end of the input or at the start
     /// tag the depth limit stopped.
     pub fn span(&self) -> Span {
-        self.span
+        self.stage.end_span
+    }
+}
+
+impl fmt::Debug for End<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("End")
+            .field("name", &self.name())
+            .field("depth", &self.depth())
+            .field("cause", &self.cause)
+            .field("span", &self.span())
+            .finish()
     }
 }
 
@@ -992,6 +1003,7 @@ impl Parser {
             tokens: self.tokenizer.tokenize(input),
             stage: &mut self.stage,
             at_eof: true,
+            tag: None,
         }
     }
 
@@ -1006,6 +1018,7 @@ impl Parser {
             tokens: self.tokenizer.feed(chunk),
             stage: &mut self.stage,
             at_eof: false,
+            tag: None,
         }
     }
 
@@ -1016,6 +1029,7 @@ impl Parser {
             tokens: self.tokenizer.finish(),
             stage: &mut self.stage,
             at_eof: true,
+            tag: None,
         }
     }
 
@@ -1058,6 +1072,8 @@ pub struct Events<'t> {
     tokens: Tokens<'t>,
     stage: &'t mut Stage,
     at_eof: bool,
+    /// The start tag of the last [`Event::Start`], which borrows it from here.
+    tag: Option<StartTag<'t>>,
 }
 
 impl<'t> Events<'t> {
@@ -1066,16 +1082,11 @@ impl<'t> Events<'t> {
         let ready = self.advance()?;
         let stage = &*self.stage;
         Some(match ready {
-            Ready::Start(tag) => Event::Start(Start { tag, stage }),
-            Ready::End(cause) => {
-                let top = stage.frames.len() - 1;
-                Event::End(End {
-                    name: stage.frame_name(top),
-                    depth: stage.frames.len(),
-                    cause,
-                    span: stage.end_span,
-                })
-            }
+            Ready::Start(tag) => Event::Start(Start {
+                tag: self.tag.insert(tag),
+                stage,
+            }),
+            Ready::End(cause) => Event::End(End { stage, cause }),
             Ready::Text(text) => Event::Text(text),
             Ready::Comment(comment) => Event::Comment(comment),
             Ready::Pi(pi) => Event::ProcessingInstruction(pi),
