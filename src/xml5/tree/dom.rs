@@ -163,9 +163,12 @@ impl Document {
 
     fn name(&self, n: NameData) -> QName<'_> {
         let written = self.str(n.written);
-        let (prefix, local) = match (written.get(..n.prefix), written.get(n.prefix + 1..)) {
-            (Some(prefix), Some(local)) if n.prefix > 0 => (Some(prefix), local),
-            _ => (None, written),
+        let (prefix, local) = match n.prefix {
+            0 => (None, written),
+            colon => match (written.get(..colon), written.get(colon + 1..)) {
+                (Some(prefix), Some(local)) => (Some(prefix), local),
+                _ => (None, written),
+            },
         };
         QName {
             namespace: n.namespace.map(|s| self.str(s)),
@@ -234,12 +237,12 @@ impl TreeBuilder {
             last_child: NONE,
             next_sibling: NONE,
         };
-        let mut nodes = Vec::with_capacity(1 + bytes / 48);
+        let mut nodes = Vec::with_capacity(1 + bytes / 24);
         nodes.push(root);
         TreeBuilder {
             doc: Document {
                 nodes,
-                attrs: Vec::with_capacity(bytes / 64),
+                attrs: Vec::with_capacity(bytes / 32),
                 strings: String::with_capacity(bytes),
                 errors: Vec::new(),
                 depth_error: None,
