@@ -256,10 +256,12 @@ impl TreeBuilder {
     pub fn push(&mut self, event: &Event<'_, '_>) {
         match event {
             Event::Start(start) => {
-                let name = self.name(start.name(), start.namespace_key());
+                let key = start.namespace_key();
+                let name = self.name(start.name(), start.written_name(), key);
                 let first = self.doc.attrs.len();
                 for attribute in start.attributes() {
-                    let name = self.name(attribute.name(), attribute.namespace_key());
+                    let key = attribute.namespace_key();
+                    let name = self.name(attribute.name(), attribute.written_name(), key);
                     let value = self.string(attribute.value());
                     self.doc.attrs.push(AttrData { name, value });
                 }
@@ -308,24 +310,14 @@ impl TreeBuilder {
         Str(start, self.doc.strings.len())
     }
 
-    /// A name, written in one piece (`prefix:local` as the stage splits it), its namespace
+    /// A name, copied as `written` (`prefix:local` in one piece, `name` split), its namespace
     /// (key `key`) shared with earlier names in it.
-    fn name(&mut self, name: QName<'_>, key: NsKey) -> NameData {
+    fn name(&mut self, name: QName<'_>, written: &str, key: NsKey) -> NameData {
         let namespace = name.namespace.map(|uri| self.namespace(uri, key));
-        let start = self.doc.strings.len();
-        let prefix = match name.prefix {
-            Some(prefix) => {
-                self.doc.strings.push_str(prefix);
-                self.doc.strings.push(':');
-                prefix.len()
-            }
-            None => 0,
-        };
-        self.doc.strings.push_str(name.local);
         NameData {
             namespace,
-            written: Str(start, self.doc.strings.len()),
-            prefix,
+            written: self.string(written),
+            prefix: name.prefix.map_or(0, str::len),
         }
     }
 

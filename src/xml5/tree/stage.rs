@@ -248,6 +248,12 @@ impl<'s, 't: 's> Start<'s, 't> {
         *self.tag
     }
 
+    /// The element's name as written (`prefix:local` in one piece), for the tree to copy once.
+    pub(super) fn written_name(&self) -> &'s str {
+        self.stage
+            .written_name(self.stage.frames.len().saturating_sub(1))
+    }
+
     /// The [`NsKey`] of the element's namespace.
     pub(super) fn namespace_key(&self) -> NsKey {
         let ns = self.stage.frames.last().map_or(Ns::None, |f| f.ns);
@@ -270,7 +276,8 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
             let attribute = self.attributes.next()?;
             let slot = self.slots.next()?;
             if slot.keep {
-                let (prefix, local) = parts(attribute.name(), slot.split);
+                let written = attribute.name();
+                let (prefix, local) = parts(written, slot.split);
                 let name = QName {
                     namespace: self.scope.uri(slot.ns),
                     prefix,
@@ -280,6 +287,7 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
                 return Some(NsAttribute {
                     name,
                     attribute,
+                    written,
                     key,
                 });
             }
@@ -292,6 +300,8 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
 pub struct NsAttribute<'s, 't> {
     name: QName<'s>,
     attribute: Attribute<'t>,
+    /// The name as written, decoded (`prefix:local` in one piece).
+    written: &'s str,
     key: NsKey,
 }
 
@@ -314,6 +324,11 @@ impl<'s, 't> NsAttribute<'s, 't> {
     /// The [`NsKey`] of its namespace.
     pub(super) fn namespace_key(&self) -> NsKey {
         self.key
+    }
+
+    /// Its name as written (`prefix:local` in one piece), for the tree to copy once.
+    pub(super) fn written_name(&self) -> &'s str {
+        self.written
     }
 }
 
@@ -519,7 +534,7 @@ impl Stage {
     }
 
     fn written_name(&self, index: usize) -> &str {
-        let (start, end) = self.frames[index].name;
+        let (start, end) = self.frames.get(index).map_or((0, 0), |f| f.name);
         &self.names[start..end]
     }
 
