@@ -84,8 +84,8 @@ mod tagstream_tree {
         }
     }
 
-    /// `tagstream-xml5-tree`: one parser reused across files, a new document built for each and
-    /// walked.
+    /// `tagstream-xml5-tree`: one parser reused across files, a new document built for each (its
+    /// builder sized from the file's length, as `Document::parse` sizes it) and walked.
     pub struct TreeDocument {
         parser: Parser,
     }
