@@ -65,9 +65,10 @@ pub const SUBJECTS: &[(&str, &str)] = &[
     (
         "tagstream-xml5-tree",
         "tagstream::xml5::tree::TreeBuilder: the whole Document built per file (one Parser \
-         reused, a new TreeBuilder each file, as Document::parse does but for the parser), then \
-         walked (descendants()). Sum: per element its local/prefix/namespace lengths + per \
-         attribute local/prefix/namespace/value lengths + 1; text/comment/PI/doctype-name lengths",
+         reused, a new TreeBuilder::with_capacity(file length) each file, as Document::parse \
+         does but for the parser), then walked (descendants()). Sum: per element its \
+         local/prefix/namespace lengths + per attribute local/prefix/namespace/value lengths + 1; \
+         text/comment/PI/doctype-name lengths",
     ),
     (
         "quick-xml-ns",

@@ -84,8 +84,8 @@ mod tagstream_tree {
         }
     }
 
-    /// `tagstream-xml5-tree`: one parser reused across files, a new document built for each and
-    /// walked.
+    /// `tagstream-xml5-tree`: one parser reused across files, a new document built for each (its
+    /// builder sized from the file's length, as `Document::parse` sizes it) and walked.
     pub struct TreeDocument {
         parser: Parser,
     }
@@ -102,7 +102,7 @@ mod tagstream_tree {
         fn run(&mut self, corpus: &Corpus) -> Outcome {
             let mut out = Outcome::default();
             for page in &corpus.pages {
-                let mut builder = TreeBuilder::new();
+                let mut builder = TreeBuilder::with_capacity(page.bytes.len());
                 self.parser
                     .parse(&page.bytes)
                     .for_each_event(|event| builder.push(&event));

@@ -1,10 +1,12 @@
 //! A small document tree built from the stage's events: nodes in one `Vec`, linked by index
 //! (parent, first and last child, next sibling), their strings in one `String`. No node owns an
-//! allocation; building it allocates only as those two grow.
+//! allocation; building it allocates only as those two grow. A name is kept as written, in one
+//! piece; a namespace URI once for the elements and attributes in it (as far as a small cache
+//! of the stage's namespace keys sees it).
 
 use crate::options::Options;
 
-use super::names::QName;
+use super::names::{NsKey, QName};
 use super::stage::{DepthError, Event, Parser, TreeError, TreeOptions};
 
 /// A node's place in its [`Document`].
@@ -18,11 +20,13 @@ const NONE: usize = usize::MAX;
 #[derive(Clone, Copy, Debug)]
 struct Str(usize, usize);
 
+/// A name: as written (`prefix:local` or `local`), the length of its prefix (0 for none), its
+/// namespace.
 #[derive(Clone, Copy, Debug)]
 struct NameData {
     namespace: Option<Str>,
-    prefix: Option<Str>,
-    local: Str,
+    written: Str,
+    prefix: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +97,7 @@ impl Document {
     /// Parse a whole document with these options.
     pub fn parse_with(input: &[u8], options: Options, tree: TreeOptions) -> Document {
         let mut parser = Parser::new(options, tree);
-        let mut builder = TreeBuilder::new();
+        let mut builder = TreeBuilder::with_capacity(input.len());
         parser.parse(input).for_each_event(|e| builder.push(&e));
         builder.finish(&mut parser)
     }
@@ -158,10 +162,18 @@ impl Document {
     }
 
     fn name(&self, n: NameData) -> QName<'_> {
+        let written = self.str(n.written);
+        let (prefix, local) = match n.prefix {
+            0 => (None, written),
+            colon => match (written.get(..colon), written.get(colon + 1..)) {
+                (Some(prefix), Some(local)) => (Some(prefix), local),
+                _ => (None, written),
+            },
+        };
         QName {
             namespace: n.namespace.map(|s| self.str(s)),
-            prefix: n.prefix.map(|s| self.str(s)),
-            local: self.str(n.local),
+            prefix,
+            local,
         }
     }
 }
@@ -185,7 +197,12 @@ pub struct TreeBuilder {
     doc: Document,
     /// The node new nodes go into.
     current: usize,
+    /// Namespace URIs already in the document's strings, by [`NsKey`] (direct-mapped).
+    namespaces: [(NsKey, Str); NAMESPACE_CACHE],
 }
+
+/// How many namespaces [`TreeBuilder`] remembers: documents use a few.
+const NAMESPACE_CACHE: usize = 8;
 
 impl Default for TreeBuilder {
     fn default() -> TreeBuilder {
@@ -196,6 +213,23 @@ impl Default for TreeBuilder {
 impl TreeBuilder {
     /// A builder holding an empty document.
     pub fn new() -> TreeBuilder {
+        TreeBuilder::with_capacity(0)
+    }
+
+    /// A builder with room for the tree of a document of about `bytes` bytes (its strings, and
+    /// about as many nodes and attributes as XML of that size has), so that building it
+    /// reallocates little. [`Document::parse`] makes its builder so.
+    ///
+    /// ```
+    /// use tagstream::xml5::tree::{Parser, TreeBuilder};
+    /// let input = b"<a>one <b/>two</a>";
+    /// let mut parser = Parser::default();
+    /// let mut builder = TreeBuilder::with_capacity(input.len());
+    /// parser.parse(input).for_each_event(|e| builder.push(&e));
+    /// let doc = builder.finish(&mut parser);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "one two");
+    /// ```
+    pub fn with_capacity(bytes: usize) -> TreeBuilder {
         let root = NodeData {
             data: Data::Document,
             parent: NONE,
@@ -203,15 +237,18 @@ impl TreeBuilder {
             last_child: NONE,
             next_sibling: NONE,
         };
+        let mut nodes = Vec::with_capacity(1 + bytes / 24);
+        nodes.push(root);
         TreeBuilder {
             doc: Document {
-                nodes: vec![root],
-                attrs: Vec::new(),
-                strings: String::new(),
+                nodes,
+                attrs: Vec::with_capacity(bytes / 32),
+                strings: String::with_capacity(bytes),
                 errors: Vec::new(),
                 depth_error: None,
             },
             current: 0,
+            namespaces: [(0, Str(0, 0)); NAMESPACE_CACHE],
         }
     }
 
@@ -219,10 +256,12 @@ impl TreeBuilder {
     pub fn push(&mut self, event: &Event<'_, '_>) {
         match event {
             Event::Start(start) => {
-                let name = self.name(start.name());
+                let key = start.namespace_key();
+                let name = self.name(start.name(), start.written_name(), key);
                 let first = self.doc.attrs.len();
                 for attribute in start.attributes() {
-                    let name = self.name(attribute.name());
+                    let key = attribute.namespace_key();
+                    let name = self.name(attribute.name(), attribute.written_name(), key);
                     let value = self.string(attribute.value());
                     self.doc.attrs.push(AttrData { name, value });
                 }
@@ -271,11 +310,30 @@ impl TreeBuilder {
         Str(start, self.doc.strings.len())
     }
 
-    fn name(&mut self, name: QName<'_>) -> NameData {
+    /// A name, copied as `written` (`prefix:local` in one piece, `name` split), its namespace
+    /// (key `key`) shared with earlier names in it.
+    fn name(&mut self, name: QName<'_>, written: &str, key: NsKey) -> NameData {
+        let namespace = name.namespace.map(|uri| self.namespace(uri, key));
         NameData {
-            namespace: name.namespace.map(|s| self.string(s)),
-            prefix: name.prefix.map(|s| self.string(s)),
-            local: self.string(name.local),
+            namespace,
+            written: self.string(written),
+            prefix: name.prefix.map_or(0, str::len),
+        }
+    }
+
+    /// The namespace `uri` (key `key`) in the document's strings: where it already is, if the
+    /// cache remembers it, else copied there. A key only picks the cache's slot: what is found
+    /// there is compared with `uri`, so that keys of another document (or parser) cannot mix
+    /// namespaces up.
+    fn namespace(&mut self, uri: &str, key: NsKey) -> Str {
+        let slot = key % NAMESPACE_CACHE;
+        match self.namespaces[slot] {
+            (cached, s) if cached == key && self.doc.strings.get(s.0..s.1) == Some(uri) => s,
+            _ => {
+                let s = self.string(uri);
+                self.namespaces[slot] = (key, s);
+                s
+            }
         }
     }
 

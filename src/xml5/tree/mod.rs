@@ -78,10 +78,12 @@
 //! namespace bindings in scope, the current tag's attribute slots and the errors not taken:
 //! nothing that grows with the document but with its nesting, and [`TreeOptions::max_depth`]
 //! bounds that (a [`DepthError`] stops the stream). In steady state no token allocates: the
-//! stage's vectors and strings keep their capacity. A prefix lookup is a hash probe; an end tag
-//! that does not name the current element walks at most the 16 outermost open elements, and
-//! probes a count of the deeper ones' name hashes, so a deep stack and many stray end tags stay
-//! linear; repeated expanded attribute names are found by sorting.
+//! stage's vectors and strings keep their capacity. A prefix lookup is a hash probe (none when
+//! the prefix is the one looked up last); an end tag is matched against the current element on
+//! its raw bytes first (decoded only when they differ); one that does not name the current
+//! element walks at most the 16 outermost open elements, and probes a count of the deeper ones'
+//! name hashes, so a deep stack and many stray end tags stay linear; repeated expanded
+//! attribute names are found by sorting.
 
 mod dom;
 mod format;

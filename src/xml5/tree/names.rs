@@ -56,7 +56,10 @@ pub(crate) enum Split {
 /// Split `name` at its colon (see [`Split`]). A plain loop, not memchr: names are short, and
 /// memchr's setup cost more than the search (callgrind on the XML race's set).
 pub(crate) fn split(name: &str) -> Split {
-    let bytes = name.as_bytes();
+    split_bytes(name.as_bytes())
+}
+
+fn split_bytes(bytes: &[u8]) -> Split {
     let colon_in = |bytes: &[u8]| bytes.iter().position(|&b| b == b':');
     match colon_in(bytes) {
         None => Split::Unprefixed,
@@ -72,13 +75,31 @@ pub(crate) fn split(name: &str) -> Split {
     }
 }
 
+/// Whether the name written as `raw` has no prefix: no colon (decoding neither adds nor removes
+/// one, so the raw bytes tell), without decoding it.
+#[inline]
+pub(crate) fn unprefixed(raw: &[u8]) -> bool {
+    !raw.contains(&b':')
+}
+
+/// Whether the name `bytes`, split as `split`, declares a namespace: `Some(None)` for `xmlns`
+/// (the default namespace), `Some(Some(prefix))` for `xmlns:prefix`.
+pub(crate) fn declared(bytes: &[u8], split: Split) -> Option<Option<&[u8]>> {
+    match split {
+        Split::Unprefixed if bytes == b"xmlns" => Some(None),
+        Split::Prefixed(colon) if &bytes[..colon] == b"xmlns" => Some(Some(&bytes[colon + 1..])),
+        _ => None,
+    }
+}
+
 /// `name`'s prefix and local part by its [`Split`].
+#[inline]
 pub(crate) fn parts(name: &str, split: Split) -> (Option<&str>, &str) {
     match split {
-        Split::Prefixed(colon) => {
-            let (prefix, rest) = name.split_at(colon);
-            (Some(prefix), &rest[1..])
-        }
+        Split::Prefixed(colon) => match (name.get(..colon), name.get(colon + 1..)) {
+            (Some(prefix), Some(local)) => (Some(prefix), local),
+            _ => (None, name),
+        },
         Split::Unprefixed | Split::Malformed => (None, name),
     }
 }
@@ -96,96 +117,135 @@ pub(crate) enum Ns {
     Bound(usize),
 }
 
+/// A namespace's identity within one document, for a consumer that keeps each namespace URI
+/// once (the tree builder): equal keys of one document are equal URIs (those of two documents
+/// need not be). `0` no namespace, `1` [`XML_NAMESPACE`], `2` [`XMLNS_NAMESPACE`], then one per
+/// declaration, in document order.
+pub(crate) type NsKey = usize;
+
 /// No binding (an index of none).
 const NONE: usize = usize::MAX;
 
-/// One namespace declaration in scope.
+/// One namespace declaration in scope. Its strings keep their capacity when the binding goes out
+/// of scope, for the next binding at its place on the stack.
 struct Binding {
-    /// The declared prefix in [`Scope::text`], `None` for the default namespace.
-    prefix: Option<(usize, usize)>,
-    /// The URI in [`Scope::text`]; empty for an undeclaration (`xmlns=""`, `xmlns:p=""`).
-    uri: (usize, usize),
+    /// The declared prefix, `None` for the default namespace.
+    prefix: Option<String>,
+    /// The URI; empty for an undeclaration (`xmlns=""`, `xmlns:p=""`).
+    uri: String,
     /// The binding of the same prefix this one hides, or [`NONE`].
     shadowed: usize,
+    /// Its [`NsKey`].
+    key: NsKey,
 }
 
 /// Where the scope stood before an element's declarations: what [`Scope::pop_to`] goes back to.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mark {
     bindings: usize,
-    text: usize,
 }
 
 /// The namespace declarations in scope: a stack of bindings (each element's pushed at its start,
-/// popped at its end) and, per prefix, the innermost binding. Memory: the bindings in scope and
-/// their text, plus the prefixes recently bound (the map is pruned when those outnumber the ones
+/// popped at its end) and, per prefix, the innermost binding. Memory: the bindings in scope (and
+/// the strings of as many as were ever in scope at once, kept for reuse, up to 64 across
+/// documents), plus the prefixes recently bound (the map is pruned when those outnumber the ones
 /// in scope), nothing proportional to the document. Lookups are a hash probe, whatever the
-/// number of declarations in scope.
+/// number of declarations in scope; a URI is a load.
 pub(crate) struct Scope {
+    /// The bindings; those from [`Scope::len`] on are out of scope, kept for their strings.
     bindings: Vec<Binding>,
-    /// The prefixes and URIs of the bindings, in binding order.
-    text: String,
+    /// How many bindings are in scope.
+    len: usize,
     /// Prefix → its innermost binding, or [`NONE`] once it went out of scope.
     innermost: HashMap<Box<str>, usize, PrefixHash>,
     /// How many entries of `innermost` are not [`NONE`].
     live: usize,
     /// The innermost default-namespace binding, or [`NONE`].
     default: usize,
+    /// Declarations made in this document: the next binding's key is this plus 3.
+    declared: usize,
+    /// The prefix last looked up and its innermost binding (or [`NONE`]), while `cached`: most
+    /// prefixed names repeat the one before (`xsl:` on every element of a stylesheet). Forgotten
+    /// whenever a prefixed binding comes or goes.
+    last_prefix: String,
+    last_index: usize,
+    cached: bool,
 }
 
 impl Scope {
     pub(crate) fn new() -> Scope {
         Scope {
             bindings: Vec::new(),
-            text: String::new(),
+            len: 0,
             innermost: HashMap::with_hasher(PrefixHash {
                 keys: random_keys(),
             }),
             live: 0,
             default: NONE,
+            declared: 0,
+            last_prefix: String::new(),
+            last_index: NONE,
+            cached: false,
         }
     }
 
-    /// Nothing in scope (a new document), keeping the allocations (and up to 64 prefixes, so
-    /// that documents declaring the same ones allocate nothing for them).
+    /// Nothing in scope (a new document), keeping the allocations (up to 64 bindings' strings,
+    /// and up to 64 prefixes, so that documents declaring the same ones allocate nothing for
+    /// them).
     pub(crate) fn clear(&mut self) {
-        self.bindings.clear();
-        self.text.clear();
+        self.bindings.truncate(64);
+        self.len = 0;
         if self.innermost.len() > 64 {
             self.innermost.clear();
         }
         self.innermost.values_mut().for_each(|index| *index = NONE);
         self.live = 0;
         self.default = NONE;
+        self.declared = 0;
+        self.cached = false;
     }
 
     /// The current state, to [`Scope::pop_to`] when the element about to declare ends.
     pub(crate) fn mark(&self) -> Mark {
-        Mark {
-            bindings: self.bindings.len(),
-            text: self.text.len(),
-        }
+        Mark { bindings: self.len }
     }
 
     /// Bind `prefix` (`None`: the default namespace) to `uri` until the current element ends;
     /// an empty `uri` undeclares it.
     pub(crate) fn declare(&mut self, prefix: Option<&str>, uri: &str) {
-        let index = self.bindings.len();
-        let prefix_range = prefix.map(|p| self.push_text(p));
-        let uri = self.push_text(uri);
+        let index = self.len;
         let shadowed = match prefix {
             None => std::mem::replace(&mut self.default, index),
             Some(p) => self.set_innermost(p, index),
         };
-        self.bindings.push(Binding {
-            prefix: prefix_range,
-            uri,
-            shadowed,
-        });
+        let key = self.declared + 3;
+        self.declared += 1;
+        if let Some(binding) = self.bindings.get_mut(index) {
+            binding.uri.clear();
+            binding.uri.push_str(uri);
+            match (&mut binding.prefix, prefix) {
+                (Some(kept), Some(p)) => {
+                    kept.clear();
+                    kept.push_str(p);
+                }
+                (kept, p) => *kept = p.map(str::to_owned),
+            }
+            binding.shadowed = shadowed;
+            binding.key = key;
+        } else {
+            self.bindings.push(Binding {
+                prefix: prefix.map(str::to_owned),
+                uri: uri.to_owned(),
+                shadowed,
+                key,
+            });
+        }
+        self.len += 1;
     }
 
     /// Make `index` the innermost binding of `prefix`; the one it hides, or [`NONE`].
     fn set_innermost(&mut self, prefix: &str, index: usize) -> usize {
+        self.cached = false;
         let shadowed = match self.innermost.get_mut(prefix) {
             Some(slot) => std::mem::replace(slot, index),
             None => {
@@ -199,27 +259,21 @@ impl Scope {
         shadowed
     }
 
-    fn push_text(&mut self, s: &str) -> (usize, usize) {
-        let start = self.text.len();
-        self.text.push_str(s);
-        (start, self.text.len())
-    }
-
-    fn slice(&self, (start, end): (usize, usize)) -> &str {
-        &self.text[start..end]
-    }
-
     /// Unbind every declaration made since `mark`, innermost first.
     pub(crate) fn pop_to(&mut self, mark: Mark) {
-        while self.bindings.len() > mark.bindings {
-            let Some(binding) = self.bindings.pop() else {
+        if self.len <= mark.bindings {
+            return;
+        }
+        while self.len > mark.bindings {
+            self.len -= 1;
+            let Some(binding) = self.bindings.get(self.len) else {
                 break;
             };
-            match binding.prefix {
+            match &binding.prefix {
                 None => self.default = binding.shadowed,
-                Some(range) => {
-                    let (start, end) = (range.0, range.1);
-                    if let Some(slot) = self.innermost.get_mut(&self.text[start..end]) {
+                Some(prefix) => {
+                    self.cached = false;
+                    if let Some(slot) = self.innermost.get_mut(prefix.as_str()) {
                         *slot = binding.shadowed;
                     }
                     if binding.shadowed == NONE {
@@ -228,7 +282,6 @@ impl Scope {
                 }
             }
         }
-        self.text.truncate(mark.text);
         if self.innermost.len() > 2 * self.live + 64 {
             self.innermost.retain(|_, index| *index != NONE);
         }
@@ -237,23 +290,57 @@ impl Scope {
     /// The namespace `prefix` stands for (`None`: the default namespace), or `None` when it is
     /// bound to nothing (never declared, or undeclared). `xml` is always bound; `xmlns` is the
     /// caller's to handle (it declares, it names no namespace of elements).
-    pub(crate) fn lookup(&self, prefix: Option<&str>) -> Option<Ns> {
+    pub(crate) fn lookup(&mut self, prefix: Option<&str>) -> Option<Ns> {
         let index = match prefix {
             None => self.default,
             Some("xml") => return Some(Ns::Xml),
-            Some(p) => self.innermost.get(p).copied().unwrap_or(NONE),
+            Some(p) => self.innermost_of(p),
         };
-        let binding = self.bindings.get(index)?;
-        (binding.uri.0 != binding.uri.1).then_some(Ns::Bound(index))
+        let binding = self.bindings[..self.len].get(index)?;
+        (!binding.uri.is_empty()).then_some(Ns::Bound(index))
+    }
+
+    /// The innermost binding of `prefix`, or [`NONE`]: the last answer again, or a hash probe.
+    fn innermost_of(&mut self, prefix: &str) -> usize {
+        if self.cached && self.last_prefix == prefix {
+            return self.last_index;
+        }
+        let index = self.innermost.get(prefix).copied().unwrap_or(NONE);
+        self.last_prefix.clear();
+        self.last_prefix.push_str(prefix);
+        self.last_index = index;
+        self.cached = true;
+        index
+    }
+
+    /// The default namespace: [`Scope::lookup`] of no prefix, without the hash map.
+    #[inline]
+    pub(crate) fn default_ns(&self) -> Ns {
+        match self.bindings[..self.len].get(self.default) {
+            Some(binding) if !binding.uri.is_empty() => Ns::Bound(self.default),
+            _ => Ns::None,
+        }
     }
 
     /// The URI of a resolved namespace (`None` for no namespace).
+    #[inline]
     pub(crate) fn uri(&self, ns: Ns) -> Option<&str> {
         match ns {
             Ns::None => None,
             Ns::Xml => Some(XML_NAMESPACE),
             Ns::Xmlns => Some(XMLNS_NAMESPACE),
-            Ns::Bound(index) => Some(self.slice(self.bindings[index].uri)),
+            Ns::Bound(index) => self.bindings.get(index).map(|b| b.uri.as_str()),
+        }
+    }
+
+    /// The [`NsKey`] of a resolved namespace.
+    #[inline]
+    pub(crate) fn key(&self, ns: Ns) -> NsKey {
+        match ns {
+            Ns::None => 0,
+            Ns::Xml => 1,
+            Ns::Xmlns => 2,
+            Ns::Bound(index) => self.bindings.get(index).map_or(0, |b| b.key),
         }
     }
 }
@@ -312,6 +399,19 @@ mod tests {
         }
         assert_eq!(parts("svg:rect", split("svg:rect")), (Some("svg"), "rect"));
         assert_eq!(parts("a:b:c", split("a:b:c")), (None, "a:b:c"));
+        for name in ["a", "p:a", ":a", "a:", "a:b:c", ":", "xmlns:p"] {
+            assert_eq!(
+                unprefixed(name.as_bytes()),
+                split(name) == Split::Unprefixed
+            );
+        }
+        assert_eq!(declared(b"xmlns", Split::Unprefixed), Some(None));
+        assert_eq!(
+            declared(b"xmlns:p", Split::Prefixed(5)),
+            Some(Some(&b"p"[..]))
+        );
+        assert_eq!(declared(b"xmlnsx", Split::Unprefixed), None);
+        assert_eq!(declared(b"xml:p", Split::Prefixed(3)), None);
     }
 
     #[test]
@@ -323,20 +423,20 @@ mod tests {
         let inner = scope.mark();
         scope.declare(Some("p"), "urn:2");
         scope.declare(None, "");
-        let uri = |scope: &Scope, p| {
+        let uri = |scope: &mut Scope, p| {
             scope
                 .lookup(p)
                 .and_then(|ns| scope.uri(ns).map(str::to_owned))
         };
-        assert_eq!(uri(&scope, Some("p")).as_deref(), Some("urn:2"));
-        assert_eq!(uri(&scope, None), None);
-        assert_eq!(uri(&scope, Some("xml")).as_deref(), Some(XML_NAMESPACE));
+        assert_eq!(uri(&mut scope, Some("p")).as_deref(), Some("urn:2"));
+        assert_eq!(uri(&mut scope, None), None);
+        assert_eq!(uri(&mut scope, Some("xml")).as_deref(), Some(XML_NAMESPACE));
         scope.pop_to(inner);
-        assert_eq!(uri(&scope, Some("p")).as_deref(), Some("urn:1"));
-        assert_eq!(uri(&scope, None).as_deref(), Some("urn:d"));
+        assert_eq!(uri(&mut scope, Some("p")).as_deref(), Some("urn:1"));
+        assert_eq!(uri(&mut scope, None).as_deref(), Some("urn:d"));
         scope.pop_to(outer);
-        assert_eq!(uri(&scope, Some("p")), None);
-        assert_eq!(uri(&scope, None), None);
+        assert_eq!(uri(&mut scope, Some("p")), None);
+        assert_eq!(uri(&mut scope, None), None);
     }
 
     #[test]

@@ -20,7 +20,10 @@ use crate::token::{
 };
 
 use super::super::{Tokenizer, Tokens};
-use super::names::{Mark, Ns, QName, Scope, Split, XML_NAMESPACE, XMLNS_NAMESPACE, parts, split};
+use super::names::{
+    Mark, Ns, NsKey, QName, Scope, Split, XML_NAMESPACE, XMLNS_NAMESPACE, declared, parts, split,
+    unprefixed,
+};
 
 /// The options of the tree stage (the tokenizer's are [`Options`]).
 ///
@@ -210,7 +213,7 @@ pub enum Event<'s, 't> {
 
 /// An element's start: its name and attributes resolved, its depth, and its tag.
 pub struct Start<'s, 't> {
-    tag: StartTag<'t>,
+    tag: &'s StartTag<'t>,
     stage: &'s Stage,
 }
 
@@ -242,7 +245,19 @@ impl<'s, 't: 's> Start<'s, 't> {
 
     /// The start tag itself (its raw bytes, spans, and every attribute as written).
     pub fn tag(&self) -> StartTag<'t> {
-        self.tag
+        *self.tag
+    }
+
+    /// The element's name as written (`prefix:local` in one piece), for the tree to copy once.
+    pub(super) fn written_name(&self) -> &'s str {
+        self.stage
+            .written_name(self.stage.frames.len().saturating_sub(1))
+    }
+
+    /// The [`NsKey`] of the element's namespace.
+    pub(super) fn namespace_key(&self) -> NsKey {
+        let ns = self.stage.frames.last().map_or(Ns::None, |f| f.ns);
+        self.stage.scope.key(ns)
     }
 }
 
@@ -261,14 +276,20 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
             let attribute = self.attributes.next()?;
             let slot = self.slots.next()?;
             if slot.keep {
-                let (prefix, local) = parts(attribute.name(), slot.split);
-                let namespace = self.scope.uri(slot.ns);
+                let written = attribute.name();
+                let (prefix, local) = parts(written, slot.split);
                 let name = QName {
-                    namespace,
+                    namespace: self.scope.uri(slot.ns),
                     prefix,
                     local,
                 };
-                return Some(NsAttribute { name, attribute });
+                let key = self.scope.key(slot.ns);
+                return Some(NsAttribute {
+                    name,
+                    attribute,
+                    written,
+                    key,
+                });
             }
         }
     }
@@ -279,6 +300,9 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
 pub struct NsAttribute<'s, 't> {
     name: QName<'s>,
     attribute: Attribute<'t>,
+    /// The name as written, decoded (`prefix:local` in one piece).
+    written: &'s str,
+    key: NsKey,
 }
 
 impl<'s, 't> NsAttribute<'s, 't> {
@@ -296,26 +320,36 @@ impl<'s, 't> NsAttribute<'s, 't> {
     pub fn attribute(&self) -> Attribute<'t> {
         self.attribute
     }
+
+    /// The [`NsKey`] of its namespace.
+    pub(super) fn namespace_key(&self) -> NsKey {
+        self.key
+    }
+
+    /// Its name as written (`prefix:local` in one piece), for the tree to copy once.
+    pub(super) fn written_name(&self) -> &'s str {
+        self.written
+    }
 }
 
-/// An element's end.
-#[derive(Clone, Copy, Debug)]
+/// An element's end. It reads the element from the stage (still on its stack), so that an
+/// event stays small to hand out.
+#[derive(Clone, Copy)]
 pub struct End<'s> {
-    name: QName<'s>,
-    depth: usize,
+    stage: &'s Stage,
     cause: EndCause,
-    span: Span,
 }
 
 impl<'s> End<'s> {
     /// The element's name and namespace (as at its start).
     pub fn name(&self) -> QName<'s> {
-        self.name
+        self.stage
+            .frame_name(self.stage.frames.len().saturating_sub(1))
     }
 
     /// Its depth (as at its start).
     pub fn depth(&self) -> usize {
-        self.depth
+        self.stage.frames.len()
     }
 
     /// Why it ended.
@@ -327,7 +361,18 @@ impl<'s> End<'s> {
     /// the end tag that implied it), or an empty span at the end of the input or at the start
     /// tag the depth limit stopped.
     pub fn span(&self) -> Span {
-        self.span
+        self.stage.end_span
+    }
+}
+
+impl fmt::Debug for End<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("End")
+            .field("name", &self.name())
+            .field("depth", &self.depth())
+            .field("cause", &self.cause)
+            .field("span", &self.span())
+            .finish()
     }
 }
 
@@ -489,7 +534,7 @@ impl Stage {
     }
 
     fn written_name(&self, index: usize) -> &str {
-        let (start, end) = self.frames[index].name;
+        let (start, end) = self.frames.get(index).map_or((0, 0), |f| f.name);
         &self.names[start..end]
     }
 
@@ -647,11 +692,16 @@ impl Stage {
             return None;
         }
         let mark = self.scope.mark();
-        self.declare_namespaces(&tag, tokens);
+        let pending = self.declare_namespaces(&tag, tokens);
         let name = tag.name();
-        let (split, ns) = self.resolve_element(name, at, tokens);
-        self.resolve_attributes(&tag, tokens);
-        self.drop_repeated_attributes(&tag, tokens);
+        let split = split(name);
+        let ns = self.resolve_element(name, split, at, tokens);
+        if pending > 0 {
+            self.resolve_attributes(&tag, tokens);
+            if pending > 1 {
+                self.drop_repeated_attributes(&tag, tokens);
+            }
+        }
         self.push_frame(name, split, ns, mark);
         self.phase = Phase::Main;
         if tag.self_closing() {
@@ -661,28 +711,47 @@ impl Stage {
         Some(Ready::Start(tag))
     }
 
-    /// First pass over the attributes: apply the namespace declarations among them.
-    fn declare_namespaces(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
+    /// First pass over the attributes: apply the namespace declarations among them. How many
+    /// are left for the second pass (prefixed names that are not declarations). Names are read
+    /// raw where decoding would not change them.
+    fn declare_namespaces(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) -> usize {
         self.attrs.clear();
+        let mut pending = 0;
         for attribute in tag.attributes() {
-            let name = attribute.name();
-            let split = split(name);
-            let slot = match parts(name, split) {
-                (None, "xmlns") => self.declaration(None, split, &attribute, tokens),
-                (Some("xmlns"), prefix) => {
-                    self.declaration(Some(prefix), split, &attribute, tokens)
+            let raw = attribute.raw_name();
+            // Most names have no prefix: in no namespace, not decoded here (a raw `xmlns` is the
+            // only one to decode to `xmlns`: a byte that decoding changes becomes U+FFFD).
+            let (split, declares) = match unprefixed(raw) {
+                true => (Split::Unprefixed, raw == b"xmlns"),
+                false => {
+                    let split = split(attribute.name());
+                    (
+                        split,
+                        declared(attribute.name().as_bytes(), split).is_some(),
+                    )
                 }
-                _ => AttrSlot {
+            };
+            let slot = if declares {
+                let prefix = match split {
+                    Split::Prefixed(_) => Some(parts(attribute.name(), split).1),
+                    _ => None,
+                };
+                self.declaration(prefix, split, &attribute, tokens)
+            } else {
+                // Unprefixed: in no namespace, nothing to resolve.
+                let prefixed = split != Split::Unprefixed;
+                pending += usize::from(prefixed);
+                AttrSlot {
                     ns: Ns::None,
                     split,
                     declaration: false,
-                    // Unprefixed: in no namespace, nothing to resolve.
-                    pending: split != Split::Unprefixed,
+                    pending: prefixed,
                     keep: true,
-                },
+                }
             };
             self.attrs.push(slot);
         }
+        pending
     }
 
     /// `xmlns="uri"` or `xmlns:prefix="uri"`: bind, unless it is one the namespaces
@@ -720,8 +789,16 @@ impl Stage {
     }
 
     /// The element's namespace: its prefix's, or the default namespace when it has none.
-    fn resolve_element(&mut self, name: &str, at: usize, tokens: &mut Tokens<'_>) -> (Split, Ns) {
-        let split = split(name);
+    fn resolve_element(
+        &mut self,
+        name: &str,
+        split: Split,
+        at: usize,
+        tokens: &mut Tokens<'_>,
+    ) -> Ns {
+        if split == Split::Unprefixed {
+            return self.scope.default_ns();
+        }
         let ns = match (split, parts(name, split)) {
             (Split::Malformed, _) => Err(TreeErrorCode::InvalidQualifiedName),
             (_, (Some("xmlns"), _)) => Err(TreeErrorCode::XmlnsPrefixOnElement),
@@ -731,11 +808,10 @@ impl Stage {
                 None => Ok(Ns::None),
             },
         };
-        let ns = ns.unwrap_or_else(|code| {
+        ns.unwrap_or_else(|code| {
             self.report(code, at, tokens);
             Ns::None
-        });
-        (split, ns)
+        })
     }
 
     /// Second pass: the namespace of each prefixed attribute that is not a declaration (its
@@ -820,14 +896,23 @@ impl Stage {
         });
     }
 
-    /// An end tag in the main phase; a short end tag pops the current element.
+    /// An end tag in the main phase; a short end tag pops the current element. The current
+    /// element's name is compared with the raw bytes first: decoding changes no byte of a
+    /// decoded name, so raw bytes equal to it decode to it (most end tags match so, undecoded).
     fn close<'t>(&mut self, tag: EndTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
-        let name = tag.name();
+        let raw = tag.raw_name();
         let span = tag.span();
         let top = self.frames.len().checked_sub(1)?;
-        if name.is_empty() && tag.name_span().is_empty() {
+        if raw.is_empty() {
             self.schedule_ends(1, EndCause::Short, EndCause::Short, span);
-        } else if self.written_name(top) == name {
+            return None;
+        }
+        if self.written_name(top).as_bytes() == raw {
+            self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
+            return None;
+        }
+        let name = tag.name();
+        if self.written_name(top) == name {
             self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
         } else if let Some(index) = self.find_open(name) {
             self.report(TreeErrorCode::MismatchedEndTag, span.start, tokens);
@@ -933,6 +1018,7 @@ impl Parser {
             tokens: self.tokenizer.tokenize(input),
             stage: &mut self.stage,
             at_eof: true,
+            tag: None,
         }
     }
 
@@ -947,6 +1033,7 @@ impl Parser {
             tokens: self.tokenizer.feed(chunk),
             stage: &mut self.stage,
             at_eof: false,
+            tag: None,
         }
     }
 
@@ -957,6 +1044,7 @@ impl Parser {
             tokens: self.tokenizer.finish(),
             stage: &mut self.stage,
             at_eof: true,
+            tag: None,
         }
     }
 
@@ -999,6 +1087,8 @@ pub struct Events<'t> {
     tokens: Tokens<'t>,
     stage: &'t mut Stage,
     at_eof: bool,
+    /// The start tag of the last [`Event::Start`], which borrows it from here.
+    tag: Option<StartTag<'t>>,
 }
 
 impl<'t> Events<'t> {
@@ -1007,16 +1097,11 @@ impl<'t> Events<'t> {
         let ready = self.advance()?;
         let stage = &*self.stage;
         Some(match ready {
-            Ready::Start(tag) => Event::Start(Start { tag, stage }),
-            Ready::End(cause) => {
-                let top = stage.frames.len() - 1;
-                Event::End(End {
-                    name: stage.frame_name(top),
-                    depth: stage.frames.len(),
-                    cause,
-                    span: stage.end_span,
-                })
-            }
+            Ready::Start(tag) => Event::Start(Start {
+                tag: self.tag.insert(tag),
+                stage,
+            }),
+            Ready::End(cause) => Event::End(End { stage, cause }),
             Ready::Text(text) => Event::Text(text),
             Ready::Comment(comment) => Event::Comment(comment),
             Ready::Pi(pi) => Event::ProcessingInstruction(pi),
