@@ -87,11 +87,12 @@ mod dom;
 mod format;
 mod names;
 mod stage;
+mod subset;
 
 pub use dom::{Children, Descendants, Document, Element, Node, NodeId, NodeKind, TreeBuilder};
 pub use format::xml5lib_tree;
 pub use names::{QName, XML_NAMESPACE, XMLNS_NAMESPACE};
 pub use stage::{
-    DepthError, End, EndCause, Event, Events, NsAttribute, NsAttributes, Parser, Start, TreeError,
-    TreeErrorCode, TreeOptions,
+    CharData, DepthError, End, EndCause, EntityError, EntityLimit, Event, Events, NsAttribute,
+    NsAttributes, Parser, Start, TreeError, TreeErrorCode, TreeOptions,
 };
