@@ -64,7 +64,11 @@ fn run_chunks<'a>(
 fn run_with(input: &str, tree: TreeOptions) -> (Vec<String>, Vec<String>) {
     let bytes = input.as_bytes();
     let whole = run_chunks([bytes], &tree);
-    assert_eq!(run_chunks(bytes.chunks(1), &tree), whole, "{input:?} bytewise");
+    assert_eq!(
+        run_chunks(bytes.chunks(1), &tree),
+        whole,
+        "{input:?} bytewise"
+    );
     for cut in 1..bytes.len() {
         let (a, b) = bytes.split_at(cut);
         assert_eq!(run_chunks([a, b], &tree), whole, "{input:?} cut at {cut}");
@@ -216,7 +220,10 @@ fn other_declarations_are_skipped_and_reported_never_fetched() {
                <r>&ok;&ext;</r>";
     let (events, errors) = run(doc);
     assert_eq!(events, ["!r", "+r", "\"yes&ext;\"", "-r"]);
-    let codes: Vec<&str> = errors.iter().map(|e| e.split('@').next().unwrap()).collect();
+    let codes: Vec<&str> = errors
+        .iter()
+        .map(|e| e.split('@').next().unwrap())
+        .collect();
     assert_eq!(
         codes,
         [
@@ -230,7 +237,13 @@ fn other_declarations_are_skipped_and_reported_never_fetched() {
         ]
     );
     // Offsets are in the document: the first is the `<!ENTITY %`.
-    assert_eq!(errors[0], format!("parameter-entity-not-read@{}", doc.find("<!ENTITY %").unwrap()));
+    assert_eq!(
+        errors[0],
+        format!(
+            "parameter-entity-not-read@{}",
+            doc.find("<!ENTITY %").unwrap()
+        )
+    );
 }
 
 /// Billion laughs: ten levels of ten references.
@@ -325,7 +338,10 @@ fn recursion_is_an_error_not_a_hang() {
                <r x='&a;'>&a;&s;</r>";
     let (events, errors) = run(doc);
     assert_eq!(events, ["!r", "+r x=AB&a;", "\"AB&a;&s;\"", "-r"]);
-    let codes: Vec<&str> = errors.iter().map(|e| e.split('@').next().unwrap()).collect();
+    let codes: Vec<&str> = errors
+        .iter()
+        .map(|e| e.split('@').next().unwrap())
+        .collect();
     assert_eq!(codes, ["recursive-entity-reference"; 3]);
 }
 
@@ -334,7 +350,10 @@ fn less_than_from_an_entity_in_an_attribute_is_kept_with_an_error() {
     let doc = "<!DOCTYPE r [<!ENTITY m '<b>'>]><r x='&m;'>&m;</r>";
     let (events, errors) = run(doc);
     assert_eq!(events, ["!r", "+r x=<b>", "+b", "-b", "-r"]);
-    assert_eq!(errors[0], format!("less-than-in-attribute-entity@{}", doc.find("&m;").unwrap()));
+    assert_eq!(
+        errors[0],
+        format!("less-than-in-attribute-entity@{}", doc.find("&m;").unwrap())
+    );
 }
 
 #[test]
@@ -343,7 +362,10 @@ fn errors_inside_a_replacement_text_are_at_the_reference() {
     let at = doc.find("&e;").unwrap();
     assert_eq!(
         errors(doc),
-        [format!("unbound-prefix@{at}"), format!("undeclared-entity@{at}")]
+        [
+            format!("unbound-prefix@{at}"),
+            format!("undeclared-entity@{at}")
+        ]
     );
 }
 
@@ -371,8 +393,14 @@ fn references_outside_the_root_are_not_expanded() {
     let doc = "<!DOCTYPE r [<!ENTITY e '<x/>'>]>&e;<r/>&e;";
     let (events, errors) = run(doc);
     assert_eq!(events, ["!r", "+r", "-r"]);
-    let codes: Vec<&str> = errors.iter().map(|e| e.split('@').next().unwrap()).collect();
-    assert_eq!(codes, ["content-before-root-element", "content-after-root-element"]);
+    let codes: Vec<&str> = errors
+        .iter()
+        .map(|e| e.split('@').next().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        ["content-before-root-element", "content-after-root-element"]
+    );
 }
 
 #[test]

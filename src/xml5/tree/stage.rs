@@ -1111,6 +1111,8 @@ pub struct Parser {
     stage: Stage,
     /// The internal subset's entities, read at the DOCTYPE (once per document).
     entities: OnceCell<Entities>,
+    /// The table of the last document, emptied, for the next to fill (keeping allocations).
+    spare: Entities,
     /// For one feed: the source over the replacement texts, and what decoding them allocates.
     arena: Bump,
 }
@@ -1129,7 +1131,16 @@ impl Parser {
             stage: Stage::new(&options, &tree),
             tokenizer: Tokenizer::new(options),
             entities: OnceCell::new(),
+            spare: Entities::default(),
             arena: Bump::new(),
+        }
+    }
+
+    /// The document is over: its entity table becomes the spare.
+    fn drop_entities(&mut self) {
+        if let Some(mut entities) = self.entities.take() {
+            entities.clear();
+            self.spare = entities;
         }
     }
 
@@ -1137,13 +1148,13 @@ impl Parser {
     pub fn reset(&mut self) {
         self.tokenizer.reset();
         self.stage.reset();
-        self.entities.take();
+        self.drop_entities();
     }
 
     /// The events of `input` as one complete document.
     pub fn parse<'t>(&'t mut self, input: &'t [u8]) -> Events<'t> {
         self.stage.reset();
-        self.entities.take();
+        self.drop_entities();
         self.stage.finishing = true;
         self.stage.fed = input.len();
         self.arena.reset();
@@ -1152,6 +1163,7 @@ impl Parser {
             stage: &mut self.stage,
             at_eof: true,
             entities: &self.entities,
+            spare: &mut self.spare,
             arena: &self.arena,
             source: None,
             held: None,
@@ -1164,7 +1176,7 @@ impl Parser {
     pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Events<'t> {
         if self.stage.finishing {
             self.stage.reset();
-            self.entities.take();
+            self.drop_entities();
         }
         self.stage.fed += chunk.len();
         self.arena.reset();
@@ -1173,6 +1185,7 @@ impl Parser {
             stage: &mut self.stage,
             at_eof: false,
             entities: &self.entities,
+            spare: &mut self.spare,
             arena: &self.arena,
             source: None,
             held: None,
@@ -1189,6 +1202,7 @@ impl Parser {
             stage: &mut self.stage,
             at_eof: true,
             entities: &self.entities,
+            spare: &mut self.spare,
             arena: &self.arena,
             source: None,
             held: None,
@@ -1242,6 +1256,8 @@ pub struct Events<'t> {
     at_eof: bool,
     /// The internal subset's entities, once the DOCTYPE is read.
     entities: &'t OnceCell<Entities>,
+    /// An empty table for the DOCTYPE to fill.
+    spare: &'t mut Entities,
     arena: &'t Bump,
     /// The source over the replacement texts, made at the first expansion of the feed.
     source: Option<&'t Source<'t>>,

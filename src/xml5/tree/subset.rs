@@ -29,8 +29,6 @@
 //! the stage walks those tokens at every use. So markup cannot start in one entity and end
 //! outside it (a tag cut at the end of a replacement text is dropped, as at the end of input).
 
-use std::collections::HashMap;
-
 use crate::options::Options;
 use crate::refs::charref::{CharRef, Replacement, character_reference};
 use crate::span::{AttrRecord, Span, TextKind};
@@ -85,35 +83,63 @@ pub(crate) struct Entity {
 }
 
 /// The general internal entities of one internal subset: every replacement text in one string,
-/// their tokens in one vector, a map from name to entity.
-#[derive(Debug, Default)]
+/// their tokens in one vector, their names in one string, sorted for lookup. Cleared and
+/// reused from document to document: a parser reused stops allocating.
+#[derive(Default)]
 pub(crate) struct Entities {
     pub(crate) text: String,
     pub(crate) pieces: Vec<Piece>,
     pub(crate) attrs: Vec<AttrRecord>,
     entities: Vec<Entity>,
-    names: HashMap<Box<[u8]>, usize>,
+    /// Every name declared, in [`Entities::names`]; then (after reading) sorted by name, one
+    /// per name (the first declared), with its entity.
+    sorted: Vec<(Span, usize)>,
+    names: Vec<u8>,
+    /// The declarations skipped, for the stage to report.
+    pub(crate) skipped: Vec<Skipped>,
+    /// Tokenizes the replacement texts.
+    tokenizer: Option<Tokenizer>,
+    /// Scratch: a replacement text being made.
+    value: Vec<u8>,
 }
 
 /// A declaration skipped with an error: the code and the offset in the subset.
 pub(crate) type Skipped = (TreeErrorCode, usize);
 
 impl Entities {
-    /// Read the internal subset `subset` (brackets included or not); the declarations skipped
-    /// go to `skipped`, with their offsets in `subset`.
-    pub(crate) fn read(subset: &[u8], skipped: &mut Vec<Skipped>) -> Entities {
-        let mut entities = Entities::default();
+    /// Read the internal subset `subset` (brackets included or not) into this table, emptied
+    /// first; the declarations skipped go to [`Entities::skipped`], with their offsets in
+    /// `subset`.
+    pub(crate) fn read(&mut self, subset: &[u8]) {
+        self.clear();
+        let mut skipped = std::mem::take(&mut self.skipped);
+        let mut value = std::mem::take(&mut self.value);
         let mut reader = Reader {
             s: subset,
             pos: 0,
-            skipped,
+            skipped: &mut skipped,
         };
-        let mut tokenizer = None;
-        while let Some((name, value)) = reader.next_entity() {
-            let tokenizer = tokenizer.get_or_insert_with(|| Tokenizer::new(Options::default()));
-            entities.declare(name, &value, tokenizer);
+        while let Some(name) = reader.next_entity(&mut value) {
+            self.declare(name, &value);
         }
-        entities
+        self.skipped = skipped;
+        self.value = value;
+        // Stable: of two declarations of a name, the first stays first, and is kept.
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sorted.sort_by(|a, b| self.name(a.0).cmp(self.name(b.0)));
+        sorted.dedup_by(|later, first| self.name(later.0) == self.name(first.0));
+        self.sorted = sorted;
+    }
+
+    /// Empty, keeping the allocations.
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.pieces.clear();
+        self.attrs.clear();
+        self.entities.clear();
+        self.sorted.clear();
+        self.names.clear();
+        self.skipped.clear();
     }
 
     /// Whether no general entity is declared.
@@ -123,78 +149,102 @@ impl Entities {
 
     /// The entity named `name`, if declared.
     pub(crate) fn lookup(&self, name: &[u8]) -> Option<usize> {
-        self.names.get(name).copied()
+        let at = self
+            .sorted
+            .binary_search_by(|probe| self.name(probe.0).cmp(name))
+            .ok()?;
+        Some(self.sorted[at].1)
+    }
+
+    fn name(&self, span: Span) -> &[u8] {
+        &self.names[span.start..span.end]
     }
 
     pub(crate) fn entity(&self, id: usize) -> Entity {
         self.entities[id]
     }
 
-    /// Add `name` with the replacement text `value`, unless it is declared already or
-    /// predefined.
-    fn declare(&mut self, name: &[u8], value: &str, tokenizer: &mut Tokenizer) {
-        if PREDEFINED.contains(&name) || self.names.contains_key(name) {
+    /// Add `name` with the replacement text `value` (bytes, made UTF-8 here), unless it is
+    /// predefined. A name declared twice is added twice; the lookup keeps the first.
+    fn declare(&mut self, name: &[u8], value: &[u8]) {
+        if PREDEFINED.contains(&name) {
             return;
         }
         let start = self.text.len();
-        self.text.push_str(value);
-        let first = self.pieces.len();
-        for token in tokenizer.tokenize(value.as_bytes()) {
-            if let Some(piece) = self.piece(token, start) {
-                self.pieces.push(piece);
-            }
+        match std::str::from_utf8(value) {
+            Ok(value) => self.text.push_str(value),
+            Err(_) => self.text.push_str(&String::from_utf8_lossy(value)),
         }
+        let first = self.pieces.len();
+        let mut tokenizer = self
+            .tokenizer
+            .take()
+            .unwrap_or_else(|| Tokenizer::new(Options::default()));
         let text = Span {
             start,
             end: self.text.len(),
         };
+        let mut pieces = std::mem::take(&mut self.pieces);
+        for token in tokenizer.tokenize(&self.text.as_bytes()[start..]) {
+            if let Some(piece) = piece(token, start, &mut self.attrs) {
+                pieces.push(piece);
+            }
+        }
+        self.pieces = pieces;
+        self.tokenizer = Some(tokenizer);
+        let named = Span {
+            start: self.names.len(),
+            end: self.names.len() + name.len(),
+        };
+        self.names.extend_from_slice(name);
+        self.sorted.push((named, self.entities.len()));
         let pieces = (first, self.pieces.len());
-        self.names.insert(name.into(), self.entities.len());
         self.entities.push(Entity { text, pieces });
     }
+}
 
-    /// A token of a replacement text at offset `base` of [`Entities::text`], as a piece.
-    fn piece(&mut self, token: Token<'_>, base: usize) -> Option<Piece> {
-        let at = |s: Span| Span {
-            start: s.start + base,
-            end: s.end + base,
-        };
-        Some(match token {
-            Token::Text(t) => Piece::Text {
-                span: at(t.span()),
-                kind: t.kind(),
-            },
-            Token::StartTag(t) => {
-                let first = self.attrs.len();
-                self.attrs.extend(t.attributes().map(|a| AttrRecord {
-                    name: at(a.name_span()),
-                    value: at(a.value_span()),
-                    quote: a.quote().map_or(0, |q| q as u8),
-                }));
-                Piece::Start {
-                    span: at(t.span()),
-                    name: at(t.name_span()),
-                    attrs: (first, self.attrs.len()),
-                    self_closing: t.self_closing(),
-                }
-            }
-            Token::EndTag(t) => Piece::End {
+/// A token of a replacement text at offset `base` of [`Entities::text`], as a piece (its
+/// attributes appended to `attrs`).
+fn piece(token: Token<'_>, base: usize, attrs: &mut Vec<AttrRecord>) -> Option<Piece> {
+    let at = |s: Span| Span {
+        start: s.start + base,
+        end: s.end + base,
+    };
+    Some(match token {
+        Token::Text(t) => Piece::Text {
+            span: at(t.span()),
+            kind: t.kind(),
+        },
+        Token::StartTag(t) => {
+            let first = attrs.len();
+            attrs.extend(t.attributes().map(|a| AttrRecord {
+                name: at(a.name_span()),
+                value: at(a.value_span()),
+                quote: a.quote().map_or(0, |q| q as u8),
+            }));
+            Piece::Start {
                 span: at(t.span()),
                 name: at(t.name_span()),
-            },
-            Token::Comment(t) => Piece::Comment {
-                span: at(t.span()),
-                data: at(t.data_span()),
-            },
-            Token::ProcessingInstruction(t) => Piece::Pi {
-                span: at(t.span()),
-                target: at(t.target_span()),
-                data: at(t.data_span()),
-            },
-            Token::Doctype(t) => Piece::Doctype { span: at(t.span()) },
-            Token::Raw(_) => return None,
-        })
-    }
+                attrs: (first, attrs.len()),
+                self_closing: t.self_closing(),
+            }
+        }
+        Token::EndTag(t) => Piece::End {
+            span: at(t.span()),
+            name: at(t.name_span()),
+        },
+        Token::Comment(t) => Piece::Comment {
+            span: at(t.span()),
+            data: at(t.data_span()),
+        },
+        Token::ProcessingInstruction(t) => Piece::Pi {
+            span: at(t.span()),
+            target: at(t.target_span()),
+            data: at(t.data_span()),
+        },
+        Token::Doctype(t) => Piece::Doctype { span: at(t.span()) },
+        Token::Raw(_) => return None,
+    })
 }
 
 /// The declaration reader: a cursor over the subset.
@@ -207,7 +257,7 @@ struct Reader<'a, 'e> {
 impl<'a> Reader<'a, '_> {
     /// The next general internal entity declared: its name and replacement text; the other
     /// declarations on the way are skipped.
-    fn next_entity(&mut self) -> Option<(&'a [u8], String)> {
+    fn next_entity(&mut self, value: &mut Vec<u8>) -> Option<&'a [u8]> {
         loop {
             self.skip_space();
             let rest = &self.s[self.pos..];
@@ -217,8 +267,8 @@ impl<'a> Reader<'a, '_> {
             }
             if rest.starts_with(b"<!ENTITY") && rest.get(8).is_some_and(|&b| is_space(b)) {
                 self.pos += 8;
-                if let Some(entity) = self.entity_declaration(at) {
-                    return Some(entity);
+                if let Some(name) = self.entity_declaration(at, value) {
+                    return Some(name);
                 }
             } else if rest.starts_with(b"<!--") {
                 self.skip_past(b"-->");
@@ -249,9 +299,9 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
-    /// After `<!ENTITY` and a space: the name and replacement text of a general internal
-    /// entity; `None` (with an error) for any other entity declaration.
-    fn entity_declaration(&mut self, at: usize) -> Option<(&'a [u8], String)> {
+    /// After `<!ENTITY` and a space: the name of a general internal entity, its replacement
+    /// text in `value`; `None` (with an error) for any other entity declaration.
+    fn entity_declaration(&mut self, at: usize, value: &mut Vec<u8>) -> Option<&'a [u8]> {
         self.skip_space();
         if self.s.get(self.pos) == Some(&b'%') {
             self.skip(TreeErrorCode::ParameterEntityNotRead, at);
@@ -277,16 +327,16 @@ impl<'a> Reader<'a, '_> {
         let len = memchr::memchr(quote, &self.s[start..]).unwrap_or(self.s.len() - start);
         let literal = &self.s[start..start + len];
         self.pos = (start + len + 1).min(self.s.len());
-        let value = self.replacement_text(literal, start);
+        self.replacement_text(literal, start, value);
         self.skip_declaration();
-        Some((name, value))
+        Some(name)
     }
 
     /// The replacement text of the literal `literal` (at `at` in the subset): line ends
     /// normalized, character references replaced (a carriage return kept as `&#13;`),
     /// parameter-entity references kept as written with an error.
-    fn replacement_text(&mut self, literal: &[u8], at: usize) -> String {
-        let mut out = Vec::with_capacity(literal.len());
+    fn replacement_text(&mut self, literal: &[u8], at: usize, out: &mut Vec<u8>) {
+        out.clear();
         let mut i = 0;
         while i < literal.len() {
             match literal[i] {
@@ -295,7 +345,7 @@ impl<'a> Reader<'a, '_> {
                     i += 1 + usize::from(literal.get(i + 1) == Some(&b'\n'));
                 }
                 b'&' if literal.get(i + 1) == Some(&b'#') => {
-                    i += push_char_reference(&literal[i..], &mut out);
+                    i += push_char_reference(&literal[i..], out);
                 }
                 b'%' => {
                     self.skip(TreeErrorCode::ParameterEntityNotRead, at + i);
@@ -307,10 +357,6 @@ impl<'a> Reader<'a, '_> {
                     i += 1;
                 }
             }
-        }
-        match String::from_utf8(out) {
-            Ok(s) => s,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         }
     }
 
@@ -387,8 +433,9 @@ mod tests {
     use super::*;
 
     fn read(subset: &str) -> (Entities, Vec<Skipped>) {
-        let mut skipped = Vec::new();
-        let entities = Entities::read(subset.as_bytes(), &mut skipped);
+        let mut entities = Entities::default();
+        entities.read(subset.as_bytes());
+        let skipped = entities.skipped.clone();
         (entities, skipped)
     }
 
@@ -460,7 +507,14 @@ mod tests {
 
     #[test]
     fn unterminated_declarations_end_with_the_subset() {
-        for subset in ["<!ENTITY", "<!ENTITY a", "<!--", "<!ATTLIST '", "%", "<!ENTITY % p"] {
+        for subset in [
+            "<!ENTITY",
+            "<!ENTITY a",
+            "<!--",
+            "<!ATTLIST '",
+            "%",
+            "<!ENTITY % p",
+        ] {
             let (e, skipped) = read(subset);
             assert!(e.is_empty() && skipped.len() <= 1, "{subset}");
         }

@@ -26,7 +26,9 @@ use memchr::memchr;
 
 use crate::refs::entities::{NamedMatch, match_named};
 use crate::span::{Span, TextKind};
-use crate::token::{Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token};
+use crate::token::{
+    Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
+};
 
 use super::super::subset::{Entities, PREDEFINED, Piece};
 use super::{EntityError, EntityLimit, Events, Phase, Ready, Stage, TreeErrorCode};
@@ -115,7 +117,13 @@ impl Stage {
 
     /// Whether a replacement text of `len` bytes may be expanded `depth` expansions deep, for
     /// the reference at `at`; if so it is counted. The first refusal is the [`EntityError`].
-    fn admit(&mut self, depth: usize, len: usize, at: usize, tokens: &mut super::Tokens<'_>) -> bool {
+    fn admit(
+        &mut self,
+        depth: usize,
+        len: usize,
+        at: usize,
+        tokens: &mut super::Tokens<'_>,
+    ) -> bool {
         if self.entity_error.is_some() {
             return false;
         }
@@ -148,20 +156,23 @@ impl<'t> Events<'t> {
     /// Read the internal subset of the document's DOCTYPE: its entities, and an error for each
     /// declaration skipped.
     pub(super) fn read_subset(&mut self, doctype: Doctype<'t>) {
-        let (Some(subset), Some(span)) =
-            (doctype.raw_internal_subset(), doctype.internal_subset_span())
-        else {
+        let (Some(subset), Some(span)) = (
+            doctype.raw_internal_subset(),
+            doctype.internal_subset_span(),
+        ) else {
             return;
         };
-        let mut skipped = Vec::new();
-        let entities = Entities::read(subset, &mut skipped);
-        for (code, at) in skipped {
+        let mut entities = std::mem::take(&mut *self.spare);
+        entities.read(subset);
+        for &(code, at) in &entities.skipped {
             self.stage.report(code, span.start + at, &mut self.tokens);
         }
         self.stage.entities_on |= !entities.is_empty();
         // Only the document's first DOCTYPE comes here, and the cell is emptied with the
-        // document: it is always empty.
-        let _ = self.entities.set(entities);
+        // document: it is always empty, and `set` cannot give the table back.
+        if let Err(entities) = self.entities.set(entities) {
+            *self.spare = entities;
+        }
     }
 
     /// Before the stage sees `token`: hold a text token of the document that may have a
@@ -211,7 +222,9 @@ impl<'t> Events<'t> {
         let start = self.stage.tail_start;
         let bytes = self.arena.alloc_slice_copy(&self.stage.tail);
         self.stage.tail.clear();
-        let src = self.arena.alloc(Source::new(bytes, start, self.arena, true));
+        let src = self
+            .arena
+            .alloc(Source::new(bytes, start, self.arena, true));
         let span = Span {
             start,
             end: start + bytes.len(),
@@ -235,7 +248,9 @@ impl<'t> Events<'t> {
         bytes.extend_from_slice_copy(text.raw());
         self.stage.tail.clear();
         let bytes = bytes.into_bump_slice();
-        let src = self.arena.alloc(Source::new(bytes, start, self.arena, true));
+        let src = self
+            .arena
+            .alloc(Source::new(bytes, start, self.arena, true));
         let span = Span {
             start,
             end: text.span().end,
@@ -298,9 +313,9 @@ impl<'t> Events<'t> {
     /// The source over the replacement texts, made once per feed in its arena.
     fn table_source(&mut self, entities: &'t Entities) -> &'t Source<'t> {
         let arena = self.arena;
-        *self
-            .source
-            .get_or_insert_with(|| arena.alloc(Source::new(entities.text.as_bytes(), 0, arena, true)))
+        *self.source.get_or_insert_with(|| {
+            arena.alloc(Source::new(entities.text.as_bytes(), 0, arena, true))
+        })
     }
 
     fn level_step(&mut self, level: Level) -> Step<'t> {
@@ -429,7 +444,10 @@ impl<'t> Events<'t> {
         let declared = entities.entity(entity);
         let depth = self.stage.levels.len();
         let len = declared.text.end - declared.text.start;
-        if !self.stage.admit(depth, len, reference.start, &mut self.tokens) {
+        if !self
+            .stage
+            .admit(depth, len, reference.start, &mut self.tokens)
+        {
             return false;
         }
         if self.stage.levels.is_empty() {
@@ -447,7 +465,12 @@ impl<'t> Events<'t> {
     /// The first reference in `raw[from..]` the stage resolves itself: its `&`, its end, and
     /// what to do; the references passed over are left to the tokenizer's decoding (after an
     /// error for an undeclared name, at `base` + its offset).
-    fn next_reference(&mut self, raw: &[u8], from: usize, base: usize) -> Option<(usize, usize, Action)> {
+    fn next_reference(
+        &mut self,
+        raw: &[u8],
+        from: usize,
+        base: usize,
+    ) -> Option<(usize, usize, Action)> {
         let mut i = from;
         while let Some(k) = memchr(b'&', &raw[i..]) {
             let amp = i + k;
@@ -477,7 +500,9 @@ impl<'t> Events<'t> {
         if after.get(len) != Some(&b';') {
             // No `;`: not an XML reference; HTML's table still knows names without one.
             return match match_named(after, true) {
-                NamedMatch::Found { len, .. } if !html => Class::Found(amp + 1 + len, Action::Verbatim(None)),
+                NamedMatch::Found { len, .. } if !html => {
+                    Class::Found(amp + 1 + len, Action::Verbatim(None))
+                }
                 _ => Class::Skip(amp + 1 + len, None),
             };
         }
@@ -502,7 +527,10 @@ impl<'t> Events<'t> {
     pub(super) fn expand_values(&mut self, tag: StartTag<'t>) {
         self.stage.values.clear();
         self.stage.value_spans.clear();
-        if !tag.attributes().any(|a| memchr(b'&', a.raw_value()).is_some()) {
+        if !tag
+            .attributes()
+            .any(|a| memchr(b'&', a.raw_value()).is_some())
+        {
             return;
         }
         for attribute in tag.attributes() {
@@ -583,7 +611,10 @@ impl<'t> Events<'t> {
         let declared = entities.entity(entity);
         let depth = self.stage.levels.len() + self.stage.attr_frames.len() - 1;
         let len = declared.text.end - declared.text.start;
-        if !self.stage.admit(depth, len, reference.start, &mut self.tokens) {
+        if !self
+            .stage
+            .admit(depth, len, reference.start, &mut self.tokens)
+        {
             return false;
         }
         if self.stage.origin.is_none() {
