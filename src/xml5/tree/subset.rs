@@ -35,7 +35,6 @@ use crate::span::{AttrRecord, Span, TextKind};
 use crate::token::Token;
 
 use super::super::Tokenizer;
-use super::stage::TreeErrorCode;
 
 /// The five predefined entities (XML 1.0 §4.6).
 pub(crate) const PREDEFINED: [&[u8]; 5] = [b"lt", b"gt", b"amp", b"apos", b"quot"];
@@ -103,8 +102,21 @@ pub(crate) struct Entities {
     value: Vec<u8>,
 }
 
-/// A declaration skipped with an error: the code and the offset in the subset.
-pub(crate) type Skipped = (TreeErrorCode, usize);
+/// What was skipped (the tree stage reports each with its error code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Skip {
+    /// A parameter entity declared or referenced: `parameter-entity-not-read`.
+    ParameterEntity,
+    /// An external entity: `external-entity-not-fetched`.
+    ExternalEntity,
+    /// `ELEMENT`, `ATTLIST`, `NOTATION`, a conditional section: `declaration-skipped`.
+    Declaration,
+    /// Bytes that start no declaration: `malformed-declaration`.
+    Malformed,
+}
+
+/// A declaration skipped: what, and its offset in the subset.
+pub(crate) type Skipped = (Skip, usize);
 
 impl Entities {
     /// Read the internal subset `subset` (brackets included or not) into this table, emptied
@@ -275,16 +287,16 @@ impl<'a> Reader<'a, '_> {
             } else if rest.starts_with(b"<?") {
                 self.skip_past(b"?>");
             } else if rest.starts_with(b"<![") {
-                self.skip(TreeErrorCode::DeclarationSkipped, at);
+                self.skip(Skip::Declaration, at);
                 self.skip_past(b"]]>");
             } else if [&b"<!ELEMENT"[..], b"<!ATTLIST", b"<!NOTATION"]
                 .iter()
                 .any(|k| rest.starts_with(k))
             {
-                self.skip(TreeErrorCode::DeclarationSkipped, at);
+                self.skip(Skip::Declaration, at);
                 self.skip_declaration();
             } else if rest[0] == b'%' {
-                self.skip(TreeErrorCode::ParameterEntityNotRead, at);
+                self.skip(Skip::ParameterEntity, at);
                 self.pos += 1;
                 self.skip_name();
                 self.pos += usize::from(self.s.get(self.pos) == Some(&b';'));
@@ -292,7 +304,7 @@ impl<'a> Reader<'a, '_> {
                 // The brackets around the subset.
                 self.pos += 1;
             } else {
-                self.skip(TreeErrorCode::MalformedDeclaration, at);
+                self.skip(Skip::Malformed, at);
                 let after = &self.s[self.pos + 1..];
                 self.pos += 1 + memchr::memchr(b'<', after).unwrap_or(after.len());
             }
@@ -304,7 +316,7 @@ impl<'a> Reader<'a, '_> {
     fn entity_declaration(&mut self, at: usize, value: &mut Vec<u8>) -> Option<&'a [u8]> {
         self.skip_space();
         if self.s.get(self.pos) == Some(&b'%') {
-            self.skip(TreeErrorCode::ParameterEntityNotRead, at);
+            self.skip(Skip::ParameterEntity, at);
             self.skip_declaration();
             return None;
         }
@@ -313,12 +325,12 @@ impl<'a> Reader<'a, '_> {
         let quote = match self.s.get(self.pos) {
             Some(&q) if !name.is_empty() && (q == b'"' || q == b'\'') => q,
             Some(b'S' | b'P') if !name.is_empty() => {
-                self.skip(TreeErrorCode::ExternalEntityNotFetched, at);
+                self.skip(Skip::ExternalEntity, at);
                 self.skip_declaration();
                 return None;
             }
             _ => {
-                self.skip(TreeErrorCode::MalformedDeclaration, at);
+                self.skip(Skip::Malformed, at);
                 self.skip_declaration();
                 return None;
             }
@@ -348,7 +360,7 @@ impl<'a> Reader<'a, '_> {
                     i += push_char_reference(&literal[i..], out);
                 }
                 b'%' => {
-                    self.skip(TreeErrorCode::ParameterEntityNotRead, at + i);
+                    self.skip(Skip::ParameterEntity, at + i);
                     out.push(b'%');
                     i += 1;
                 }
@@ -360,7 +372,7 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
-    fn skip(&mut self, code: TreeErrorCode, at: usize) {
+    fn skip(&mut self, code: Skip, at: usize) {
         self.skipped.push((code, at));
     }
 
@@ -465,18 +477,18 @@ mod tests {
                       <!ATTLIST a b CDATA '>'><!ELEMENT a ANY><!-- <!ENTITY c 'no'> --><?pi x?>\
                       <!ENTITY lt '&#38;#60;'><!ENTITY ok 'yes'> junk <!ENTITY v '%p;'>";
         let (e, skipped) = read(subset);
-        let codes: Vec<&str> = skipped.iter().map(|(c, _)| c.as_str()).collect();
+        let codes: Vec<Skip> = skipped.iter().map(|&(c, _)| c).collect();
         assert_eq!(
             codes,
             [
-                "parameter-entity-not-read",
-                "parameter-entity-not-read",
-                "external-entity-not-fetched",
-                "declaration-skipped",
-                "declaration-skipped",
-                "declaration-skipped",
-                "malformed-declaration",
-                "parameter-entity-not-read",
+                Skip::ParameterEntity,
+                Skip::ParameterEntity,
+                Skip::ExternalEntity,
+                Skip::Declaration,
+                Skip::Declaration,
+                Skip::Declaration,
+                Skip::Malformed,
+                Skip::ParameterEntity,
             ]
         );
         assert_eq!(value(&e, "ok").as_deref(), Some("yes"));

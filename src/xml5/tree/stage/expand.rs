@@ -30,7 +30,7 @@ use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
 };
 
-use super::super::subset::{Entities, PREDEFINED, Piece};
+use super::super::subset::{Entities, PREDEFINED, Piece, Skip};
 use super::{EntityError, EntityLimit, Events, Phase, Ready, Stage, TreeErrorCode};
 
 /// An entity expansion in progress in text: the entity, its next token, and the text token
@@ -164,7 +164,13 @@ impl<'t> Events<'t> {
         };
         let mut entities = std::mem::take(&mut *self.spare);
         entities.read(subset);
-        for &(code, at) in &entities.skipped {
+        for &(skip, at) in &entities.skipped {
+            let code = match skip {
+                Skip::ParameterEntity => TreeErrorCode::ParameterEntityNotRead,
+                Skip::ExternalEntity => TreeErrorCode::ExternalEntityNotFetched,
+                Skip::Declaration => TreeErrorCode::DeclarationSkipped,
+                Skip::Malformed => TreeErrorCode::MalformedDeclaration,
+            };
             self.stage.report(code, span.start + at, &mut self.tokens);
         }
         self.stage.entities_on |= !entities.is_empty();
@@ -312,10 +318,13 @@ impl<'t> Events<'t> {
 
     /// The source over the replacement texts, made once per feed in its arena.
     fn table_source(&mut self, entities: &'t Entities) -> &'t Source<'t> {
+        if let Some(source) = self.source {
+            return source;
+        }
         let arena = self.arena;
-        *self.source.get_or_insert_with(|| {
-            arena.alloc(Source::new(entities.text.as_bytes(), 0, arena, true))
-        })
+        let source = &*arena.alloc(Source::new(entities.text.as_bytes(), 0, arena, true));
+        self.source = Some(source);
+        source
     }
 
     fn level_step(&mut self, level: Level) -> Step<'t> {
