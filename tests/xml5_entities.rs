@@ -454,3 +454,35 @@ fn a_document_after_the_limit_starts_fresh() {
     collect(parser.parse(b"<r>&e;</r>"), &mut out);
     assert_eq!(out[4..], ["+r", "\"&e;\"", "-r"]);
 }
+
+#[test]
+fn events_dropped_early_resume_with_the_next_feed() {
+    let doc = "<!DOCTYPE r [<!ENTITY e '<b>x</b>y'><!ENTITY f 'F'>]>\
+               <r a='&f;'>one &e; two &f; &unknown; three &e;</r>";
+    let whole = run(doc).0;
+    for chunk in [1, 2, 5, 7, 200] {
+        let mut parser = Parser::new(Options::new().errors(true), TreeOptions::new());
+        let mut out = Vec::new();
+        for piece in doc.as_bytes().chunks(chunk) {
+            // Read at most one event of each feed: the rest waits for the next.
+            let mut events = parser.feed(piece);
+            if let Some(event) = events.next_event() {
+                out.push(describe(&event));
+            }
+        }
+        collect(parser.finish(), &mut out);
+        let mut joined: Vec<String> = Vec::new();
+        for line in out {
+            if let (Some(last), Some(text)) = (
+                joined.last_mut(),
+                line.strip_prefix('"').and_then(|l| l.strip_suffix('"')),
+            ) && let Some(before) = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'))
+            {
+                *last = format!("\"{before}{text}\"");
+                continue;
+            }
+            joined.push(line);
+        }
+        assert_eq!(joined, whole, "{chunk}-byte chunks, one event per feed");
+    }
+}

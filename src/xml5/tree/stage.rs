@@ -607,6 +607,9 @@ pub(crate) struct Stage {
     /// reference), kept for the next, and their stream offset.
     tail: Vec<u8>,
     tail_start: usize,
+    /// The bytes kept back are a whole text's rest (events dropped early), not a name a seam
+    /// may continue.
+    tail_complete: bool,
     /// The attribute value being expanded and the replacement texts included in it, outermost
     /// first.
     attr_frames: Vec<AttrFrame>,
@@ -653,6 +656,7 @@ impl Stage {
             attr_frames: Vec::new(),
             tail: Vec::new(),
             tail_start: 0,
+            tail_complete: false,
         }
     }
 
@@ -1180,7 +1184,7 @@ impl Parser {
         }
         self.stage.fed += chunk.len();
         self.arena.reset();
-        Events {
+        let events = Events {
             tokens: self.tokenizer.feed(chunk),
             stage: &mut self.stage,
             at_eof: false,
@@ -1190,7 +1194,8 @@ impl Parser {
             source: None,
             held: None,
             stashed: None,
-        }
+        };
+        events.resume(chunk.first().copied())
     }
 
     /// The stream is over: the events still pending, and the end-of-file steps.
@@ -1265,6 +1270,14 @@ pub struct Events<'t> {
     held: Option<(Text<'t>, usize)>,
     /// A token of the document that waits for the held text.
     stashed: Option<Token<'t>>,
+}
+
+impl Drop for Events<'_> {
+    /// Events dropped early: the tokenizer pauses (see [`crate::Tokens`]), and the rest of a
+    /// text being cut at its entity references is kept for the next feed.
+    fn drop(&mut self) {
+        self.keep_rest();
+    }
 }
 
 impl<'t> Events<'t> {

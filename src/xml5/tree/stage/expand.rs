@@ -106,6 +106,7 @@ impl Stage {
         self.value_spans.clear();
         self.attr_frames.clear();
         self.tail.clear();
+        self.tail_complete = false;
     }
 
     pub(super) fn expanded_values(&self) -> Values<'_> {
@@ -185,9 +186,10 @@ impl<'t> Events<'t> {
     /// reference to cut at (then true), expand a start tag's attribute values.
     ///
     /// A chunk seam may cut a reference the tokenizer does not know (`&proj` | `ect;`): the
-    /// name begun at the end of a held text is kept back (copied) and joined to the text
-    /// token that follows it; anything else that follows lets it go as text first (the token
-    /// waits in `stashed`).
+    /// name begun at the end of a held text that ends at the seam is kept back (copied) and
+    /// joined to the text token that starts the next chunk; a next chunk that starts with `<`
+    /// lets it go as text first ([`Events::resume`]). Should anything else follow it, it goes
+    /// first all the same (the token waits in `stashed`).
     pub(super) fn hold(&mut self, token: Token<'t>) -> bool {
         let tail = !self.stage.tail.is_empty();
         match token {
@@ -214,6 +216,34 @@ impl<'t> Events<'t> {
         }
     }
 
+    /// At the start of a feed whose chunk starts with `first`: the bytes kept back go first,
+    /// as text, unless the chunk's first token continues them (text, which any byte but `<`
+    /// starts).
+    pub(super) fn resume(mut self, first: Option<u8>) -> Events<'t> {
+        let tail = &self.stage.tail;
+        if !tail.is_empty() && (self.stage.tail_complete || first == Some(b'<')) {
+            self.held = Some(self.flush_tail());
+        }
+        self
+    }
+
+    /// The events were dropped before the held text was done: what is left of it is kept
+    /// back (before a name kept back from it, if any) for the next feed to hand out first.
+    pub(super) fn keep_rest(&mut self) {
+        let Some((text, at)) = self.held.take() else {
+            return;
+        };
+        let rest = &text.raw()[at - text.span().start..];
+        if rest.is_empty() {
+            return;
+        }
+        let tail = std::mem::take(&mut self.stage.tail);
+        self.stage.tail_complete = tail.is_empty();
+        self.stage.tail.extend_from_slice(rest);
+        self.stage.tail.extend_from_slice(&tail);
+        self.stage.tail_start = at;
+    }
+
     /// At the end of the input: the name kept back goes as text. Whether there was one.
     pub(super) fn end_tail(&mut self) -> bool {
         if self.stage.tail.is_empty() {
@@ -228,6 +258,7 @@ impl<'t> Events<'t> {
         let start = self.stage.tail_start;
         let bytes = self.arena.alloc_slice_copy(&self.stage.tail);
         self.stage.tail.clear();
+        self.stage.tail_complete = false;
         let src = self
             .arena
             .alloc(Source::new(bytes, start, self.arena, true));
@@ -272,7 +303,8 @@ impl<'t> Events<'t> {
         let Some(amp) = memchr::memrchr(b'&', &raw[window..]).map(|i| window + i) else {
             return text;
         };
-        if !raw[amp + 1..].iter().all(|&b| is_name_byte(b)) || !self.stage.tail.is_empty() {
+        let at_seam = text.span().end == self.stage.fed;
+        if !at_seam || !raw[amp + 1..].iter().all(|&b| is_name_byte(b)) {
             return text;
         }
         self.stage.tail.extend_from_slice(&raw[amp..]);
