@@ -331,6 +331,7 @@ pub struct CharData<'t> {
 impl<'t> CharData<'t> {
     /// The text: character references resolved, newlines normalized (as [`Text::text`]); for
     /// a reference kept as written (an undeclared name, a limit passed), those bytes.
+    #[inline]
     pub fn text(&self) -> &'t str {
         if self.verbatim {
             // Only references with an ASCII name are kept this way.
@@ -409,8 +410,9 @@ pub struct NsAttributes<'s, 't> {
     attributes: Attributes<'t>,
     slots: std::slice::Iter<'s, AttrSlot>,
     scope: &'s Scope,
-    /// The values with entities expanded, by attribute (empty when none was).
-    expanded: expand::Values<'s>,
+    /// The values with entities expanded, by attribute; `None` when none was (most tags: then
+    /// no attribute pays for looking).
+    expanded: Option<expand::Values<'s>>,
 }
 
 impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
@@ -420,7 +422,10 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
         loop {
             let attribute = self.attributes.next()?;
             let slot = self.slots.next()?;
-            let expanded = self.expanded.next();
+            let expanded = match &mut self.expanded {
+                None => None,
+                Some(values) => values.next(),
+            };
             if slot.keep {
                 let (prefix, local) = parts(attribute.name(), slot.split);
                 let namespace = self.scope.uri(slot.ns);
@@ -1323,18 +1328,20 @@ impl<'t> Events<'t> {
             if self.stage.stopped {
                 return None;
             }
-            if self.stage.entities_on {
+            // With entities, the expansion in progress gives the next token (or the document
+            // does, through it): one call of `process` either way, which keeps it inlined.
+            let token = if self.stage.entities_on {
                 match self.expansion_step() {
                     expand::Step::Ready(ready) => return Some(ready),
                     expand::Step::Again => continue,
-                    expand::Step::Idle => {}
+                    expand::Step::Token(token) => Some(token),
+                    expand::Step::Exhausted => None,
                 }
-            }
-            match self.tokens.next() {
+            } else {
+                self.tokens.next()
+            };
+            match token {
                 Some(token) => {
-                    if self.stage.entities_on && self.hold(token) {
-                        continue;
-                    }
                     if let Some(ready) = self.stage.process(token, &mut self.tokens) {
                         if let Ready::Doctype(doctype) = ready {
                             self.read_subset(doctype);

@@ -58,8 +58,10 @@ pub(super) enum Step<'t> {
     Ready(Ready<'t>),
     /// Nothing to hand out yet: step again.
     Again,
-    /// No expansion in progress.
-    Idle,
+    /// A token for the stage (from a replacement text, a piece of a text, or the document).
+    Token(Token<'t>),
+    /// No expansion in progress, and the document's tokens of this feed are out.
+    Exhausted,
 }
 
 /// What a reference found in text or a value stands for.
@@ -109,11 +111,12 @@ impl Stage {
         self.tail_complete = false;
     }
 
-    pub(super) fn expanded_values(&self) -> Values<'_> {
-        Values {
+    /// The current start tag's expanded values, if any attribute has one.
+    pub(super) fn expanded_values(&self) -> Option<Values<'_>> {
+        (!self.value_spans.is_empty()).then(|| Values {
             spans: self.value_spans.iter(),
             text: &self.values,
-        }
+        })
     }
 
     /// Whether a replacement text of `len` bytes may be expanded `depth` expansions deep, for
@@ -156,6 +159,7 @@ impl Stage {
 impl<'t> Events<'t> {
     /// Read the internal subset of the document's DOCTYPE: its entities, and an error for each
     /// declaration skipped.
+    #[inline(never)]
     pub(super) fn read_subset(&mut self, doctype: Doctype<'t>) {
         let (Some(subset), Some(span)) = (
             doctype.raw_internal_subset(),
@@ -190,6 +194,7 @@ impl<'t> Events<'t> {
     /// joined to the text token that starts the next chunk; a next chunk that starts with `<`
     /// lets it go as text first ([`Events::resume`]). Should anything else follow it, it goes
     /// first all the same (the token waits in `stashed`).
+    #[inline(never)]
     pub(super) fn hold(&mut self, token: Token<'t>) -> bool {
         let tail = !self.stage.tail.is_empty();
         match token {
@@ -245,6 +250,7 @@ impl<'t> Events<'t> {
     }
 
     /// At the end of the input: the name kept back goes as text. Whether there was one.
+    #[inline(never)]
     pub(super) fn end_tail(&mut self) -> bool {
         if self.stage.tail.is_empty() {
             return false;
@@ -316,8 +322,9 @@ impl<'t> Events<'t> {
         Text { span, ..text }
     }
 
-    /// One step of the expansion in progress: the innermost level's next token, or the next
-    /// piece of the held text.
+    /// One step: the innermost level's next token, the next piece of the held text, the
+    /// token that waited for it, or the document's next token (held, if it is a text to cut).
+    #[inline(never)]
     pub(super) fn expansion_step(&mut self) -> Step<'t> {
         if let Some(&level) = self.stage.levels.last() {
             return self.level_step(level);
@@ -327,24 +334,11 @@ impl<'t> Events<'t> {
             self.held = rest.map(|at| (text, at));
             return step;
         }
-        match self.stashed.take() {
-            Some(token) => self.process_token(token),
-            None => Step::Idle,
-        }
-    }
-
-    /// A token of the document, through the stage (after holding, or expanding values).
-    fn process_token(&mut self, token: Token<'t>) -> Step<'t> {
-        if self.hold(token) {
-            return Step::Again;
-        }
-        match self.stage.process(token, &mut self.tokens) {
-            Some(Ready::Doctype(doctype)) => {
-                self.read_subset(doctype);
-                Step::Ready(Ready::Doctype(doctype))
-            }
-            Some(ready) => Step::Ready(ready),
-            None => Step::Again,
+        let next = self.stashed.take().or_else(|| self.tokens.next());
+        match next {
+            Some(token) if self.hold(token) => Step::Again,
+            Some(token) => Step::Token(token),
+            None => Step::Exhausted,
         }
     }
 
@@ -419,10 +413,7 @@ impl<'t> Events<'t> {
                 return Step::Again;
             }
         };
-        match self.stage.process(token, &mut self.tokens) {
-            Some(ready) => Step::Ready(ready),
-            None => Step::Again,
-        }
+        Step::Token(token)
     }
 
     /// The next piece of `text` from stream offset `at`, and where it goes on after (`None`:
@@ -458,17 +449,16 @@ impl<'t> Events<'t> {
         (step, Some(reference.end))
     }
 
-    /// The bytes `start..end` of `text` as text, through the stage (dropped outside the root
-    /// element); `verbatim`: a reference kept as written.
-    fn piece(&mut self, text: Text<'t>, start: usize, end: usize, verbatim: bool) -> Step<'t> {
+    /// The bytes `start..end` of `text` as text for the stage (which drops it outside the
+    /// root element); `verbatim`: a reference kept as written, text in the main phase.
+    fn piece(&self, text: Text<'t>, start: usize, end: usize, verbatim: bool) -> Step<'t> {
         let piece = Text {
             span: Span { start, end },
             ..text
         };
-        match self.stage.process(Token::Text(piece), &mut self.tokens) {
-            Some(Ready::Text(piece, _)) => Step::Ready(Ready::Text(piece, verbatim)),
-            Some(ready) => Step::Ready(ready),
-            None => Step::Again,
+        match verbatim && self.stage.phase == Phase::Main {
+            true => Step::Ready(Ready::Text(piece, true)),
+            false => Step::Token(Token::Text(piece)),
         }
     }
 
