@@ -418,6 +418,7 @@ pub struct NsAttributes<'s, 't> {
 impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
     type Item = NsAttribute<'s, 't>;
 
+    #[inline]
     fn next(&mut self) -> Option<NsAttribute<'s, 't>> {
         loop {
             let attribute = self.attributes.next()?;
