@@ -377,6 +377,17 @@ fn an_entity_may_end_the_element_it_is_used_in() {
 }
 
 #[test]
+fn a_doctype_in_a_replacement_text_is_misplaced() {
+    let doc = "<!DOCTYPE r [<!ENTITY d '<!DOCTYPE x>d'>]><r>&d;</r>";
+    let (events, errors) = run(doc);
+    assert_eq!(events, ["!r", "+r", "\"d\"", "-r"]);
+    assert_eq!(
+        errors,
+        [format!("misplaced-doctype@{}", doc.find("&d;").unwrap())]
+    );
+}
+
+#[test]
 fn comments_and_pis_in_a_replacement_text_are_kept() {
     let doc = "<!DOCTYPE r [<!ENTITY c '<!--note--><?pi x?>&#38;amp;'>]><r>&c;</r>";
     assert_eq!(events(doc), ["!r", "+r", "#note", "?pi", "\"&\"", "-r"]);
@@ -505,6 +516,7 @@ fn generated_documents_stream_the_same_in_any_chunks() {
         "<!-- ] > -->",
         "<!ENTITY q '</r>after'>",
         "<!ENTITY cr 'x&#13;y'>",
+        "<!ENTITY d '<!DOCTYPE x>d'>",
     ];
     const BODY: &[&str] = &[
         "&a;",
@@ -538,7 +550,7 @@ fn generated_documents_stream_the_same_in_any_chunks() {
             .wrapping_add(1_442_695_040_888_963_407);
         (seed >> 33) as usize % n
     };
-    for round in 0..60 {
+    for round in 0..150 {
         let mut doc = String::from("<!DOCTYPE r [");
         for _ in 0..1 + next(6) {
             doc.push_str(SUBSET[next(SUBSET.len())]);

@@ -373,47 +373,27 @@ impl<'t> Events<'t> {
             return Step::Again;
         }
         self.stage.levels[index].next += 1;
-        let token = match entities.pieces[level.next] {
+        match entities.pieces[level.next] {
             Piece::Text { span, kind }
                 if kind != TextKind::Cdata && memchr(b'&', src.raw(span)).is_some() =>
             {
                 self.stage.levels[index].split = Some((span, kind, span.start));
-                return Step::Again;
+                Step::Again
             }
-            Piece::Text { span, kind } => Token::Text(Text { src, span, kind }),
-            Piece::Start {
-                span,
-                name,
-                attrs,
-                self_closing,
-            } => {
-                let tag = StartTag {
-                    src,
-                    span,
-                    name,
-                    attrs: &entities.attrs[attrs.0..attrs.1],
-                    self_closing,
-                };
-                self.expand_values(tag);
-                Token::StartTag(tag)
-            }
-            Piece::End { span, name } => Token::EndTag(EndTag { src, span, name }),
-            Piece::Comment { span, data } => Token::Comment(Comment { src, span, data }),
-            Piece::Pi { span, target, data } => {
-                Token::ProcessingInstruction(ProcessingInstruction {
-                    src,
-                    span,
-                    target,
-                    data,
-                })
-            }
-            Piece::Doctype { span } => {
-                let code = TreeErrorCode::MisplacedDoctype;
-                self.stage.report(code, span.start, &mut self.tokens);
-                return Step::Again;
-            }
-        };
-        Step::Token(token)
+            piece => match piece_token(piece, src, entities) {
+                Ok(token) => {
+                    if let Token::StartTag(tag) = token {
+                        self.expand_values(tag);
+                    }
+                    Step::Token(token)
+                }
+                Err(doctype) => {
+                    let code = TreeErrorCode::MisplacedDoctype;
+                    self.stage.report(code, doctype.start, &mut self.tokens);
+                    Step::Again
+                }
+            },
+        }
     }
 
     /// The next piece of `text` from stream offset `at`, and where it goes on after (`None`:
@@ -422,10 +402,17 @@ impl<'t> Events<'t> {
         let raw = text.raw();
         let base = text.span().start;
         let from = at - base;
-        let Some((amp, end, action)) = self.next_reference(raw, from, base) else {
-            let step = match from < raw.len() {
-                true => self.piece(text, at, base + raw.len(), false),
-                false => Step::Again,
+        // Outside the root element (a replacement text ended it) the rest is dropped whole,
+        // references and all, as the document's text there is.
+        let found = match self.stage.phase {
+            Phase::Main => self.next_reference(raw, from, base),
+            _ => None,
+        };
+        let Some((amp, end, action)) = found else {
+            let step = if from < raw.len() {
+                self.piece(text, at, base + raw.len(), false)
+            } else {
+                Step::Again
             };
             return (step, None);
         };
@@ -456,9 +443,10 @@ impl<'t> Events<'t> {
             span: Span { start, end },
             ..text
         };
-        match verbatim && self.stage.phase == Phase::Main {
-            true => Step::Ready(Ready::Text(piece, true)),
-            false => Step::Token(Token::Text(piece)),
+        if verbatim && self.stage.phase == Phase::Main {
+            Step::Ready(Ready::Text(piece, true))
+        } else {
+            Step::Token(Token::Text(piece))
         }
     }
 
@@ -663,6 +651,39 @@ impl<'t> Events<'t> {
         });
         true
     }
+}
+
+/// A token of a replacement text, over the source of all of them; for a DOCTYPE (misplaced in
+/// content, dropped), its span.
+fn piece_token<'t>(
+    piece: Piece,
+    src: &'t Source<'t>,
+    entities: &'t Entities,
+) -> Result<Token<'t>, Span> {
+    Ok(match piece {
+        Piece::Text { span, kind } => Token::Text(Text { src, span, kind }),
+        Piece::Start {
+            span,
+            name,
+            attrs,
+            self_closing,
+        } => Token::StartTag(StartTag {
+            src,
+            span,
+            name,
+            attrs: &entities.attrs[attrs.0..attrs.1],
+            self_closing,
+        }),
+        Piece::End { span, name } => Token::EndTag(EndTag { src, span, name }),
+        Piece::Comment { span, data } => Token::Comment(Comment { src, span, data }),
+        Piece::Pi { span, target, data } => Token::ProcessingInstruction(ProcessingInstruction {
+            src,
+            span,
+            target,
+            data,
+        }),
+        Piece::Doctype { span } => return Err(span),
+    })
 }
 
 /// The longest name kept back at a chunk seam: a longer run of name bytes after an `&` is
