@@ -158,6 +158,12 @@ impl<'a> Source<'a> {
         self.decode(span, rules)
     }
 
+    /// An attribute value's bytes at `span`, decoded by the attribute value rules (for the XML5
+    /// tree stage, which expands entities between such pieces).
+    pub(crate) fn decode_attribute_value(&self, span: Span) -> &'a str {
+        self.decode(span, ATTRIBUTE_VALUE)
+    }
+
     /// The byte at stream offset `at`, if the buffer holds it.
     fn byte(&self, at: usize) -> Option<u8> {
         self.bytes.get(at - self.base).copied()

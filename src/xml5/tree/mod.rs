@@ -40,9 +40,50 @@
 //! The XML declaration is a processing instruction to the tokenizer and stays one here (target
 //! `xml`), so that nothing of the input is lost.
 //!
-//! Not yet: the entities of the DOCTYPE's internal subset. Its declarations are not read, so a
-//! reference to one (`&project;`) stays as the tokenizer leaves it: text as written, or, for a
-//! name in HTML's table, that character.
+//! ## Entities
+//!
+//! The first DOCTYPE's internal subset is read for its general internal entities
+//! (`<!ENTITY name "value">`; what else is skipped and reported, and how a replacement text is
+//! made: `subset.rs`). In the main phase a reference `&name;` in text or in an attribute value
+//! resolves, in this order:
+//!
+//! 1. an entity the subset declares (the first declaration of a name): its replacement text,
+//!    expanded;
+//! 2. one of XML's five predefined entities (`lt`, `gt`, `amp`, `apos`, `quot`; declaring them
+//!    changes nothing);
+//! 3. with [`TreeOptions::html_entities`] (the default, as xml5lib-tests expects), HTML's named
+//!    character references;
+//! 4. anything else stays as written, with `undeclared-entity`.
+//!
+//! In text, a replacement text is tokenized as XML5 content (once, at the DOCTYPE) and its
+//! tokens go through the tree stage as if written where the reference is: `<!ENTITY kappname
+//! "<application>Konsole</application>">` gives an element, its tags may end elements opened
+//! outside it (XML would call that not well-formed; XML5 takes tags as they come), its comments
+//! and PIs are kept. References in it are expanded in turn. Events from a replacement text report
+//! their errors, and [`End::span`] and [`CharData::span`], at the reference in the document.
+//! In an attribute value, a replacement text is part of the value, its references expanded in
+//! turn; a `<` in it is kept as a character, with `less-than-in-attribute-entity` (XML 1.0
+//! §3.1's "No < in Attribute Values" is a well-formedness error; XML5 keeps data). Namespace
+//! declarations see the expanded value (`xmlns="&ns;"`). References in CDATA sections,
+//! comments and PIs are not references; before and after the root element text is dropped
+//! whole, references and all.
+//!
+//! Limits, per document: expansions nested at most [`TreeOptions::max_entity_depth`] deep
+//! (default 16) and at most [`TreeOptions::max_entity_bytes`] of replacement text expanded in
+//! all (default 4 MiB; each expansion counts at least one byte). The reference that would pass
+//! one stays as written, with `entity-expansion-limit` and an [`EntityError`]
+//! ([`Parser::entity_error`]); expansion stops there for the rest of the document, which goes
+//! on. A billion laughs or a quadratic blowup so stops within the byte limit, in time
+//! proportional to it. A reference inside its own expansion (`a` → `b` → `a`) stays as written,
+//! with `recursive-entity-reference`.
+//!
+//! Documents without a subset (and `html_entities` on) pay nothing for this: their text and
+//! attribute values are the tokenizer's, untouched. With one, a text token holding an `&` is
+//! cut at the references the stage resolves itself (those the tokenizer resolves, numeric,
+//! predefined and HTML ones, are left to its decoding); a name a chunk seam cuts (`&proj` |
+//! `ect;`) is kept back, copied, until the next text token. The tokenizer's own parse errors
+//! stay lexical: it does not know the subset, so with errors on it still reports
+//! `unknown-named-character-reference` for a declared name that is not HTML's.
 //!
 //! ## Namespaces
 //!
@@ -75,25 +116,29 @@
 //! ## Memory and time
 //!
 //! Between tokens the stage holds the open elements (names, namespaces, scope marks), the
-//! namespace bindings in scope, the current tag's attribute slots and the errors not taken:
-//! nothing that grows with the document but with its nesting, and [`TreeOptions::max_depth`]
-//! bounds that (a [`DepthError`] stops the stream). In steady state no token allocates: the
-//! stage's vectors and strings keep their capacity. A prefix lookup is a hash probe (none when
-//! the prefix is the one looked up last); an end tag is matched against the current element on
-//! its raw bytes first (decoded only when they differ); one that does not name the current
-//! element walks at most the 16 outermost open elements, and probes a count of the deeper ones'
-//! name hashes, so a deep stack and many stray end tags stay linear; repeated expanded
-//! attribute names are found by sorting.
+//! namespace bindings in scope, the current tag's attribute slots (and expanded values), the
+//! entity table of the internal subset with the expansions in progress (at most
+//! [`TreeOptions::max_entity_depth`]) and the errors not taken: nothing that grows with the
+//! document but with its nesting and its DOCTYPE, and [`TreeOptions::max_depth`] bounds that (a
+//! [`DepthError`] stops the stream). Decoding a replacement text's pieces allocates in an arena
+//! emptied at every feed, bounded by [`TreeOptions::max_entity_bytes`]. In steady state no
+//! token allocates: the stage's vectors and strings keep their capacity. A prefix lookup is a
+//! hash probe (none when the prefix is the one looked up last); an end tag is matched against
+//! the current element on its raw bytes first (decoded only when they differ); one that does
+//! not name the current element walks at most the 16 outermost open elements, and probes a
+//! count of the deeper ones' name hashes, so a deep stack and many stray end tags stay linear;
+//! repeated expanded attribute names are found by sorting.
 
 mod dom;
 mod format;
 mod names;
 mod stage;
+mod subset;
 
 pub use dom::{Children, Descendants, Document, Element, Node, NodeId, NodeKind, TreeBuilder};
 pub use format::xml5lib_tree;
 pub use names::{QName, XML_NAMESPACE, XMLNS_NAMESPACE};
 pub use stage::{
-    DepthError, End, EndCause, Event, Events, NsAttribute, NsAttributes, Parser, Start, TreeError,
-    TreeErrorCode, TreeOptions,
+    CharData, DepthError, End, EndCause, EntityError, EntityLimit, Event, Events, NsAttribute,
+    NsAttributes, Parser, Start, TreeError, TreeErrorCode, TreeOptions,
 };

@@ -7,16 +7,20 @@
 //! token it comes from; an element that ends stays on the stack until the next event is asked
 //! for, so that its [`End`] can still name it.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::collections::hash_map::{Entry, RandomState};
 use std::fmt;
 use std::hash::BuildHasher;
 
+use bumpalo::Bump;
+
 use crate::error::{LimitError, ParseError, Position};
 use crate::options::Options;
 use crate::span::{Span, TextKind};
 use crate::token::{
-    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, StartTag, Text, Token,
+    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text,
+    Token,
 };
 
 use super::super::{Tokenizer, Tokens};
@@ -24,6 +28,11 @@ use super::names::{
     Mark, Ns, NsKey, QName, Scope, Split, XML_NAMESPACE, XMLNS_NAMESPACE, declared, parts, split,
     unprefixed,
 };
+use super::subset::Entities;
+
+mod expand;
+
+use expand::{AttrFrame, Level};
 
 /// The options of the tree stage (the tokenizer's are [`Options`]).
 ///
@@ -35,12 +44,18 @@ use super::names::{
 #[derive(Clone, Debug)]
 pub struct TreeOptions {
     max_depth: usize,
+    max_entity_depth: usize,
+    max_entity_bytes: usize,
+    html_entities: bool,
 }
 
 impl Default for TreeOptions {
     fn default() -> TreeOptions {
         TreeOptions {
             max_depth: TreeOptions::DEFAULT_MAX_DEPTH,
+            max_entity_depth: TreeOptions::DEFAULT_MAX_ENTITY_DEPTH,
+            max_entity_bytes: TreeOptions::DEFAULT_MAX_ENTITY_BYTES,
+            html_entities: true,
         }
     }
 }
@@ -48,10 +63,44 @@ impl Default for TreeOptions {
 impl TreeOptions {
     /// The default [`TreeOptions::max_depth`].
     pub const DEFAULT_MAX_DEPTH: usize = 4096;
+    /// The default [`TreeOptions::max_entity_depth`].
+    pub const DEFAULT_MAX_ENTITY_DEPTH: usize = 16;
+    /// The default [`TreeOptions::max_entity_bytes`]: 4 MiB.
+    pub const DEFAULT_MAX_ENTITY_BYTES: usize = 4 << 20;
 
-    /// The defaults: at most [`TreeOptions::DEFAULT_MAX_DEPTH`] open elements.
+    /// The defaults: at most [`TreeOptions::DEFAULT_MAX_DEPTH`] open elements, entities
+    /// expanded at most [`TreeOptions::DEFAULT_MAX_ENTITY_DEPTH`] deep and to
+    /// [`TreeOptions::DEFAULT_MAX_ENTITY_BYTES`] in all, undeclared names looked up in HTML's
+    /// table.
     pub fn new() -> TreeOptions {
         TreeOptions::default()
+    }
+
+    /// At most `depth` entity references expanded one inside another (a reference in a
+    /// replacement text, in another's...): the reference that would go deeper stays as written
+    /// and expansion stops ([`EntityError`], `entity-expansion-limit`).
+    pub fn max_entity_depth(mut self, depth: usize) -> TreeOptions {
+        self.max_entity_depth = depth;
+        self
+    }
+
+    /// At most `bytes` of replacement text expanded in the whole document (each expansion
+    /// counts its replacement text's bytes, at least 1, in text and attribute values alike):
+    /// the reference that would pass it stays as written and expansion stops ([`EntityError`],
+    /// `entity-expansion-limit`). This bounds a document built to explode (billion laughs,
+    /// quadratic blowup).
+    pub fn max_entity_bytes(mut self, bytes: usize) -> TreeOptions {
+        self.max_entity_bytes = bytes;
+        self
+    }
+
+    /// Whether a name the internal subset does not declare and that is not one of XML's five
+    /// predefined entities is looked up in HTML's named character references (the default,
+    /// as xml5lib-tests expects: `&copy;` is ©). With `false`, XML's names only: such a
+    /// reference stays as written, with an `undeclared-entity` error.
+    pub fn html_entities(mut self, on: bool) -> TreeOptions {
+        self.html_entities = on;
+        self
     }
 
     /// At most `depth` elements open at once: a start tag that would open one more stops the
@@ -122,6 +171,29 @@ tree_error_codes! {
     /// An attribute whose namespace and local name repeat an earlier one's (`a:x` and `b:x`
     /// with `a` and `b` bound to one namespace): dropped.
     DuplicateExpandedAttribute => "duplicate-expanded-attribute",
+    /// A reference (`&name;`) to an entity the internal subset does not declare, that is not
+    /// predefined nor (with [`TreeOptions::html_entities`]) an HTML name: kept as written.
+    UndeclaredEntity => "undeclared-entity",
+    /// A reference to an entity inside its own expansion (`a` → `b` → `a`): kept as written.
+    RecursiveEntityReference => "recursive-entity-reference",
+    /// Expansion passed [`TreeOptions::max_entity_depth`] or
+    /// [`TreeOptions::max_entity_bytes`] ([`EntityError`]): this reference and every later
+    /// one stay as written.
+    EntityExpansionLimit => "entity-expansion-limit",
+    /// A `<` in the replacement text of an entity used in an attribute value (XML 1.0 §3.1,
+    /// "No < in Attribute Values"): kept, as a character of the value.
+    LessThanInAttributeEntity => "less-than-in-attribute-entity",
+    /// An external entity declared in the internal subset: skipped, never fetched.
+    ExternalEntityNotFetched => "external-entity-not-fetched",
+    /// A parameter entity declared or referenced in the internal subset: skipped (a
+    /// reference inside an entity value stays as written).
+    ParameterEntityNotRead => "parameter-entity-not-read",
+    /// An `ELEMENT`, `ATTLIST` or `NOTATION` declaration or a conditional section in the
+    /// internal subset: skipped.
+    DeclarationSkipped => "declaration-skipped",
+    /// Bytes of the internal subset that start no declaration, or an entity declaration with
+    /// neither a value nor an external identifier: skipped.
+    MalformedDeclaration => "malformed-declaration",
 }
 
 impl fmt::Display for TreeErrorCode {
@@ -176,6 +248,44 @@ impl fmt::Display for DepthError {
 
 impl std::error::Error for DepthError {}
 
+/// Entity expansion stopped at a limit of [`TreeOptions`]: the reference at `offset` would
+/// have passed it. It and every later reference stay as written; the document goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntityError {
+    /// Which limit.
+    pub limit: EntityLimit,
+    /// The configured limit.
+    pub max: usize,
+    /// Stream offset of the reference in the document (of the outermost one, for a
+    /// reference inside a replacement text).
+    pub offset: usize,
+}
+
+/// The limits of entity expansion; see [`EntityError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntityLimit {
+    /// [`TreeOptions::max_entity_depth`].
+    Depth,
+    /// [`TreeOptions::max_entity_bytes`].
+    Bytes,
+}
+
+impl fmt::Display for EntityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.limit {
+            EntityLimit::Depth => "entities nested",
+            EntityLimit::Bytes => "bytes of replacement text",
+        };
+        write!(
+            f,
+            "entity expansion limit at byte {}: more than {} {what}",
+            self.offset, self.max
+        )
+    }
+}
+
+impl std::error::Error for EntityError {}
+
 /// Why an element ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndCause {
@@ -200,15 +310,61 @@ pub enum Event<'s, 't> {
     Start(Start<'s, 't>),
     /// An element ends.
     End(End<'s>),
-    /// Text inside the root element (character data or a CDATA section's content); adjacent
-    /// text events belong to one text node.
-    Text(Text<'t>),
+    /// Text inside the root element (character data or a CDATA section's content, as written
+    /// or from an entity's replacement text); adjacent text events belong to one text node.
+    Text(CharData<'t>),
     /// A comment, inside the root element or around it.
     Comment(Comment<'t>),
     /// A processing instruction (the XML declaration too, target `xml`).
     ProcessingInstruction(ProcessingInstruction<'t>),
     /// The DOCTYPE, if it came before the root element (at most one).
     Doctype(Doctype<'t>),
+}
+
+/// The text of an [`Event::Text`]: a text token, or a piece of one (a text token is cut at
+/// each entity reference the stage expands), from the input or from an entity's replacement
+/// text.
+#[derive(Clone, Copy, Debug)]
+pub struct CharData<'t> {
+    token: Text<'t>,
+    verbatim: bool,
+    origin: Option<Span>,
+}
+
+impl<'t> CharData<'t> {
+    /// The text: character references resolved, newlines normalized (as [`Text::text`]); for
+    /// a reference kept as written (an undeclared name, a limit passed), those bytes.
+    #[inline]
+    pub fn text(&self) -> &'t str {
+        if self.verbatim {
+            // Only references with an ASCII name are kept this way.
+            std::str::from_utf8(self.token.raw()).unwrap_or("\u{FFFD}")
+        } else {
+            self.token.text()
+        }
+    }
+
+    /// The text as written (in the input, or in the replacement text).
+    pub fn raw(&self) -> &'t [u8] {
+        self.token.raw()
+    }
+
+    /// The token (or piece of one) it is. From a replacement text, its spans are offsets in
+    /// the internal subset's replacement texts, not in the input.
+    pub fn token(&self) -> Text<'t> {
+        self.token
+    }
+
+    /// Where it is in the input: its span, or, from a replacement text, the span of the
+    /// reference in the document that led to it.
+    pub fn span(&self) -> Span {
+        self.origin.unwrap_or(self.token.span())
+    }
+
+    /// Whether it comes from an entity's replacement text.
+    pub fn from_entity(&self) -> bool {
+        self.origin.is_some()
+    }
 }
 
 /// An element's start: its name and attributes resolved, its depth, and its tag.
@@ -240,10 +396,13 @@ impl<'s, 't: 's> Start<'s, 't> {
             attributes: self.tag.attributes(),
             slots: self.stage.attrs.iter(),
             scope: &self.stage.scope,
+            expanded: self.stage.expanded_values(),
         }
     }
 
-    /// The start tag itself (its raw bytes, spans, and every attribute as written).
+    /// The start tag itself (its raw bytes, spans, and every attribute as written). For an
+    /// element from an entity's replacement text, the tag as written there (its spans are
+    /// offsets in the internal subset's replacement texts).
     pub fn tag(&self) -> StartTag<'t> {
         *self.tag
     }
@@ -266,15 +425,23 @@ pub struct NsAttributes<'s, 't> {
     attributes: Attributes<'t>,
     slots: std::slice::Iter<'s, AttrSlot>,
     scope: &'s Scope,
+    /// The values with entities expanded, by attribute; `None` when none was (most tags: then
+    /// no attribute pays for looking).
+    expanded: Option<expand::Values<'s>>,
 }
 
 impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
     type Item = NsAttribute<'s, 't>;
 
+    #[inline]
     fn next(&mut self) -> Option<NsAttribute<'s, 't>> {
         loop {
             let attribute = self.attributes.next()?;
             let slot = self.slots.next()?;
+            let expanded = match &mut self.expanded {
+                None => None,
+                Some(values) => values.next(),
+            };
             if slot.keep {
                 let written = attribute.name();
                 let (prefix, local) = parts(written, slot.split);
@@ -289,6 +456,7 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
                     attribute,
                     written,
                     key,
+                    expanded,
                 });
             }
         }
@@ -303,17 +471,18 @@ pub struct NsAttribute<'s, 't> {
     /// The name as written, decoded (`prefix:local` in one piece).
     written: &'s str,
     key: NsKey,
+    expanded: Option<&'s str>,
 }
 
-impl<'s, 't> NsAttribute<'s, 't> {
+impl<'s, 't: 's> NsAttribute<'s, 't> {
     /// The name and namespace.
     pub fn name(&self) -> QName<'s> {
         self.name
     }
 
-    /// The value, character references resolved.
-    pub fn value(&self) -> &'t str {
-        self.attribute.value()
+    /// The value, character references resolved and entities expanded.
+    pub fn value(&self) -> &'s str {
+        self.expanded.unwrap_or_else(|| self.attribute.value())
     }
 
     /// The attribute as the tokenizer gives it (raw bytes, spans).
@@ -420,7 +589,8 @@ struct AttrSlot {
 enum Ready<'t> {
     Start(StartTag<'t>),
     End(EndCause),
-    Text(Text<'t>),
+    /// Text, and whether it is a reference kept as written.
+    Text(Text<'t>, bool),
     Comment(Comment<'t>),
     Pi(ProcessingInstruction<'t>),
     Doctype(Doctype<'t>),
@@ -464,6 +634,33 @@ pub(crate) struct Stage {
     dropped: u64,
     max_depth: usize,
     depth_error: Option<DepthError>,
+    /// Entity expansion: the internal subset declared general entities (or
+    /// [`TreeOptions::html_entities`] is off), so text and attribute values are looked at.
+    entities_on: bool,
+    /// The entity expansions in progress, the innermost last.
+    levels: Vec<Level>,
+    /// While an expansion is in progress: the reference in the document it started at, where
+    /// its errors and ends are reported.
+    origin: Option<Span>,
+    /// Bytes of replacement text expanded so far.
+    expanded: usize,
+    entity_error: Option<EntityError>,
+    max_entity_depth: usize,
+    max_entity_bytes: usize,
+    html_entities: bool,
+    /// The current start tag's attribute values with entities expanded, and where each is.
+    values: String,
+    value_spans: Vec<Option<(usize, usize)>>,
+    /// The bytes of a name begun at the end of a text token (a chunk seam may cut a
+    /// reference), kept for the next, and their stream offset.
+    tail: Vec<u8>,
+    tail_start: usize,
+    /// The bytes kept back are a whole text's rest (events dropped early), not a name a seam
+    /// may continue.
+    tail_complete: bool,
+    /// The attribute value being expanded and the replacement texts included in it, outermost
+    /// first.
+    attr_frames: Vec<AttrFrame>,
 }
 
 impl Stage {
@@ -494,6 +691,20 @@ impl Stage {
             dropped: 0,
             max_depth: tree.max_depth,
             depth_error: None,
+            entities_on: !tree.html_entities,
+            levels: Vec::new(),
+            origin: None,
+            expanded: 0,
+            entity_error: None,
+            max_entity_depth: tree.max_entity_depth,
+            max_entity_bytes: tree.max_entity_bytes,
+            html_entities: tree.html_entities,
+            values: String::new(),
+            value_spans: Vec::new(),
+            attr_frames: Vec::new(),
+            tail: Vec::new(),
+            tail_start: 0,
+            tail_complete: false,
         }
     }
 
@@ -516,6 +727,7 @@ impl Stage {
         self.errors.clear();
         self.dropped = 0;
         self.depth_error = None;
+        self.reset_entities();
     }
 
     /// Open elements, not counting one whose end is already out.
@@ -546,6 +758,7 @@ impl Stage {
             self.dropped += 1;
             return;
         }
+        let offset = self.origin.map_or(offset, |origin| origin.start);
         let position = tokens.position(offset);
         self.errors.push(TreeError {
             code,
@@ -596,7 +809,7 @@ impl Stage {
         self.ends = count;
         self.implied = implied;
         self.last = last;
-        self.end_span = span;
+        self.end_span = self.origin.unwrap_or(span);
     }
 
     /// One token, by the phase: the event it makes, if any (pending ends aside).
@@ -607,7 +820,7 @@ impl Stage {
             (_, Token::Raw(_)) => None,
             (Phase::Start | Phase::Main, Token::StartTag(tag)) => self.open(tag, tokens),
             (Phase::Main, Token::EndTag(tag)) => self.close(tag, tokens),
-            (Phase::Main, Token::Text(text)) => Some(Ready::Text(text)),
+            (Phase::Main, Token::Text(text)) => Some(Ready::Text(text, false)),
             (_, Token::Comment(comment)) => Some(Ready::Comment(comment)),
             (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(pi)),
             (Phase::Start, Token::Doctype(doctype)) if !self.doctype_seen => {
@@ -763,7 +976,10 @@ impl Stage {
         attribute: &Attribute<'_>,
         tokens: &mut Tokens<'_>,
     ) -> AttrSlot {
-        let uri = attribute.value();
+        let uri = match self.value_spans.get(self.attrs.len()) {
+            Some(&Some((start, end))) => &self.values[start..end],
+            _ => attribute.value(),
+        };
         let allowed = match prefix {
             Some("xml") => uri == XML_NAMESPACE,
             Some("xmlns") => false,
@@ -985,6 +1201,12 @@ fn is_space(b: u8) -> bool {
 pub struct Parser {
     tokenizer: Tokenizer,
     stage: Stage,
+    /// The internal subset's entities, read at the DOCTYPE (once per document).
+    entities: OnceCell<Entities>,
+    /// The table of the last document, emptied, for the next to fill (keeping allocations).
+    spare: Entities,
+    /// For one feed: the source over the replacement texts, and what decoding them allocates.
+    arena: Bump,
 }
 
 impl Default for Parser {
@@ -1000,6 +1222,17 @@ impl Parser {
         Parser {
             stage: Stage::new(&options, &tree),
             tokenizer: Tokenizer::new(options),
+            entities: OnceCell::new(),
+            spare: Entities::default(),
+            arena: Bump::new(),
+        }
+    }
+
+    /// The document is over: its entity table becomes the spare.
+    fn drop_entities(&mut self) {
+        if let Some(mut entities) = self.entities.take() {
+            entities.clear();
+            self.spare = entities;
         }
     }
 
@@ -1007,18 +1240,27 @@ impl Parser {
     pub fn reset(&mut self) {
         self.tokenizer.reset();
         self.stage.reset();
+        self.drop_entities();
     }
 
     /// The events of `input` as one complete document.
     pub fn parse<'t>(&'t mut self, input: &'t [u8]) -> Events<'t> {
         self.stage.reset();
+        self.drop_entities();
         self.stage.finishing = true;
         self.stage.fed = input.len();
+        self.arena.reset();
         Events {
             tokens: self.tokenizer.tokenize(input),
             stage: &mut self.stage,
             at_eof: true,
             tag: None,
+            entities: &self.entities,
+            spare: &mut self.spare,
+            arena: &self.arena,
+            source: None,
+            held: None,
+            stashed: None,
         }
     }
 
@@ -1027,24 +1269,40 @@ impl Parser {
     pub fn feed<'t>(&'t mut self, chunk: &'t [u8]) -> Events<'t> {
         if self.stage.finishing {
             self.stage.reset();
+            self.drop_entities();
         }
         self.stage.fed += chunk.len();
-        Events {
+        self.arena.reset();
+        let events = Events {
             tokens: self.tokenizer.feed(chunk),
             stage: &mut self.stage,
             at_eof: false,
             tag: None,
-        }
+            entities: &self.entities,
+            spare: &mut self.spare,
+            arena: &self.arena,
+            source: None,
+            held: None,
+            stashed: None,
+        };
+        events.resume(chunk.first().copied())
     }
 
     /// The stream is over: the events still pending, and the end-of-file steps.
     pub fn finish(&mut self) -> Events<'_> {
         self.stage.finishing = true;
+        self.arena.reset();
         Events {
             tokens: self.tokenizer.finish(),
             stage: &mut self.stage,
             at_eof: true,
             tag: None,
+            entities: &self.entities,
+            spare: &mut self.spare,
+            arena: &self.arena,
+            source: None,
+            held: None,
+            stashed: None,
         }
     }
 
@@ -1073,6 +1331,11 @@ impl Parser {
         self.stage.depth_error
     }
 
+    /// The entity expansion limit the document stopped expanding at, if it did.
+    pub fn entity_error(&self) -> Option<EntityError> {
+        self.stage.entity_error
+    }
+
     /// The tokenizer's memory limit the stream stopped at, if it did (the open elements then
     /// end as at the end of the input, when [`Parser::finish`] is called).
     pub fn limit_error(&self) -> Option<LimitError> {
@@ -1089,6 +1352,25 @@ pub struct Events<'t> {
     at_eof: bool,
     /// The start tag of the last [`Event::Start`], which borrows it from here.
     tag: Option<StartTag<'t>>,
+    /// The internal subset's entities, once the DOCTYPE is read.
+    entities: &'t OnceCell<Entities>,
+    /// An empty table for the DOCTYPE to fill.
+    spare: &'t mut Entities,
+    arena: &'t Bump,
+    /// The source over the replacement texts, made at the first expansion of the feed.
+    source: Option<&'t Source<'t>>,
+    /// A text token of the document being cut at its references, and where it goes on.
+    held: Option<(Text<'t>, usize)>,
+    /// A token of the document that waits for the held text.
+    stashed: Option<Token<'t>>,
+}
+
+impl Drop for Events<'_> {
+    /// Events dropped early: the tokenizer pauses (see [`crate::Tokens`]), and the rest of a
+    /// text being cut at its entity references is kept for the next feed.
+    fn drop(&mut self) {
+        self.keep_rest();
+    }
 }
 
 impl<'t> Events<'t> {
@@ -1102,7 +1384,11 @@ impl<'t> Events<'t> {
                 stage,
             }),
             Ready::End(cause) => Event::End(End { stage, cause }),
-            Ready::Text(text) => Event::Text(text),
+            Ready::Text(token, verbatim) => Event::Text(CharData {
+                token,
+                verbatim,
+                origin: stage.origin,
+            }),
             Ready::Comment(comment) => Event::Comment(comment),
             Ready::Pi(pi) => Event::ProcessingInstruction(pi),
             Ready::Doctype(doctype) => Event::Doctype(doctype),
@@ -1125,12 +1411,28 @@ impl<'t> Events<'t> {
             if self.stage.stopped {
                 return None;
             }
-            match self.tokens.next() {
+            // With entities, the expansion in progress gives the next token (or the document
+            // does, through it): one call of `process` either way, which keeps it inlined.
+            let token = if self.stage.entities_on {
+                match self.expansion_step() {
+                    expand::Step::Ready(ready) => return Some(ready),
+                    expand::Step::Again => continue,
+                    expand::Step::Token(token) => Some(token),
+                    expand::Step::Exhausted => None,
+                }
+            } else {
+                self.tokens.next()
+            };
+            match token {
                 Some(token) => {
                     if let Some(ready) = self.stage.process(token, &mut self.tokens) {
+                        if let Ready::Doctype(doctype) = ready {
+                            self.read_subset(doctype);
+                        }
                         return Some(ready);
                     }
                 }
+                None if self.at_eof && self.stage.entities_on && self.end_tail() => {}
                 None if self.at_eof && self.stage.end_of_input(&mut self.tokens) => {}
                 None => return None,
             }
