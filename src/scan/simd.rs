@@ -55,8 +55,12 @@ pub(crate) fn short_ascii_span(
     end: usize,
     bad_block: impl Fn(Block) -> u32,
 ) -> Option<&str> {
-    let len = end.checked_sub(start).filter(|&len| len <= 16)?;
-    let block = window.get(start..start.checked_add(16)?)?;
+    // One compare each: a wrapped difference (an end before the start) is above 16 too.
+    let len = end.wrapping_sub(start);
+    if len > 16 {
+        return None;
+    }
+    let block = window.get(start..)?.first_chunk::<16>()?;
     let v = load(block);
     let lanes = (1u32 << len) - 1;
     if (high_bits(v) | bad_block(v)) & lanes != 0 {
