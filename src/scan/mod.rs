@@ -284,6 +284,28 @@ pub(crate) fn unchanged_span(
     }
 }
 
+/// [`unchanged_span`]'s answer for a short part, when one block test gives it: `Some` when
+/// `window[start..end]` is at most 16 bytes long, the window holds the 16 bytes from `start`, and
+/// decoding under `changes` leaves the part as it is; `None` otherwise (then ask
+/// [`unchanged_span`]). No loop and no call, so that a caller's fast path can be a leaf.
+#[inline(always)]
+pub(crate) fn short_unchanged_span(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    changes: Changes,
+) -> Option<&str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        simd::short_ascii_span(window, start, end, |v| changes.lanes(v))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (window, start, end, changes);
+        None
+    }
+}
+
 /// The bytes of `block` (16 of them) that are ASCII letters, as a bit mask (bit i for byte i):
 /// one test for a short name, where a loop over its bytes would end in a mispredicted branch.
 #[inline(always)]
@@ -772,6 +794,17 @@ mod tests {
                                 want,
                                 "{changes:?} {part:?}"
                             );
+                            // The short test answers for a short part in a whole block (on
+                            // x86_64), and then as the full one.
+                            let short = short_unchanged_span(window, start, end, changes);
+                            let answers = cfg!(target_arch = "x86_64")
+                                && end - start <= 16
+                                && start + 16 <= len
+                                && want.is_ok();
+                            assert_eq!(short.is_some(), answers, "{changes:?} {part:?}");
+                            if let Some(short) = short {
+                                assert_eq!(Ok(short.as_bytes()), want, "{changes:?} {part:?}");
+                            }
                             let all: Vec<usize> = (start..end)
                                 .filter(|&i| changes.changes(window[i]))
                                 .collect();

@@ -44,6 +44,35 @@ pub(crate) fn ascii_span(
     Ok(unsafe { std::str::from_utf8_unchecked(part) })
 }
 
+/// `window[start..end]` as a `&str` when it is at most 16 bytes long, the window holds the 16
+/// bytes from `start`, and every byte of it is ASCII and unmarked by `bad_block`; `None` otherwise
+/// (the caller then asks [`ascii_span`]). One block test and no call: a leaf for short parts.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn short_ascii_span(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    bad_block: impl Fn(Block) -> u32,
+) -> Option<&str> {
+    // One compare each: a wrapped difference (an end before the start) is above 16 too.
+    let len = end.wrapping_sub(start);
+    if len > 16 {
+        return None;
+    }
+    let block = window.get(start..)?.first_chunk::<16>()?;
+    let v = load(block);
+    let lanes = (1u32 << len) - 1;
+    if (high_bits(v) | bad_block(v)) & lanes != 0 {
+        return None;
+    }
+    let part = &block[..len];
+    // SAFETY: every byte of `part` (the first `len` lanes of the block) was checked to be below
+    // 0x80 by the high-bit mask, so the bytes are ASCII, which is valid UTF-8. The tests compare
+    // this with a scalar check at every length and place in a window.
+    Some(unsafe { std::str::from_utf8_unchecked(part) })
+}
+
 /// Index in `window` of the first byte of `window[start..end]` whose lane `test` marks in its block
 /// (or that `is_marked` accepts, in a window shorter than a block). Panics if `start..end` is not a
 /// range of `window`.

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use crate::input::{push_lossy, valid_str};
 use crate::refs::charref::{CharRef, character_reference};
-use crate::scan::{Changes, each_change, unchanged_span};
+use crate::scan::{Changes, each_change, short_unchanged_span, unchanged_span};
 
 /// What a part of a token needs done to it.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +63,28 @@ pub(crate) fn decode<'a>(
         Ok(unchanged) => unchanged,
         Err(first) => decode_changed(window, start..end, first, rules, arena),
     }
+}
+
+/// [`decode`] under [`PLAIN`], for XML5's names: a short name that decoding leaves as it is (most
+/// are) costs one block test, with no register saved and no frame; anything else goes to
+/// [`decode_plain_long`] in a tail call, whose arguments all go in registers.
+#[inline(always)]
+pub(crate) fn decode_plain<'a>(
+    window: &'a [u8],
+    start: usize,
+    end: usize,
+    arena: &'a Bump,
+) -> &'a str {
+    match short_unchanged_span(window, start, end, PLAIN.changes) {
+        Some(unchanged) => unchanged,
+        None => decode_plain_long(window, start, end, arena),
+    }
+}
+
+/// [`decode`] under [`PLAIN`]: a name longer than a block, near the window's end, or changed.
+#[inline(never)]
+fn decode_plain_long<'a>(window: &'a [u8], start: usize, end: usize, arena: &'a Bump) -> &'a str {
+    decode(window, start, end, PLAIN, arena)
 }
 
 /// Decode the part `window[part]`, whose first byte that is not ASCII or that `rules` change is

@@ -15,7 +15,7 @@ use crate::scan::Changes;
 use crate::span::{AttrRecord, DoctypeRecord, Window};
 use crate::span::{Span, TextKind};
 
-use decode::{ATTRIBUTE_VALUE, NAME, PLAIN, Rules, decode};
+use decode::{ATTRIBUTE_VALUE, NAME, PLAIN, Rules, decode, decode_plain};
 
 impl TextKind {
     /// How text of this kind decodes in HTML.
@@ -137,7 +137,7 @@ impl<'a> Source<'a> {
     #[inline(always)]
     fn decode_name(&self, span: Span) -> &'a str {
         if self.xml {
-            self.decode_xml(span, PLAIN)
+            self.decode_xml(span)
         } else {
             self.decode(span, NAME)
         }
@@ -150,12 +150,14 @@ impl<'a> Source<'a> {
         self.decode(span, self.text_rules[kind as usize])
     }
 
-    /// [`Source::decode`] for XML5's names, out of line and marked cold: HTML's inlined path
-    /// stays as small as it was, laid out straight (the branch predictor learns XML5's way).
+    /// XML5's names decoded ([`decode_plain`]), out of line and marked cold: HTML's inlined path
+    /// stays as small as it was, laid out straight (the branch predictor learns XML5's way). A
+    /// name that decoding leaves as it is (most) costs a leaf call.
     #[cold]
     #[inline(never)]
-    fn decode_xml(&self, span: Span, rules: Rules) -> &'a str {
-        self.decode(span, rules)
+    fn decode_xml(&self, span: Span) -> &'a str {
+        let (start, end) = (span.start - self.base, span.end - self.base);
+        decode_plain(self.bytes, start, end, self.arena)
     }
 
     /// An attribute value's bytes at `span`, decoded by the attribute value rules (for the XML5

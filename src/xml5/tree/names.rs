@@ -92,16 +92,18 @@ pub(crate) fn declared(bytes: &[u8], split: Split) -> Option<Option<&[u8]>> {
     }
 }
 
-/// `name`'s prefix and local part by its [`Split`].
+/// `name`'s prefix and local part by its [`Split`]. One character-boundary check, at the colon:
+/// the local part is what follows the colon, stripped as a character (two checked slices cost
+/// the events race 0.05 instructions a byte).
 #[inline]
 pub(crate) fn parts(name: &str, split: Split) -> (Option<&str>, &str) {
-    match split {
-        Split::Prefixed(colon) => match (name.get(..colon), name.get(colon + 1..)) {
-            (Some(prefix), Some(local)) => (Some(prefix), local),
-            _ => (None, name),
-        },
-        Split::Unprefixed | Split::Malformed => (None, name),
+    if let Split::Prefixed(colon) = split
+        && let Some((prefix, rest)) = name.split_at_checked(colon)
+        && let Some(local) = rest.strip_prefix(':')
+    {
+        return (Some(prefix), local);
     }
+    (None, name)
 }
 
 /// A resolved namespace, cheap to copy: valid while the binding it names is in scope.
@@ -129,8 +131,12 @@ const NONE: usize = usize::MAX;
 /// One namespace declaration in scope. Its strings keep their capacity when the binding goes out
 /// of scope, for the next binding at its place on the stack.
 struct Binding {
-    /// The declared prefix, `None` for the default namespace.
-    prefix: Option<String>,
+    /// The declared prefix (empty for the default namespace). A string even then, so that a
+    /// place on the stack that holds a prefixed binding and then a default one keeps its
+    /// capacity (an `Option` dropped it, and allocated again for the next prefix).
+    prefix: String,
+    /// Whether it declares the default namespace (`xmlns`), not a prefix.
+    default: bool,
     /// The URI; empty for an undeclaration (`xmlns=""`, `xmlns:p=""`).
     uri: String,
     /// The binding of the same prefix this one hides, or [`NONE`].
@@ -223,18 +229,15 @@ impl Scope {
         if let Some(binding) = self.bindings.get_mut(index) {
             binding.uri.clear();
             binding.uri.push_str(uri);
-            match (&mut binding.prefix, prefix) {
-                (Some(kept), Some(p)) => {
-                    kept.clear();
-                    kept.push_str(p);
-                }
-                (kept, p) => *kept = p.map(str::to_owned),
-            }
+            binding.prefix.clear();
+            binding.prefix.push_str(prefix.unwrap_or_default());
+            binding.default = prefix.is_none();
             binding.shadowed = shadowed;
             binding.key = key;
         } else {
             self.bindings.push(Binding {
-                prefix: prefix.map(str::to_owned),
+                prefix: prefix.unwrap_or_default().to_owned(),
+                default: prefix.is_none(),
                 uri: uri.to_owned(),
                 shadowed,
                 key,
@@ -269,11 +272,11 @@ impl Scope {
             let Some(binding) = self.bindings.get(self.len) else {
                 break;
             };
-            match &binding.prefix {
-                None => self.default = binding.shadowed,
-                Some(prefix) => {
+            match binding.default {
+                true => self.default = binding.shadowed,
+                false => {
                     self.cached = false;
-                    if let Some(slot) = self.innermost.get_mut(prefix.as_str()) {
+                    if let Some(slot) = self.innermost.get_mut(binding.prefix.as_str()) {
                         *slot = binding.shadowed;
                     }
                     if binding.shadowed == NONE {

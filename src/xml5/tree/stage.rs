@@ -735,9 +735,10 @@ impl Stage {
         self.frames.len() - usize::from(self.popped)
     }
 
+    /// The name of the open element at `index` (the frame looked up once).
     fn frame_name(&self, index: usize) -> QName<'_> {
         let frame = &self.frames[index];
-        let (prefix, local) = parts(self.written_name(index), frame.split);
+        let (prefix, local) = parts(self.name_of(frame), frame.split);
         QName {
             namespace: self.scope.uri(frame.ns),
             prefix,
@@ -746,7 +747,14 @@ impl Stage {
     }
 
     fn written_name(&self, index: usize) -> &str {
-        let (start, end) = self.frames.get(index).map_or((0, 0), |f| f.name);
+        self.frames
+            .get(index)
+            .map_or("", |frame| self.name_of(frame))
+    }
+
+    /// `frame`'s name as written, in [`Stage::names`].
+    fn name_of(&self, frame: &Frame) -> &str {
+        let (start, end) = frame.name;
         &self.names[start..end]
     }
 
