@@ -302,17 +302,15 @@ impl<'t> Events<'t> {
     }
 
     /// `text` without a name begun at its end (`&`, then name bytes to the end), which is kept
-    /// back for the next text token. Within a chunk a text token ends there only where the
-    /// tokenizer stopped short of the chunk's end (bytes it carries), so this is a seam too.
+    /// back for the next text token.
     fn keep_tail(&mut self, text: Text<'t>) -> Text<'t> {
         let raw = text.raw();
         let window = raw.len().saturating_sub(MAX_NAME + 1);
         let Some(amp) = memchr::memrchr(b'&', &raw[window..]).map(|i| window + i) else {
             return text;
         };
-        // Not only at the seam itself: the tokenizer may carry the bytes after the text (the
-        // start of a character cut by the seam), so the text ends before it.
-        if !raw[amp + 1..].iter().all(|&b| is_name_byte(b)) {
+        let at_seam = text.span().end == self.stage.fed;
+        if !at_seam || !raw[amp + 1..].iter().all(|&b| is_name_byte(b)) {
             return text;
         }
         self.stage.tail.extend_from_slice(&raw[amp..]);
