@@ -628,6 +628,10 @@ pub(crate) struct Stage {
     stopped: bool,
     /// Bytes fed so far: the end of the input, where the end-of-file steps report.
     fed: usize,
+    /// The input's last bytes (at most 3, right-aligned; `end_len` of them are real): a
+    /// character they begin and do not finish is carried by the tokenizer across the seam.
+    end: [u8; 3],
+    end_len: usize,
     errors_on: bool,
     max_errors: usize,
     errors: Vec<TreeError>,
@@ -705,7 +709,23 @@ impl Stage {
             tail: Vec::new(),
             tail_start: 0,
             tail_complete: false,
+            end: [0; 3],
+            end_len: 0,
         }
+    }
+
+    /// Keep the last bytes of the input, `chunk` just fed (see [`Stage::end`]).
+    fn note_end(&mut self, chunk: &[u8]) {
+        let take = chunk.len().min(3);
+        self.end.rotate_left(take);
+        self.end[3 - take..].copy_from_slice(&chunk[chunk.len() - take..]);
+        self.end_len = (self.end_len + take).min(3);
+    }
+
+    /// Where the tokenizer stopped reading the input fed so far: its end, less a character
+    /// the last bytes begin and do not finish (which the tokenizer carries to the next feed).
+    fn read_to(&self) -> usize {
+        self.fed - cut_character(&self.end[3 - self.end_len..])
     }
 
     /// Back to the start of a document, keeping the allocations.
@@ -724,6 +744,7 @@ impl Stage {
         self.eof_done = false;
         self.stopped = false;
         self.fed = 0;
+        self.end_len = 0;
         self.errors.clear();
         self.dropped = 0;
         self.depth_error = None;
@@ -1280,6 +1301,7 @@ impl Parser {
             self.drop_entities();
         }
         self.stage.fed += chunk.len();
+        self.stage.note_end(chunk);
         self.arena.reset();
         let events = Events {
             tokens: self.tokenizer.feed(chunk),
@@ -1466,5 +1488,45 @@ impl<'t> Events<'t> {
     /// [`crate::Tokens::position`]).
     pub fn position(&mut self, offset: usize) -> Option<Position> {
         self.tokens.position(offset)
+    }
+}
+
+/// How many of `end` (the input's last bytes, at most 3) begin a UTF-8 character they do not
+/// finish: 0 when they end one, or are not UTF-8 at all.
+fn cut_character(end: &[u8]) -> usize {
+    for back in 1..=end.len() {
+        let need = match end[end.len() - back] {
+            0x80..=0xBF => continue,
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return 0,
+        };
+        return if back < need { back } else { 0 };
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_character;
+
+    #[test]
+    fn a_character_cut_at_the_end_is_counted_and_a_whole_one_is_not() {
+        let cases: [(&[u8], usize); 9] = [
+            (b"", 0),
+            (b"ab", 0),
+            (b"a\xC3", 1),
+            ("a\u{e9}".as_bytes(), 0),
+            (b"\xE2\x82", 2),
+            ("\u{20ac}".as_bytes(), 0),
+            (b"\x9F\x98", 0),
+            (b"\xF0\x9F\x98", 3),
+            (b"a\xFF", 0),
+        ];
+        for (end, cut) in cases {
+            let end = &end[end.len().saturating_sub(3)..];
+            assert_eq!(cut_character(end), cut, "{end:?}");
+        }
     }
 }

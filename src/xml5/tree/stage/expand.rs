@@ -309,7 +309,10 @@ impl<'t> Events<'t> {
         let Some(amp) = memchr::memrchr(b'&', &raw[window..]).map(|i| window + i) else {
             return text;
         };
-        let at_seam = text.span().end == self.stage.fed;
+        // At the seam: where the tokenizer stopped reading, which is short of the chunk's end
+        // by a character cut there (the name may go on in it).
+        let end = text.span().end;
+        let at_seam = end == self.stage.fed || end == self.stage.read_to();
         if !at_seam || !raw[amp + 1..].iter().all(|&b| is_name_byte(b)) {
             return text;
         }
