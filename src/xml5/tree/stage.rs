@@ -481,6 +481,7 @@ impl<'s, 't: 's> NsAttribute<'s, 't> {
     }
 
     /// The value, character references resolved and entities expanded.
+    #[inline]
     pub fn value(&self) -> &'s str {
         self.expanded.unwrap_or_else(|| self.attribute.value())
     }
