@@ -588,7 +588,8 @@ struct AttrSlot {
 
 /// What the next event is, before it borrows the stage.
 enum Ready<'t> {
-    Start(StartTag<'t>),
+    /// The start tag is in [`Events::tag`].
+    Start,
     End(EndCause),
     /// Text, and whether it is a reference kept as written.
     Text(Text<'t>, bool),
@@ -843,12 +844,19 @@ impl Stage {
     }
 
     /// One token, by the phase: the event it makes, if any (pending ends aside).
-    fn process<'t>(&mut self, token: Token<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
+    fn process<'t>(
+        &mut self,
+        token: Token<'t>,
+        slot: &mut Option<StartTag<'t>>,
+        tokens: &mut Tokens<'_>,
+    ) -> Option<Ready<'t>> {
         let span = token.span();
         self.in_dropped_text &= matches!(token, Token::Text(_));
         match (self.phase, token) {
             (_, Token::Raw(_)) => None,
-            (Phase::Start | Phase::Main, Token::StartTag(tag)) => self.open(tag, tokens),
+            (Phase::Start | Phase::Main, Token::StartTag(tag)) => {
+                self.open(slot.insert(tag), tokens)
+            }
             (Phase::Main, Token::EndTag(tag)) => self.close(tag, tokens),
             (Phase::Main, Token::Text(text)) => Some(Ready::Text(text, false)),
             (_, Token::Comment(comment)) => Some(Ready::Comment(comment)),
@@ -922,7 +930,7 @@ impl Stage {
 
     /// A start or empty tag: "insert an element for the token" (or "create" one, for an empty
     /// tag, whose end is scheduled at once).
-    fn open<'t>(&mut self, tag: StartTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
+    fn open<'t>(&mut self, tag: &StartTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
         let at = tag.span().start;
         if self.frames.len() >= self.max_depth {
             self.depth_error = Some(DepthError {
@@ -935,14 +943,14 @@ impl Stage {
             return None;
         }
         let mark = self.scope.mark();
-        let pending = self.declare_namespaces(&tag, tokens);
+        let pending = self.declare_namespaces(tag, tokens);
         let name = tag.name();
         let split = split(name);
         let ns = self.resolve_element(name, split, at, tokens);
         if pending > 0 {
-            self.resolve_attributes(&tag, tokens);
+            self.resolve_attributes(tag, tokens);
             if pending > 1 {
-                self.drop_repeated_attributes(&tag, tokens);
+                self.drop_repeated_attributes(tag, tokens);
             }
         }
         self.push_frame(name, split, ns, mark);
@@ -951,7 +959,7 @@ impl Stage {
             let cause = EndCause::Empty;
             self.schedule_ends(1, cause, cause, tag.span());
         }
-        Some(Ready::Start(tag))
+        Some(Ready::Start)
     }
 
     /// First pass over the attributes: apply the namespace declarations among them. How many
@@ -1410,8 +1418,9 @@ impl<'t> Events<'t> {
         let ready = self.advance()?;
         let stage = &*self.stage;
         Some(match ready {
-            Ready::Start(tag) => Event::Start(Start {
-                tag: self.tag.insert(tag),
+            Ready::Start => Event::Start(Start {
+                // Always there: `process` put it there for this event.
+                tag: self.tag.as_ref()?,
                 stage,
             }),
             Ready::End(cause) => Event::End(End { stage, cause }),
@@ -1456,7 +1465,8 @@ impl<'t> Events<'t> {
             };
             match token {
                 Some(token) => {
-                    if let Some(ready) = self.stage.process(token, &mut self.tokens) {
+                    if let Some(ready) = self.stage.process(token, &mut self.tag, &mut self.tokens)
+                    {
                         if let Ready::Doctype(doctype) = ready {
                             self.read_subset(doctype);
                         }
