@@ -4,41 +4,13 @@
 //! only), the declarations skipped and reported, the limits that stop a document built to
 //! explode, recursion, and the same events however the input is cut.
 
+mod common;
+
+use common::xml5_events::{collect, describe};
 use tagstream::Options;
 use tagstream::xml5::tree::{
-    Document, EntityLimit, Event, Events, NodeKind, Parser, TreeOptions, xml5lib_tree,
+    Document, EntityLimit, Event, NodeKind, Parser, TreeOptions, xml5lib_tree,
 };
-
-/// One line per event: `+name [attributes]`, `-name`, `"text"`, `#comment`, `?target`.
-fn describe(event: &Event<'_, '_>) -> String {
-    match event {
-        Event::Start(start) => {
-            let attributes: Vec<String> = start
-                .attributes()
-                .map(|a| format!(" {}={}", a.name(), a.value()))
-                .collect();
-            format!("+{}{}", start.name(), attributes.concat())
-        }
-        Event::End(end) => format!("-{}", end.name()),
-        Event::Text(text) => format!("\"{}\"", text.text()),
-        Event::Comment(comment) => format!("#{}", comment.data()),
-        Event::ProcessingInstruction(pi) => format!("?{}", pi.target()),
-        Event::Doctype(doctype) => format!("!{}", doctype.name().unwrap_or("")),
-    }
-}
-
-/// The events, adjacent text joined (cuts fall anywhere in text: the text node is the same).
-fn collect(events: Events<'_>, out: &mut Vec<String>) {
-    events.for_each_event(|e| {
-        if let (Event::Text(text), Some(last)) = (&e, out.last_mut())
-            && let Some(before) = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'))
-        {
-            *last = format!("\"{before}{}\"", text.text());
-            return;
-        }
-        out.push(describe(&e));
-    });
-}
 
 /// Events and tree errors (`code@offset`) of `input` fed in `chunks`.
 fn run_chunks<'a>(
@@ -91,7 +63,10 @@ fn errors(input: &str) -> Vec<String> {
 #[test]
 fn an_entity_in_text_is_its_replacement_text() {
     let doc = "<!DOCTYPE r [<!ENTITY project 'tagstream'>]><r>&project; &project;s</r>";
-    assert_eq!(events(doc), ["!r", "+r", "\"tagstream tagstreams\"", "-r"]);
+    assert_eq!(
+        events(doc),
+        ["!r", "+r@1", "\"tagstream tagstreams\"", "-r@1 Written"]
+    );
     assert_eq!(errors(doc), Vec::<String>::new());
 }
 
@@ -100,7 +75,14 @@ fn an_entity_in_an_attribute_value_is_expanded() {
     let doc = "<!DOCTYPE r [<!ENTITY ns 'urn:x'><!ENTITY v \"a&#34;b\">]>\
                <r xmlns='&ns;' t='[&v;]' u='&amp;&lt;'/>";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r xmlns=urn:x t=[a\"b] u=&<", "-r"]);
+    assert_eq!(
+        events,
+        [
+            "!r",
+            "+{urn:x}r@1 [{http://www.w3.org/2000/xmlns/}xmlns=urn:x t=[a\"b] u=&<]",
+            "-r@1 Empty"
+        ]
+    );
     assert!(errors.is_empty(), "{errors:?}");
     // The namespace is the expanded value (xml5ever's `&ns_svg;` bug).
     let tree = Document::parse(doc.as_bytes());
@@ -112,7 +94,10 @@ fn an_entity_in_an_attribute_value_is_expanded() {
 fn nested_references_are_expanded_in_text_and_attributes() {
     let doc = "<!DOCTYPE r [<!ENTITY a 'A&b;A'><!ENTITY b 'B&c;B'><!ENTITY c 'C'>]>\
                <r x='&a;'>&a;</r>";
-    assert_eq!(events(doc), ["!r", "+r x=ABCBA", "\"ABCBA\"", "-r"]);
+    assert_eq!(
+        events(doc),
+        ["!r", "+r@1 [x=ABCBA]", "\"ABCBA\"", "-r@1 Written"]
+    );
 }
 
 #[test]
@@ -124,14 +109,14 @@ fn markup_in_a_replacement_text_is_markup() {
         events(doc),
         [
             "!book",
-            "+book",
-            "+para",
-            "+application",
+            "+book@1",
+            "+para@2",
+            "+application@3",
             "\"Konsole\"",
-            "-application",
+            "-application@3 Written",
             "\" runs\"",
-            "-para",
-            "-book",
+            "-para@2 Written",
+            "-book@1 Written",
         ]
     );
     let tree = Document::parse(doc.as_bytes());
@@ -151,13 +136,13 @@ fn character_references_in_a_value_are_replaced_at_declaration() {
         events(doc),
         [
             "!r",
-            "+r",
-            "+p",
+            "+r@1",
+            "+p@2",
             "\"An ampersand (&) or &amp; \"",
-            "+b",
-            "-b",
-            "-p",
-            "-r"
+            "+b@3",
+            "-b@3 Empty",
+            "-p@2 Written",
+            "-r@1 Written"
         ]
     );
 }
@@ -165,27 +150,36 @@ fn character_references_in_a_value_are_replaced_at_declaration() {
 #[test]
 fn a_carriage_return_reference_in_a_value_stays_one() {
     let doc = "<!DOCTYPE r [<!ENTITY e 'a&#13;b'>]><r>&e;</r>";
-    assert_eq!(events(doc), ["!r", "+r", "\"a\rb\"", "-r"]);
+    assert_eq!(events(doc), ["!r", "+r@1", "\"a\rb\"", "-r@1 Written"]);
 }
 
 #[test]
 fn predefined_and_html_names_resolve_when_not_declared() {
     let doc = "<!DOCTYPE r [<!ENTITY e 'x'>]><r a='&copy;'>&lt;&e;&gt; &copy;&amp;</r>";
-    assert_eq!(events(doc), ["!r", "+r a=©", "\"<x> ©&\"", "-r"]);
+    assert_eq!(
+        events(doc),
+        ["!r", "+r@1 [a=©]", "\"<x> ©&\"", "-r@1 Written"]
+    );
 }
 
 #[test]
 fn a_declared_name_wins_over_the_html_table() {
     let doc = "<!DOCTYPE r [<!ENTITY copy 'mine'><!ENTITY amp 'not used'>]>\
                <r a='&copy;'>&copy; &amp;</r>";
-    assert_eq!(events(doc), ["!r", "+r a=mine", "\"mine &\"", "-r"]);
+    assert_eq!(
+        events(doc),
+        ["!r", "+r@1 [a=mine]", "\"mine &\"", "-r@1 Written"]
+    );
 }
 
 #[test]
 fn an_unknown_name_stays_as_written_with_an_error() {
     let doc = "<!DOCTYPE r [<!ENTITY e 'x'>]><r a='&nope;'>&e;&nope;</r>";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r a=&nope;", "\"x&nope;\"", "-r"]);
+    assert_eq!(
+        events,
+        ["!r", "+r@1 [a=&nope;]", "\"x&nope;\"", "-r@1 Written"]
+    );
     assert_eq!(errors, ["undeclared-entity@36", "undeclared-entity@47"]);
 }
 
@@ -194,7 +188,10 @@ fn xml_names_only_keeps_html_names_as_written() {
     let xml_only = TreeOptions::new().html_entities(false);
     let doc = "<r a='&copy;'>&copy; &lt;&amp;&#65; &notit;</r>";
     let (seen, errors) = run_with(doc, xml_only.clone());
-    assert_eq!(seen, ["+r a=&copy;", "\"&copy; <&A &notit;\"", "-r"]);
+    assert_eq!(
+        seen,
+        ["+r@1 [a=&copy;]", "\"&copy; <&A &notit;\"", "-r@1 Written"]
+    );
     assert_eq!(
         errors,
         [
@@ -205,11 +202,14 @@ fn xml_names_only_keeps_html_names_as_written() {
     );
     // Declared names still expand.
     let doc = "<!DOCTYPE r [<!ENTITY copy 'c'>]><r>&copy;</r>";
-    assert_eq!(run_with(doc, xml_only).0, ["!r", "+r", "\"c\"", "-r"]);
+    assert_eq!(
+        run_with(doc, xml_only).0,
+        ["!r", "+r@1", "\"c\"", "-r@1 Written"]
+    );
     // By default the same document has HTML's characters.
     assert_eq!(
         events("<r a='&copy;'>&copy;</r>"),
-        ["+r a=©", "\"©\"", "-r"]
+        ["+r@1 [a=©]", "\"©\"", "-r@1 Written"]
     );
 }
 
@@ -219,7 +219,7 @@ fn other_declarations_are_skipped_and_reported_never_fetched() {
                <!NOTATION n SYSTEM 'n'>\n<!ATTLIST r a CDATA 'd'>\n<!ELEMENT r ANY>\n<!ENTITY ok 'yes'>\n]>\
                <r>&ok;&ext;</r>";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r", "\"yes&ext;\"", "-r"]);
+    assert_eq!(events, ["!r", "+r@1", "\"yes&ext;\"", "-r@1 Written"]);
     let codes: Vec<&str> = errors
         .iter()
         .map(|e| e.split('@').next().unwrap())
@@ -322,7 +322,7 @@ fn the_depth_limit_stops_expansion() {
     collect(parser.parse(doc.as_bytes()), &mut out);
     let error = parser.entity_error().unwrap();
     assert_eq!((error.limit, error.max), (EntityLimit::Depth, 8));
-    assert_eq!(out, ["!r", "+r", "\"&e21;\"", "-r"]);
+    assert_eq!(out, ["!r", "+r@1", "\"&e21;\"", "-r@1 Written"]);
     // Deep enough, it expands.
     let tree = Document::parse_with(
         doc.as_bytes(),
@@ -337,7 +337,10 @@ fn recursion_is_an_error_not_a_hang() {
     let doc = "<!DOCTYPE r [<!ENTITY a 'A&b;'><!ENTITY b 'B&a;'><!ENTITY s '&s;'>]>\
                <r x='&a;'>&a;&s;</r>";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r x=AB&a;", "\"AB&a;&s;\"", "-r"]);
+    assert_eq!(
+        events,
+        ["!r", "+r@1 [x=AB&a;]", "\"AB&a;&s;\"", "-r@1 Written"]
+    );
     let codes: Vec<&str> = errors
         .iter()
         .map(|e| e.split('@').next().unwrap())
@@ -349,7 +352,10 @@ fn recursion_is_an_error_not_a_hang() {
 fn less_than_from_an_entity_in_an_attribute_is_kept_with_an_error() {
     let doc = "<!DOCTYPE r [<!ENTITY m '<b>'>]><r x='&m;'>&m;</r>";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r x=<b>", "+b", "-b", "-r"]);
+    assert_eq!(
+        events,
+        ["!r", "+r@1 [x=<b>]", "+b@2", "-b@2 Implied", "-r@1 Written"]
+    );
     assert_eq!(
         errors[0],
         format!("less-than-in-attribute-entity@{}", doc.find("&m;").unwrap())
@@ -373,14 +379,24 @@ fn errors_inside_a_replacement_text_are_at_the_reference() {
 fn an_entity_may_end_the_element_it_is_used_in() {
     // XML says a replacement text is balanced; XML5 takes its tags as they come.
     let doc = "<!DOCTYPE r [<!ENTITY close '</a>after'>]><r><a>&close;</r>";
-    assert_eq!(events(doc), ["!r", "+r", "+a", "-a", "\"after\"", "-r"]);
+    assert_eq!(
+        events(doc),
+        [
+            "!r",
+            "+r@1",
+            "+a@2",
+            "-a@2 Written",
+            "\"after\"",
+            "-r@1 Written"
+        ]
+    );
 }
 
 #[test]
 fn a_doctype_in_a_replacement_text_is_misplaced() {
     let doc = "<!DOCTYPE r [<!ENTITY d '<!DOCTYPE x>d'>]><r>&d;</r>";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r", "\"d\"", "-r"]);
+    assert_eq!(events, ["!r", "+r@1", "\"d\"", "-r@1 Written"]);
     assert_eq!(
         errors,
         [format!("misplaced-doctype@{}", doc.find("&d;").unwrap())]
@@ -390,20 +406,23 @@ fn a_doctype_in_a_replacement_text_is_misplaced() {
 #[test]
 fn comments_and_pis_in_a_replacement_text_are_kept() {
     let doc = "<!DOCTYPE r [<!ENTITY c '<!--note--><?pi x?>&#38;amp;'>]><r>&c;</r>";
-    assert_eq!(events(doc), ["!r", "+r", "#note", "?pi", "\"&\"", "-r"]);
+    assert_eq!(
+        events(doc),
+        ["!r", "+r@1", "#note", "?pi", "\"&\"", "-r@1 Written"]
+    );
 }
 
 #[test]
 fn cdata_sections_are_not_expanded() {
     let doc = "<!DOCTYPE r [<!ENTITY e 'x'>]><r><![CDATA[&e;]]>&e;</r>";
-    assert_eq!(events(doc), ["!r", "+r", "\"&e;x\"", "-r"]);
+    assert_eq!(events(doc), ["!r", "+r@1", "\"&e;x\"", "-r@1 Written"]);
 }
 
 #[test]
 fn references_outside_the_root_are_not_expanded() {
     let doc = "<!DOCTYPE r [<!ENTITY e '<x/>'>]>&e;<r/>&e;";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r", "-r"]);
+    assert_eq!(events, ["!r", "+r@1", "-r@1 Empty"]);
     let codes: Vec<&str> = errors
         .iter()
         .map(|e| e.split('@').next().unwrap())
@@ -460,10 +479,10 @@ fn a_document_after_the_limit_starts_fresh() {
         &mut out,
     );
     assert!(parser.entity_error().is_none());
-    assert_eq!(out, ["!r", "+r", "\"x\"", "-r"]);
+    assert_eq!(out, ["!r", "+r@1", "\"x\"", "-r@1 Written"]);
     // No subset: a reference the tokenizer does not know stays as written.
     collect(parser.parse(b"<r>&e;</r>"), &mut out);
-    assert_eq!(out[4..], ["+r", "\"&e;\"", "-r"]);
+    assert_eq!(out[4..], ["+r@1", "\"&e;\"", "-r@1 Written"]);
 }
 
 #[test]
@@ -576,7 +595,7 @@ fn generated_documents_stream_the_same_in_any_chunks() {
 fn a_name_cut_inside_a_character_is_still_one_name() {
     let doc = "<!DOCTYPE r [<!ENTITY café 'x'>]><r>&café;&naïve;</r>";
     let (events, errors) = run(doc);
-    assert_eq!(events, ["!r", "+r", "\"x&naïve;\"", "-r"]);
+    assert_eq!(events, ["!r", "+r@1", "\"x&naïve;\"", "-r@1 Written"]);
     assert_eq!(errors, ["undeclared-entity@44"]);
     let invalid = b"<!DOCTYPE r [<!ENTITY c 's'>]><r>&a\xEDp; </r>";
     let whole = run_chunks([&invalid[..]], &TreeOptions::new());

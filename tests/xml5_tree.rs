@@ -3,55 +3,14 @@
 //! Namespaces in XML 1.0 as the stage resolves them, the depth limit, end tags against a deep
 //! stack, the same events however the input is cut; and the document tree built from them.
 
+mod common;
+
+use common::xml5_events::collect;
 use tagstream::Options;
 use tagstream::xml5::tree::{
-    Document, Event, Events, NodeKind, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE,
-    XMLNS_NAMESPACE, xml5lib_tree,
+    Document, NodeKind, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE, XMLNS_NAMESPACE,
+    xml5lib_tree,
 };
-
-/// One line per event: `+{ns}name@depth [attributes]`, `-name@depth Cause`, `"text"`, `#comment`,
-/// `?target`, `!doctype`.
-fn describe(event: &Event<'_, '_>) -> String {
-    let ns = |ns: Option<&str>| ns.map_or(String::new(), |ns| format!("{{{ns}}}"));
-    match event {
-        Event::Start(start) => {
-            let name = start.name();
-            let attributes: Vec<String> = start
-                .attributes()
-                .map(|a| format!("{}{}={}", ns(a.name().namespace), a.name(), a.value()))
-                .collect();
-            let attributes = if attributes.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", attributes.join(" "))
-            };
-            format!(
-                "+{}{name}@{}{attributes}",
-                ns(name.namespace),
-                start.depth()
-            )
-        }
-        Event::End(end) => format!("-{}@{} {:?}", end.name(), end.depth(), end.cause()),
-        Event::Text(text) => format!("\"{}\"", text.text()),
-        Event::Comment(comment) => format!("#{}", comment.data()),
-        Event::ProcessingInstruction(pi) => format!("?{}", pi.target()),
-        Event::Doctype(doctype) => format!("!{}", doctype.name().unwrap_or("")),
-    }
-}
-
-/// The events described, adjacent text merged (chunks cut text where they fall: the text node is
-/// the same).
-fn collect(events: Events<'_>, out: &mut Vec<String>) {
-    events.for_each_event(|e| {
-        if let (Event::Text(text), Some(last)) = (&e, out.last_mut())
-            && let Some(before) = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'))
-        {
-            *last = format!("\"{before}{}\"", text.text());
-            return;
-        }
-        out.push(describe(&e));
-    });
-}
 
 /// The events of `input` fed in `chunks` (lengths; the rest after them), and the tree errors as
 /// `code@offset`.

@@ -68,6 +68,29 @@ impl Doctype<'static> {
     }
 }
 
+/// Where what the serializer is writing comes from: what it may take on trust rather than check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Origin {
+    /// The caller's parts ([`Serializer::start_tag`], [`Serializer::text`], …): all checked.
+    Caller,
+    /// A token from the XML5 tokenizer ([`Serializer::write_token`]): a tag where the tracked
+    /// context says raw text means the context was foreign content, not an error; and
+    /// attribute values hold no U+0000, which decoding replaced. Its names keep their case and
+    /// their repeats, and are checked.
+    XmlToken,
+    /// A token from the HTML tokenizer: as [`Origin::XmlToken`], and besides, its tag and
+    /// attribute names read back as themselves (the tokenizer's states end them where a writer
+    /// would have to refuse them) and its attributes hold no repeat (the tokenizer drops them).
+    HtmlToken,
+}
+
+impl Origin {
+    /// A token from a tokenizer (HTML's or another).
+    pub(super) fn is_token(self) -> bool {
+        self != Origin::Caller
+    }
+}
+
 /// One token on its way through the stages, its strings checked (and fixed, if lossy).
 #[derive(Clone, Copy)]
 enum Item<'a> {
@@ -134,15 +157,8 @@ pub struct Serializer<W: Write> {
     /// The index the next token gets, and where the current one is.
     index: u64,
     at: Location,
-    /// The tokens come from a tokenizer ([`Serializer::write_token`]): a tag where the tracked
-    /// context says raw text means the context was foreign content, not an error; and attribute
-    /// values hold no U+0000, which decoding replaced.
-    pub(super) trust: bool,
-    /// The token comes from the HTML tokenizer ([`Serializer::write_token`]): its tag and
-    /// attribute names read back as themselves (the tokenizer's states end them where a writer
-    /// would have to refuse them) and its attributes hold no repeat (the tokenizer drops them).
-    /// XML5's names keep their case and their repeats, and are checked.
-    pub(super) html_token: bool,
+    /// Where what is being written comes from, which decides what is taken on trust.
+    pub(super) origin: Origin,
     /// The text state the output is in, and the element that put it there.
     context: TextKind,
     context_element: String,
@@ -179,8 +195,7 @@ impl<W: Write> Serializer<W> {
             options,
             index: 0,
             at: Location::Index(0),
-            trust: false,
-            html_token: false,
+            origin: Origin::Caller,
             context: TextKind::Data,
             context_element: String::new(),
             raw: RawScan::default(),
@@ -258,7 +273,7 @@ impl<W: Write> Serializer<W> {
         attributes: &[(&str, &str)],
         self_closing: bool,
     ) -> Result<(), WriteError> {
-        if self.html_token {
+        if self.origin == Origin::HtmlToken {
             debug_assert!(self.check_names(name, attributes).is_ok());
         } else {
             self.check_names(name, attributes)?;
@@ -284,7 +299,7 @@ impl<W: Write> Serializer<W> {
         name: &str,
         tag: &StartTag<'_>,
     ) -> Result<(), WriteError> {
-        debug_assert!(self.html_token && !self.rewrites_attributes(name));
+        debug_assert!(self.origin == Origin::HtmlToken && !self.rewrites_attributes(name));
         self.check_markup_allowed(None)?;
         let attributes = AttrList::Token(tag);
         self.open(Namespace::Html, name, attributes, tag.self_closing())
@@ -327,7 +342,7 @@ impl<W: Write> Serializer<W> {
         check::check_tag_name(name).map_err(|r| self.refuse(r))?;
         for (n, v) in attributes {
             check::check_attribute_name(n).map_err(|r| self.refuse(r))?;
-            if !self.trust {
+            if !self.origin.is_token() {
                 self.refuse_unless_lossy(check::check_nul(v, Place::AttributeValue))?;
             }
         }
@@ -415,7 +430,7 @@ impl<W: Write> Serializer<W> {
         if closes {
             return Ok(());
         }
-        if self.trust {
+        if self.origin.is_token() {
             self.context = TextKind::Data;
             return Ok(());
         }
@@ -430,7 +445,7 @@ impl<W: Write> Serializer<W> {
     }
 
     pub(super) fn end(&mut self, name: &str) -> Result<(), WriteError> {
-        if self.html_token {
+        if self.origin == Origin::HtmlToken {
             debug_assert!(check::check_tag_name(name).is_ok());
         } else {
             check::check_tag_name(name).map_err(|r| self.refuse(r))?;

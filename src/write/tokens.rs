@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::error::WriteError;
-use super::serializer::{Doctype, Namespace, Serializer};
+use super::serializer::{Doctype, Namespace, Origin, Serializer};
 use crate::{StartTag, Text, Token};
 
 impl<W: Write> Serializer<W> {
@@ -32,11 +32,13 @@ impl<W: Write> Serializer<W> {
     /// ```
     pub fn write_token(&mut self, token: &Token<'_>) -> Result<(), WriteError> {
         self.locate(Some(token.span().start));
-        self.trust = true;
-        self.html_token = !token.source().is_xml();
+        self.origin = if token.source().is_xml() {
+            Origin::XmlToken
+        } else {
+            Origin::HtmlToken
+        };
         let result = self.token(token);
-        self.trust = false;
-        self.html_token = false;
+        self.origin = Origin::Caller;
         result
     }
 
@@ -61,7 +63,7 @@ impl<W: Write> Serializer<W> {
     /// Text: HTML data text in data goes on as the input has it, decoded by the writer together
     /// with escaping; other text decoded first.
     fn text_token(&mut self, text: &Text<'_>) -> Result<(), WriteError> {
-        if self.html_token && self.writes_data_as_is(text.kind()) {
+        if self.origin == Origin::HtmlToken && self.writes_data_as_is(text.kind()) {
             // Text decodes to nothing only when it is nothing.
             if text.raw().is_empty() {
                 return Ok(());
@@ -77,7 +79,7 @@ impl<W: Write> Serializer<W> {
     #[inline(never)]
     fn start_tag_token(&mut self, tag: &StartTag<'_>) -> Result<(), WriteError> {
         let name = tag.name();
-        if self.html_token && !self.rewrites_attributes(name) {
+        if self.origin == Origin::HtmlToken && !self.rewrites_attributes(name) {
             debug_assert!({
                 let pairs: Vec<_> = tag.attributes().map(|a| (a.name(), a.value())).collect();
                 self.check_names(name, &pairs).is_ok()

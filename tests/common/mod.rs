@@ -8,6 +8,7 @@
 
 pub mod data;
 pub mod heap;
+pub mod xml5_events;
 
 use tagstream::html5lib::{Html5libToken, push};
 use tagstream::{Options, ParseError, Span, TextKind, Token, Tokenizer, Tokens};

@@ -222,21 +222,12 @@ pub(crate) fn tokens(
     max_arena: Option<usize>,
     normalize: bool,
 ) -> PyResult<Tokens> {
-    let settings = Settings {
-        dialect,
-        errors,
-        simulate,
-        lossless,
-        scripting,
-        normalize,
-        max_carry: None,
-        max_arena,
-    };
-    let mut machine = settings.machine()?;
+    // A tokenizer of one call: the options made and the batch returned as `Tokenizer` does.
+    let tokenizer = Tokenizer::new(
+        errors, simulate, dialect, lossless, scripting, None, max_arena, normalize,
+    )?;
     let document = Document::of(html)?;
-    let bytes = document.bytes();
-    let batch = py.detach(|| machine.run(Step::Whole(bytes)));
-    Ok(Tokens::new(batch.map_err(|limit| limit_error(py, limit))?))
+    tokenizer.run(py, Step::Whole(document.bytes()))
 }
 
 /// A streaming tokenizer: `feed(chunk)` returns the tokens (and errors, or SGML events) the

@@ -30,7 +30,7 @@ use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
 };
 
-use super::super::subset::{Entities, PREDEFINED, Piece, Skip};
+use super::super::subset::{Entities, Entity, PREDEFINED, Piece, Skip};
 use super::{EntityError, EntityLimit, Events, Phase, Ready, Stage, TreeErrorCode};
 
 /// An entity expansion in progress in text: the entity, its next token, and the text token
@@ -455,23 +455,10 @@ impl<'t> Events<'t> {
 
     /// Start expanding `entity` in text for the reference at `reference`, if admitted.
     fn enter_level(&mut self, entity: usize, reference: Span) -> bool {
-        let Some(entities) = self.entities.get() else {
+        let depth = self.stage.levels.len();
+        let Some((_, declared)) = self.admit_expansion(entity, reference, depth) else {
             return false;
         };
-        if self.stage.expanding(entity) {
-            let code = TreeErrorCode::RecursiveEntityReference;
-            self.stage.report(code, reference.start, &mut self.tokens);
-            return false;
-        }
-        let declared = entities.entity(entity);
-        let depth = self.stage.levels.len();
-        let len = declared.text.end - declared.text.start;
-        if !self
-            .stage
-            .admit(depth, len, reference.start, &mut self.tokens)
-        {
-            return false;
-        }
         if self.stage.levels.is_empty() {
             self.stage.origin = Some(reference);
         }
@@ -482,6 +469,29 @@ impl<'t> Events<'t> {
             split: None,
         });
         true
+    }
+
+    /// The table and the declared `entity`, if its expansion `depth` expansions deep for the
+    /// reference at `reference` is admitted: there is a table, `entity` is not being expanded
+    /// already (recursion, reported) and the limits allow it ([`Stage::admit`], which counts it).
+    fn admit_expansion(
+        &mut self,
+        entity: usize,
+        reference: Span,
+        depth: usize,
+    ) -> Option<(&'t Entities, Entity)> {
+        let entities = self.entities.get()?;
+        if self.stage.expanding(entity) {
+            let code = TreeErrorCode::RecursiveEntityReference;
+            self.stage.report(code, reference.start, &mut self.tokens);
+            return None;
+        }
+        let declared = entities.entity(entity);
+        let len = declared.text.end - declared.text.start;
+        let admitted = self
+            .stage
+            .admit(depth, len, reference.start, &mut self.tokens);
+        admitted.then_some((entities, declared))
     }
 
     /// The first reference in `raw[from..]` the stage resolves itself: its `&`, its end, and
@@ -622,23 +632,10 @@ impl<'t> Events<'t> {
     /// Start including `entity` in an attribute value for the reference at `reference`, if
     /// admitted.
     fn enter_frame(&mut self, entity: usize, reference: Span) -> bool {
-        let Some(entities) = self.entities.get() else {
+        let depth = self.stage.levels.len() + self.stage.attr_frames.len() - 1;
+        let Some((entities, declared)) = self.admit_expansion(entity, reference, depth) else {
             return false;
         };
-        if self.stage.expanding(entity) {
-            let code = TreeErrorCode::RecursiveEntityReference;
-            self.stage.report(code, reference.start, &mut self.tokens);
-            return false;
-        }
-        let declared = entities.entity(entity);
-        let depth = self.stage.levels.len() + self.stage.attr_frames.len() - 1;
-        let len = declared.text.end - declared.text.start;
-        if !self
-            .stage
-            .admit(depth, len, reference.start, &mut self.tokens)
-        {
-            return false;
-        }
         if self.stage.origin.is_none() {
             self.stage.origin = Some(reference);
         }
