@@ -279,10 +279,13 @@ fn billion_laughs_stops_at_the_byte_limit() {
             .iter()
             .any(|e| e.code.as_str() == "entity-expansion-limit")
     );
-    // With the default limit too: a few MiB at most.
+    // With the default limit too: a few MiB at most, and the tree says why it stopped.
     let tree = Document::parse(doc.as_bytes());
     let len = tree.root_element().unwrap().text_content().len();
     assert!(len <= TreeOptions::DEFAULT_MAX_ENTITY_BYTES + 64, "{len}");
+    let error = tree.entity_error().expect("the tree keeps the limit");
+    assert_eq!(error.max, TreeOptions::DEFAULT_MAX_ENTITY_BYTES);
+    assert_eq!(tree.limit_error(), None);
 }
 
 #[test]

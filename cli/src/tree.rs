@@ -6,6 +6,10 @@
 //! `--encoding`, else the XML declaration's, else UTF-8); other encodings than UTF-8 are decoded
 //! chunk by chunk ([`Utf8Input`]) before the parser, which reads UTF-8.
 //!
+//! A document that reaches a limit (`--max-depth`, the tokenizer's memory limit, or the
+//! entity expansion limits of [`TreeOptions`]: a billion laughs) has its tree printed as far
+//! as it goes, and the command fails with exit status 1, saying which limit and where.
+//!
 //! ```text
 //! $ printf '<r xmlns="urn:r"><a x="1">t</a></r>' | tagstream tree --dialect xml5
 //! | <{urn:r}r>
@@ -116,10 +120,20 @@ pub(crate) fn tree(args: &TreeArgs, out: &mut impl Write) -> Result<(), CliError
     if args.errors {
         print_errors(&tokenizer_errors, &document);
     }
-    match document.depth_error() {
-        Some(error) => Err(CliError::Refused(format!("{name}: {error}"))),
-        None => Ok(()),
-    }
+    stopped_at(&document).map_or(Ok(()), |why| {
+        Err(CliError::Refused(format!("{name}: {why}")))
+    })
+}
+
+/// The limit the document stopped at, if any: the tree printed is whole up to it (the depth
+/// limit, the tokenizer's memory limit), or has references left as written after it (the
+/// entity expansion limit); the command then fails, saying which.
+fn stopped_at(document: &Document) -> Option<String> {
+    let depth = document.depth_error().map(|e| e.to_string());
+    let memory = document.limit_error().map(|e| e.to_string());
+    depth
+        .or(memory)
+        .or_else(|| document.entity_error().map(|e| e.to_string()))
 }
 
 /// The parse errors, in input order, to standard error.

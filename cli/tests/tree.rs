@@ -113,6 +113,30 @@ fn deeper_than_max_depth_prints_the_tree_so_far_and_fails() {
 }
 
 #[test]
+fn an_entity_built_to_explode_prints_the_tree_within_the_limit_and_fails() {
+    let mut subset = String::from("<!ENTITY l0 'lol'>");
+    for i in 1..10 {
+        let refs = format!("&l{};", i - 1).repeat(10);
+        subset.push_str(&format!("<!ENTITY l{i} '{refs}'>"));
+    }
+    let doc = format!("<!DOCTYPE r [{subset}]><r>&l9;</r>");
+    let out = tagstream(&["tree", "--dialect", "xml5"], doc.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("| <!DOCTYPE r>\n| <r>\n|   \"lollol"),
+        "{}",
+        &stdout[..80]
+    );
+    assert!(stdout.len() < 5 << 20, "{} bytes", stdout.len());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("entity expansion limit at byte"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn only_xml5_has_a_tree() {
     let out = tagstream(&["tree", "--dialect", "html"], b"<p>");
     assert_eq!(out.status.code(), Some(2));

@@ -4,10 +4,11 @@
 //! piece; a namespace URI once for the elements and attributes in it (as far as a small cache
 //! of the stage's namespace keys sees it).
 
+use crate::error::LimitError;
 use crate::options::Options;
 
 use super::names::{NsKey, QName};
-use super::stage::{DepthError, Event, Parser, TreeError, TreeOptions};
+use super::stage::{DepthError, EntityError, Event, Parser, TreeError, TreeOptions};
 
 /// A node's place in its [`Document`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,6 +87,8 @@ pub struct Document {
     strings: String,
     errors: Vec<TreeError>,
     depth_error: Option<DepthError>,
+    entity_error: Option<EntityError>,
+    limit_error: Option<LimitError>,
 }
 
 impl Document {
@@ -155,6 +158,29 @@ impl Document {
     /// The depth limit the document stopped at, if it did (the tree holds what came before).
     pub fn depth_error(&self) -> Option<DepthError> {
         self.depth_error
+    }
+
+    /// The entity expansion limit the document stopped expanding at, if it did (the tree holds
+    /// the references after it as written).
+    ///
+    /// ```
+    /// use tagstream::Options;
+    /// use tagstream::xml5::tree::{Document, EntityLimit, TreeOptions};
+    /// let input = b"<!DOCTYPE r [<!ENTITY a 'aaaa'><!ENTITY b '&a;&a;&a;'>]><r>&b;</r>";
+    /// // `b` is 9 bytes of replacement text, the first `a` 4 more: the second would pass 13.
+    /// let tree = TreeOptions::new().max_entity_bytes(13);
+    /// let doc = Document::parse_with(input, Options::default(), tree);
+    /// assert_eq!(doc.entity_error().map(|e| e.limit), Some(EntityLimit::Bytes));
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "aaaa&a;&a;");
+    /// ```
+    pub fn entity_error(&self) -> Option<EntityError> {
+        self.entity_error
+    }
+
+    /// The tokenizer's memory limit the document stopped at, if it did (the open elements then
+    /// end as at the end of the input).
+    pub fn limit_error(&self) -> Option<LimitError> {
+        self.limit_error
     }
 
     fn str(&self, s: Str) -> &str {
@@ -246,6 +272,8 @@ impl TreeBuilder {
                 strings: String::with_capacity(bytes),
                 errors: Vec::new(),
                 depth_error: None,
+                entity_error: None,
+                limit_error: None,
             },
             current: 0,
             namespaces: [(0, Str(0, 0)); NAMESPACE_CACHE],
@@ -297,10 +325,12 @@ impl TreeBuilder {
         }
     }
 
-    /// The document, with the parser's tree-stage errors (taken) and depth error.
+    /// The document, with the parser's tree-stage errors (taken) and the limits it stopped at.
     pub fn finish(mut self, parser: &mut Parser) -> Document {
         self.doc.errors = parser.take_errors();
         self.doc.depth_error = parser.depth_error();
+        self.doc.entity_error = parser.entity_error();
+        self.doc.limit_error = parser.limit_error();
         self.doc
     }
 
