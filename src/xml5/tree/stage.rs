@@ -1279,18 +1279,15 @@ impl Parser {
         self.stage.finishing = true;
         self.stage.fed = input.len();
         self.arena.reset();
-        Events {
-            tokens: self.tokenizer.tokenize(input),
-            stage: &mut self.stage,
-            at_eof: true,
-            tag: None,
-            entities: &self.entities,
-            spare: &mut self.spare,
-            arena: &self.arena,
-            source: None,
-            held: None,
-            stashed: None,
-        }
+        let tokens = self.tokenizer.tokenize(input);
+        Events::new(
+            tokens,
+            true,
+            &mut self.stage,
+            &self.entities,
+            &mut self.spare,
+            &self.arena,
+        )
     }
 
     /// Feed the next chunk of a stream: its events (tokens cut by the chunk's end come with a
@@ -1303,18 +1300,15 @@ impl Parser {
         self.stage.fed += chunk.len();
         self.stage.note_end(chunk);
         self.arena.reset();
-        let events = Events {
-            tokens: self.tokenizer.feed(chunk),
-            stage: &mut self.stage,
-            at_eof: false,
-            tag: None,
-            entities: &self.entities,
-            spare: &mut self.spare,
-            arena: &self.arena,
-            source: None,
-            held: None,
-            stashed: None,
-        };
+        let tokens = self.tokenizer.feed(chunk);
+        let events = Events::new(
+            tokens,
+            false,
+            &mut self.stage,
+            &self.entities,
+            &mut self.spare,
+            &self.arena,
+        );
         events.resume(chunk.first().copied())
     }
 
@@ -1322,18 +1316,15 @@ impl Parser {
     pub fn finish(&mut self) -> Events<'_> {
         self.stage.finishing = true;
         self.arena.reset();
-        Events {
-            tokens: self.tokenizer.finish(),
-            stage: &mut self.stage,
-            at_eof: true,
-            tag: None,
-            entities: &self.entities,
-            spare: &mut self.spare,
-            arena: &self.arena,
-            source: None,
-            held: None,
-            stashed: None,
-        }
+        let tokens = self.tokenizer.finish();
+        Events::new(
+            tokens,
+            true,
+            &mut self.stage,
+            &self.entities,
+            &mut self.spare,
+            &self.arena,
+        )
     }
 
     /// The tokenizer, for its parse errors and limits.
@@ -1404,6 +1395,30 @@ impl Drop for Events<'_> {
 }
 
 impl<'t> Events<'t> {
+    /// The events of `tokens` (`at_eof`: the last of the stream) over the parser's parts,
+    /// nothing held yet.
+    fn new(
+        tokens: Tokens<'t>,
+        at_eof: bool,
+        stage: &'t mut Stage,
+        entities: &'t OnceCell<Entities>,
+        spare: &'t mut Entities,
+        arena: &'t Bump,
+    ) -> Events<'t> {
+        Events {
+            tokens,
+            stage,
+            at_eof,
+            tag: None,
+            entities,
+            spare,
+            arena,
+            source: None,
+            held: None,
+            stashed: None,
+        }
+    }
+
     /// The next event, or `None` when the chunk (or, at the end, the document) has no more.
     pub fn next_event(&mut self) -> Option<Event<'_, 't>> {
         let ready = self.advance()?;
