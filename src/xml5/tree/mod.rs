@@ -140,5 +140,5 @@ pub use format::xml5lib_tree;
 pub use names::{QName, XML_NAMESPACE, XMLNS_NAMESPACE};
 pub use stage::{
     CharData, DepthError, End, EndCause, EntityError, EntityLimit, Event, Events, NsAttribute,
-    NsAttributes, Parser, Start, TreeError, TreeErrorCode, TreeOptions,
+    NsAttributes, Parser, Pulled, Start, TreeError, TreeErrorCode, TreeOptions,
 };

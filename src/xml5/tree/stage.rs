@@ -31,8 +31,10 @@ use super::names::{
 use super::subset::Entities;
 
 mod expand;
+mod record;
 
 use expand::{AttrFrame, Level};
+pub use record::Pulled;
 
 /// The options of the tree stage (the tokenizer's are [`Options`]).
 ///
@@ -1384,6 +1386,10 @@ pub struct Events<'t> {
     held: Option<(Text<'t>, usize)>,
     /// A token of the document that waits for the held text.
     stashed: Option<Token<'t>>,
+    /// Whether the document's tokens are recorded ([`Events::recording`]).
+    recording: bool,
+    /// The document's tokens taken and not yet taken back by [`Events::take_pulled`].
+    record: Vec<Pulled<'t>>,
 }
 
 impl Drop for Events<'_> {
@@ -1416,6 +1422,8 @@ impl<'t> Events<'t> {
             source: None,
             held: None,
             stashed: None,
+            recording: false,
+            record: Vec::new(),
         }
     }
 
@@ -1466,7 +1474,7 @@ impl<'t> Events<'t> {
                     expand::Step::Exhausted => None,
                 }
             } else {
-                self.tokens.next()
+                self.pull()
             };
             match token {
                 Some(token) => {

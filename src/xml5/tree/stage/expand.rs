@@ -337,7 +337,7 @@ impl<'t> Events<'t> {
             self.held = rest.map(|at| (text, at));
             return step;
         }
-        let next = self.stashed.take().or_else(|| self.tokens.next());
+        let next = self.stashed.take().or_else(|| self.pull());
         match next {
             Some(token) if self.hold(token) => Step::Again,
             Some(token) => Step::Token(token),

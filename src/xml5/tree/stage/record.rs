@@ -1,0 +1,78 @@
+//! The opt-in record of the document's tokens ([`Events::recording`]): each token the stage
+//! takes from the tokenizer, kept with the error counts that place its errors, for a caller
+//! that shows the tokens alongside the events (`tagstream tokens --dialect xml5 --tree`).
+//!
+//! Off, it costs one test per token at the one place tokens are pulled ([`Events::pull`]).
+
+use crate::token::Token;
+
+use super::Events;
+
+/// A token of the document the stage took from the tokenizer, recorded by
+/// [`Events::recording`], with where its parse errors stand: the tokenizer's errors found for
+/// it are those held when it was taken ([`Pulled::errors`], counted since the last
+/// [`Events::drain_errors`]), and the tree stage's errors about it are those reported after
+/// [`Pulled::tree_errors`] and before the next token is taken.
+///
+/// Only the input's tokens are recorded, not those of entities' replacement texts.
+#[derive(Clone, Copy, Debug)]
+pub struct Pulled<'t> {
+    /// The token, as the tokenizer made it (spans in the stream).
+    pub token: Token<'t>,
+    /// How many tokenizer errors were held just after the token was made.
+    pub errors: usize,
+    /// How many tree-stage errors were held just before the stage saw the token.
+    pub tree_errors: usize,
+}
+
+impl<'t> Events<'t> {
+    /// Record every token of the input the stage takes from the tokenizer, to be read with
+    /// [`Events::take_pulled`] (off by default; off, nothing is kept).
+    ///
+    /// Each event is made from the tokens taken since the one before, so taking them after
+    /// every event pairs each with what the stage did with it: a start tag is the next
+    /// [`Event::Start`](super::Event::Start) (or was dropped), an end tag the next
+    /// [`Event::End`](super::Event::End)s (or was dropped), text, comments and processing
+    /// instructions land in the element open when they were taken.
+    ///
+    /// ```
+    /// use tagstream::{Options, Token};
+    /// use tagstream::xml5::tree::{Event, Parser, TreeOptions};
+    ///
+    /// let mut parser = Parser::new(Options::new(), TreeOptions::new());
+    /// let mut events = parser.parse(b"<r>a</x></r>").recording();
+    /// let mut seen = Vec::new();
+    /// while let Some(event) = events.next_event() {
+    ///     let start = matches!(event, Event::Start(_));
+    ///     for pulled in events.take_pulled() {
+    ///         seen.push((pulled.token.span().start, start));
+    ///     }
+    /// }
+    /// // `</x>` (at 4) names no open element: taken with `</r>`, before the end of `r`.
+    /// assert_eq!(seen, [(0, true), (3, false), (4, false), (8, false)]);
+    /// ```
+    pub fn recording(mut self) -> Events<'t> {
+        self.recording = true;
+        self
+    }
+
+    /// The tokens recorded since the last call, in stream order (none unless
+    /// [`Events::recording`]).
+    pub fn take_pulled(&mut self) -> std::vec::Drain<'_, Pulled<'t>> {
+        self.record.drain(..)
+    }
+
+    /// The tokenizer's next token, recorded when recording.
+    #[inline(always)]
+    pub(super) fn pull(&mut self) -> Option<Token<'t>> {
+        let token = self.tokens.next();
+        if let (true, Some(token)) = (self.recording, token) {
+            self.record.push(Pulled {
+                token,
+                errors: self.tokens.errors().len(),
+                tree_errors: self.stage.errors.len(),
+            });
+        }
+        token
+    }
+}
