@@ -34,6 +34,7 @@ mod expand;
 mod record;
 
 use expand::{AttrFrame, Level};
+use record::Pull;
 pub use record::Pulled;
 
 /// The options of the tree stage (the tokenizer's are [`Options`]).
@@ -640,9 +641,10 @@ pub(crate) struct Stage {
     dropped: u64,
     max_depth: usize,
     depth_error: Option<DepthError>,
-    /// Entity expansion: the internal subset declared general entities (or
-    /// [`TreeOptions::html_entities`] is off), so text and attribute values are looked at.
-    entities_on: bool,
+    /// How tokens are taken: plainly, or with entity expansion (the internal subset declared
+    /// general entities, or [`TreeOptions::html_entities`] is off: text and attribute values
+    /// are looked at) or the record ([`Events::recording`]).
+    pull: Pull,
     /// The entity expansions in progress, the innermost last.
     levels: Vec<Level>,
     /// While an expansion is in progress: the reference in the document it started at, where
@@ -697,7 +699,7 @@ impl Stage {
             dropped: 0,
             max_depth: tree.max_depth,
             depth_error: None,
-            entities_on: !tree.html_entities,
+            pull: Pull::new(!tree.html_entities),
             levels: Vec::new(),
             origin: None,
             expanded: 0,
@@ -1386,8 +1388,6 @@ pub struct Events<'t> {
     held: Option<(Text<'t>, usize)>,
     /// A token of the document that waits for the held text.
     stashed: Option<Token<'t>>,
-    /// Whether the document's tokens are recorded ([`Events::recording`]).
-    recording: bool,
     /// The document's tokens taken and not yet taken back by [`Events::take_pulled`].
     record: Vec<Pulled<'t>>,
 }
@@ -1411,6 +1411,7 @@ impl<'t> Events<'t> {
         spare: &'t mut Entities,
         arena: &'t Bump,
     ) -> Events<'t> {
+        stage.pull.set_recording(false);
         Events {
             tokens,
             stage,
@@ -1422,7 +1423,6 @@ impl<'t> Events<'t> {
             source: None,
             held: None,
             stashed: None,
-            recording: false,
             record: Vec::new(),
         }
     }
@@ -1466,7 +1466,10 @@ impl<'t> Events<'t> {
             }
             // With entities, the expansion in progress gives the next token (or the document
             // does, through it): one call of `process` either way, which keeps it inlined.
-            let token = if self.stage.entities_on {
+            // Plain pulls cost one test, recording or not.
+            let token = if self.stage.pull.plain() {
+                self.tokens.next()
+            } else if self.stage.pull.entities() {
                 match self.expansion_step() {
                     expand::Step::Ready(ready) => return Some(ready),
                     expand::Step::Again => continue,
@@ -1485,7 +1488,7 @@ impl<'t> Events<'t> {
                         return Some(ready);
                     }
                 }
-                None if self.at_eof && self.stage.entities_on && self.end_tail() => {}
+                None if self.at_eof && self.stage.pull.entities() && self.end_tail() => {}
                 None if self.at_eof && self.stage.end_of_input(&mut self.tokens) => {}
                 None => return None,
             }

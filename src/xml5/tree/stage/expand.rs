@@ -99,7 +99,7 @@ impl<'s> Values<'s> {
 impl Stage {
     /// Back to no entity, at the start of a document.
     pub(super) fn reset_entities(&mut self) {
-        self.entities_on = !self.html_entities;
+        self.pull.set_entities(!self.html_entities);
         self.levels.clear();
         self.origin = None;
         self.expanded = 0;
@@ -178,7 +178,9 @@ impl<'t> Events<'t> {
             };
             self.stage.report(code, span.start + at, &mut self.tokens);
         }
-        self.stage.entities_on |= !entities.is_empty();
+        if !entities.is_empty() {
+            self.stage.pull.set_entities(true);
+        }
         // Only the document's first DOCTYPE comes here, and the cell is emptied with the
         // document: it is always empty, and `set` cannot give the table back.
         if let Err(entities) = self.entities.set(entities) {

@@ -2,7 +2,8 @@
 //! takes from the tokenizer, kept with the error counts that place its errors, for a caller
 //! that shows the tokens alongside the events (`tagstream tokens --dialect xml5 --tree`).
 //!
-//! Off, it costs one test per token at the one place tokens are pulled ([`Events::pull`]).
+//! Off, it costs nothing: the test that sends each token the plain way (no entity expansion)
+//! is the one it was without the record ([`Pull`]).
 
 use crate::token::Token;
 
@@ -51,8 +52,8 @@ impl<'t> Events<'t> {
     /// // `</x>` (at 4) names no open element: taken with `</r>`, before the end of `r`.
     /// assert_eq!(seen, [(0, true), (3, false), (4, false), (8, false)]);
     /// ```
-    pub fn recording(mut self) -> Events<'t> {
-        self.recording = true;
+    pub fn recording(self) -> Events<'t> {
+        self.stage.pull.set_recording(true);
         self
     }
 
@@ -66,13 +67,73 @@ impl<'t> Events<'t> {
     #[inline(always)]
     pub(super) fn pull(&mut self) -> Option<Token<'t>> {
         let token = self.tokens.next();
-        if let (true, Some(token)) = (self.recording, token) {
+        if self.stage.pull.recording() {
+            self.record(token);
+        }
+        token
+    }
+
+    /// Keep `token` in the record (out of line: the stage's loop keeps only the test).
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, token: Option<Token<'t>>) {
+        if let Some(token) = token {
             self.record.push(Pulled {
                 token,
                 errors: self.tokens.errors().len(),
                 tree_errors: self.stage.errors.len(),
             });
         }
-        token
+    }
+}
+
+/// How the stage takes the document's tokens: plainly (one test per token), or through entity
+/// expansion, or recording them, or both.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pull {
+    bits: u8,
+}
+
+impl Pull {
+    const ENTITIES: u8 = 1;
+    const RECORDING: u8 = 2;
+
+    pub(super) fn new(entities: bool) -> Pull {
+        let mut pull = Pull { bits: 0 };
+        pull.set_entities(entities);
+        pull
+    }
+
+    /// Neither expanding entities nor recording.
+    #[inline(always)]
+    pub(super) fn plain(self) -> bool {
+        self.bits == 0
+    }
+
+    /// Expanding entities.
+    #[inline(always)]
+    pub(super) fn entities(self) -> bool {
+        self.bits & Pull::ENTITIES != 0
+    }
+
+    /// Recording the tokens taken.
+    #[inline(always)]
+    pub(super) fn recording(self) -> bool {
+        self.bits & Pull::RECORDING != 0
+    }
+
+    pub(super) fn set_entities(&mut self, on: bool) {
+        self.set(Pull::ENTITIES, on);
+    }
+
+    pub(super) fn set_recording(&mut self, on: bool) {
+        self.set(Pull::RECORDING, on);
+    }
+
+    fn set(&mut self, bit: u8, on: bool) {
+        match on {
+            true => self.bits |= bit,
+            false => self.bits &= !bit,
+        }
     }
 }
