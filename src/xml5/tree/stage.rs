@@ -1467,17 +1467,15 @@ impl<'t> Events<'t> {
             // With entities, the expansion in progress gives the next token (or the document
             // does, through it): one call of `process` either way, which keeps it inlined.
             // Plain pulls cost one test, recording or not.
-            let token = if self.stage.pull.plain() {
-                self.tokens.next()
-            } else if self.stage.pull.entities() {
-                match self.expansion_step() {
+            let token = if !self.stage.pull.plain() {
+                match self.slow_step() {
                     expand::Step::Ready(ready) => return Some(ready),
                     expand::Step::Again => continue,
                     expand::Step::Token(token) => Some(token),
                     expand::Step::Exhausted => None,
                 }
             } else {
-                self.pull()
+                self.tokens.next()
             };
             match token {
                 Some(token) => {

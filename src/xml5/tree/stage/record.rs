@@ -8,6 +8,7 @@
 use crate::token::Token;
 
 use super::Events;
+use super::expand::Step;
 
 /// A token of the document the stage took from the tokenizer, recorded by
 /// [`Events::recording`], with where its parse errors stand: the tokenizer's errors found for
@@ -71,6 +72,20 @@ impl<'t> Events<'t> {
             self.record(token);
         }
         token
+    }
+
+    /// The stage's loop off the plain path: a step of entity expansion, or the next token,
+    /// recorded. Out of line, so that the loop's plain path compiles about as it did without
+    /// the record.
+    #[inline(never)]
+    pub(super) fn slow_step(&mut self) -> Step<'t> {
+        if self.stage.pull.entities() {
+            return self.expansion_step();
+        }
+        match self.pull() {
+            Some(token) => Step::Token(token),
+            None => Step::Exhausted,
+        }
     }
 
     /// Keep `token` in the record (out of line: the stage's loop keeps only the test).
