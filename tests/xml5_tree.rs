@@ -42,15 +42,18 @@ fn describe(event: &Event<'_, '_>) -> String {
 /// The events described, adjacent text merged (chunks cut text where they fall: the text node is
 /// the same).
 fn collect(events: Events<'_>, out: &mut Vec<String>) {
-    events.for_each_event(|e| {
-        if let (Event::Text(text), Some(last)) = (&e, out.last_mut())
-            && let Some(before) = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'))
-        {
-            *last = format!("\"{before}{}\"", text.text());
-            return;
-        }
-        out.push(describe(&e));
-    });
+    events.for_each_event(|e| push_merged(&e, out));
+}
+
+/// `event` described at the end of `out`, text joined to text before it.
+fn push_merged(event: &Event<'_, '_>, out: &mut Vec<String>) {
+    if let (Event::Text(text), Some(last)) = (event, out.last_mut())
+        && let Some(before) = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'))
+    {
+        *last = format!("\"{before}{}\"", text.text());
+        return;
+    }
+    out.push(describe(event));
 }
 
 /// The events of `input` fed in `chunks` (lengths; the rest after them), and the tree errors as
@@ -517,4 +520,43 @@ fn a_character_reference_around_the_root_is_content() {
     );
     let (_, errors) = run("<r/>&#32;");
     assert_eq!(errors, ["content-after-root-element@4"]);
+}
+
+/// With [`Events::recording`], every token of the input the tokenizer makes is recorded once,
+/// in order, however the input is cut (with entities too, whose tokens are not the input's);
+/// the events are the same as without the record.
+#[test]
+fn the_record_holds_each_input_token_once() {
+    let input = concat!(
+        "<!DOCTYPE r [<!ENTITY e \"<b>in &f;</b>\"><!ENTITY f \"ff\">]>\n",
+        "<r xmlns='urn:r'>a &e; &project; b<c x='&e;'/></zz>&f;</r> after<!--c-->"
+    );
+    let spans = |chunk: usize| {
+        let mut tokenizer = tagstream::xml5::Tokenizer::new(Options::new());
+        let mut expected = Vec::new();
+        for piece in input.as_bytes().chunks(chunk) {
+            expected.extend(tokenizer.feed(piece).map(|t| t.span()));
+        }
+        expected.extend(tokenizer.finish().map(|t| t.span()));
+        let mut parser = Parser::new(Options::new().errors(true), TreeOptions::new());
+        let (mut recorded, mut events) = (Vec::new(), Vec::new());
+        let mut take = |mut feed: Events<'_>| {
+            while let Some(event) = feed.next_event() {
+                push_merged(&event, &mut events);
+                recorded.extend(feed.take_pulled().map(|p| p.token.span()));
+            }
+            recorded.extend(feed.take_pulled().map(|p| p.token.span()));
+        };
+        for piece in input.as_bytes().chunks(chunk) {
+            take(parser.feed(piece).recording());
+        }
+        take(parser.finish().recording());
+        assert_eq!(recorded, expected, "chunk {chunk}");
+        events
+    };
+    let whole = spans(input.len());
+    assert_eq!(whole, run(input).0);
+    for chunk in [1, 2, 3, 7] {
+        assert_eq!(spans(chunk), whole, "chunk {chunk}");
+    }
 }
