@@ -560,3 +560,24 @@ fn the_record_holds_each_input_token_once() {
         assert_eq!(spans(chunk), whole, "chunk {chunk}");
     }
 }
+
+/// Stopped at the depth limit, the stage takes no more tokens, but the record still gets them.
+#[test]
+fn the_record_holds_the_tokens_past_the_depth_limit() {
+    let input = b"<a><b><c>x</c></b><d/></a>";
+    for chunk in [1, 4, input.len()] {
+        let mut parser = Parser::new(Options::new(), TreeOptions::new().max_depth(2));
+        let mut recorded = Vec::new();
+        for piece in input.chunks(chunk) {
+            let mut events = parser.feed(piece).recording();
+            while events.next_event().is_some() {}
+            recorded.extend(events.take_pulled().map(|p| p.token.span().start));
+        }
+        let mut events = parser.finish().recording();
+        while events.next_event().is_some() {}
+        recorded.extend(events.take_pulled().map(|p| p.token.span().start));
+        drop(events);
+        assert_eq!(recorded, [0, 3, 6, 9, 10, 14, 18, 22], "chunk {chunk}");
+        assert_eq!(parser.depth_error().map(|e| e.offset), Some(6));
+    }
+}

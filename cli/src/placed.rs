@@ -3,7 +3,7 @@
 //! interleaved the same way), plus where the XML5 tree stage ([`tagstream::xml5::tree`]) put it:
 //!
 //! - `"namespace"`: the namespace URI of the element concerned, or `null` (none, or at document
-//!   level); `"depth"`: its depth, the root element being 1 (as [`Start::depth`]).
+//!   level); `"depth"`: its depth, the root element being 1 (as [`Start::depth`](tagstream::xml5::tree::Start::depth)).
 //! - A start tag (also an empty one): the element it opens. An end tag: the element it ends
 //!   (an end tag that ends several elements by mismatch: the one it names; a short end tag
 //!   `</>`: the current element). Text, comments, processing instructions: the element that
@@ -12,8 +12,8 @@
 //!   why: `"before-root"` (text, whitespace too, or an end tag before the root element),
 //!   `"after-root"` (anything but comments and processing instructions after it),
 //!   `"unmatched-end-tag"` (it names no open element), `"misplaced-doctype"` (a DOCTYPE after
-//!   the first or inside the document), `"depth-limit"` (the start tag the depth limit stopped
-//!   at, and all after it), `"raw"` (a `--lossless` raw line: bytes that make no token). Tokens
+//!   the first or inside the document), `"depth-limit"` (the start tag the depth limit, 4096
+//!   open elements, stopped the stream at, and every token after it), `"raw"` (a `--lossless` raw line: bytes that make no token). Tokens
 //!   that are kept have no `"dropped"`.
 //! - Entities: the tree stage expands the internal subset's entities, whose replacement texts
 //!   make tokens that are not in the input: those are not printed (a text token with a
@@ -135,6 +135,8 @@ struct Placer {
     open: Vec<Option<String>>,
     /// The root element has started.
     rooted: bool,
+    /// The depth limit stopped the stream: the stage takes no token any more.
+    stopped: bool,
     /// An end tag whose first end was implied: its line and its errors' lines, printed when
     /// the element it names ends.
     waiting: Option<(String, Span, Vec<String>)>,
@@ -151,6 +153,7 @@ impl Placer {
         Placer {
             open: Vec::new(),
             rooted: false,
+            stopped: false,
             waiting: None,
             keep_from: 0,
             last_start: 0,
@@ -290,6 +293,7 @@ impl Placer {
             true => "after-root",
         };
         match token {
+            _ if self.stopped => Place::Dropped("depth-limit"),
             Token::Comment(_) | Token::ProcessingInstruction(_) => self.here(),
             Token::Text(_) if !self.open.is_empty() => self.here(),
             Token::Raw(_) => Place::Dropped("raw"),
@@ -328,6 +332,7 @@ impl Placer {
                     }
                 }
                 self.open.pop();
+                self.stopped |= *cause == EndCause::Stopped;
             }
             Seen::Doctype(_) | Seen::Other => {}
         }

@@ -374,3 +374,29 @@ fn tree_goes_with_xml5_and_without_xml5lib() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+/// Past the depth limit (4096 open elements) the stage takes no token: every token from the
+/// start tag that would go deeper on is still printed, dropped by the limit.
+#[test]
+fn past_the_depth_limit_tokens_are_dropped_not_lost() {
+    let depth = 4100;
+    let input = format!("{}x{}", "<a>".repeat(depth), "</a>".repeat(depth));
+    for size in ["7", "65536"] {
+        let lines = json_lines(&stdout_ok(
+            &tree_args(&["--chunk-size", size]),
+            input.as_bytes(),
+        ));
+        let tokens: Vec<&Value> = lines.iter().filter(|l| l["type"] != "text").collect();
+        assert_eq!(tokens.len(), 2 * depth, "--chunk-size {size}");
+        assert_eq!(tokens[4095]["depth"], 4096);
+        for token in &tokens[4096..] {
+            assert_eq!(token["dropped"], "depth-limit", "{token}");
+        }
+        let text: String = lines
+            .iter()
+            .filter(|l| l["type"] == "text")
+            .map(|l| l["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(text, "x");
+    }
+}

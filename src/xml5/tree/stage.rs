@@ -1462,6 +1462,7 @@ impl<'t> Events<'t> {
                 return Some(Ready::End(self.stage.next_end()));
             }
             if self.stage.stopped {
+                self.record_rest();
                 return None;
             }
             // With entities, the expansion in progress gives the next token (or the document

@@ -29,7 +29,10 @@ pub struct Pulled<'t> {
 
 impl<'t> Events<'t> {
     /// Record every token of the input the stage takes from the tokenizer, to be read with
-    /// [`Events::take_pulled`] (off by default; off, nothing is kept).
+    /// [`Events::take_pulled`] (off by default; off, nothing is kept). After the depth limit
+    /// stopped the stream ([`DepthError`](super::DepthError)), the tokens left are recorded
+    /// too, though the stage takes none of them. The record holds at most the tokens of one
+    /// feed.
     ///
     /// Each event is made from the tokens taken since the one before, so taking them after
     /// every event pairs each with what the stage did with it: a start tag is the next
@@ -85,6 +88,16 @@ impl<'t> Events<'t> {
         match self.pull() {
             Some(token) => Step::Token(token),
             None => Step::Exhausted,
+        }
+    }
+
+    /// The stream stopped at the depth limit: when recording, the feed's tokens left are
+    /// recorded all the same (the stage takes none of them), so that the record still holds
+    /// every token of the input.
+    #[cold]
+    pub(super) fn record_rest(&mut self) {
+        if self.stage.pull.recording() {
+            while self.pull().is_some() {}
         }
     }
 
