@@ -329,8 +329,12 @@ impl<'t> Events<'t> {
 
     /// One step: the innermost level's next token, the next piece of the held text, the
     /// token that waited for it, or the document's next token (held, if it is a text to cut).
+    /// Without entities (the stage's loop comes here to record), the next token, recorded.
     #[inline(never)]
     pub(super) fn expansion_step(&mut self) -> Step<'t> {
+        if !self.stage.pull.entities() {
+            return self.recorded_step();
+        }
         if let Some(&level) = self.stage.levels.last() {
             return self.level_step(level);
         }

@@ -77,14 +77,11 @@ impl<'t> Events<'t> {
         token
     }
 
-    /// The stage's loop off the plain path: a step of entity expansion, or the next token,
-    /// recorded. Out of line, so that the loop's plain path compiles about as it did without
-    /// the record.
+    /// The next token, recorded, as a step of the stage's loop without entities (out of line,
+    /// so that the loop compiles as it did without the record).
+    #[cold]
     #[inline(never)]
-    pub(super) fn slow_step(&mut self) -> Step<'t> {
-        if self.stage.pull.entities() {
-            return self.expansion_step();
-        }
+    pub(super) fn recorded_step(&mut self) -> Step<'t> {
         match self.pull() {
             Some(token) => Step::Token(token),
             None => Step::Exhausted,
@@ -95,6 +92,7 @@ impl<'t> Events<'t> {
     /// recorded all the same (the stage takes none of them), so that the record still holds
     /// every token of the input.
     #[cold]
+    #[inline(never)]
     pub(super) fn record_rest(&mut self) {
         if self.stage.pull.recording() {
             while self.pull().is_some() {}
