@@ -173,21 +173,12 @@ impl Placer {
             let pulled: Vec<Pulled<'_>> = events.take_pulled().collect();
             let errors: Vec<ParseError> = events.drain_errors().collect();
             let tree_errors: Vec<TreeError> = events.drain_tree_errors().collect();
-            let seen = match seen {
-                Some(seen) => seen,
-                None => {
-                    self.print_batch(
-                        &pulled,
-                        &Seen::Other,
-                        (&errors, &tree_errors),
-                        original,
-                        out,
-                    )?;
-                    return Ok(());
-                }
-            };
-            self.print_batch(&pulled, &seen, (&errors, &tree_errors), original, out)?;
-            self.apply(&seen, out)?;
+            let event = seen.as_ref().unwrap_or(&Seen::Other);
+            self.print_batch(&pulled, event, (&errors, &tree_errors), original, out)?;
+            match seen {
+                Some(seen) => self.apply(&seen, out)?,
+                None => return Ok(()),
+            }
         }
     }
 
@@ -202,58 +193,62 @@ impl Placer {
         original: &Original,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
-        let mut lines = Vec::new();
-        // Tree errors found before the first token: about the text before it, being expanded.
-        let first = pulled.first().map_or(tree_errors.len(), |p| p.tree_errors);
-        lines.extend(
-            tree_errors[..first]
+        let tree_at = |i: usize| {
+            let at = pulled.get(i).map_or(tree_errors.len(), |p| p.tree_errors);
+            at.min(tree_errors.len())
+        };
+        let tree_lines = |from: usize, to: usize| -> Vec<String> {
+            let errors = &tree_errors[from.min(to)..to];
+            errors
                 .iter()
-                .map(|e| tree_error_json(e, original)),
-        );
+                .map(|e| tree_error_json(e, original))
+                .collect()
+        };
+        let error_lines = |errors: &[ParseError]| -> Vec<String> {
+            let line = |e: &ParseError| error_json(e, original.offset(e.offset));
+            errors.iter().map(line).collect()
+        };
+        // Tree errors found before the first token: about the text before it, being expanded.
+        let mut lines = tree_lines(0, tree_at(0));
         let mut taken = 0;
         for (i, p) in pulled.iter().enumerate() {
-            let span = p.token.span();
-            self.keep_from = self.last_start;
-            self.last_start = span.start;
-            let place = match i + 1 == pulled.len() {
-                true => self.place_last(&p.token, seen),
-                false => Some(self.place(&p.token)),
-            };
             let upto = p.errors.min(errors.len()).max(taken);
-            let mut own: Vec<String> = errors[taken..upto]
-                .iter()
-                .map(|e| error_json(e, original.offset(e.offset)))
-                .collect();
+            let mut own = error_lines(&errors[taken..upto]);
             taken = upto;
-            let tree_end = pulled
-                .get(i + 1)
-                .map_or(tree_errors.len(), |n| n.tree_errors);
-            let tree_from = p.tree_errors.min(tree_end);
-            own.extend(
-                tree_errors[tree_from..tree_end]
-                    .iter()
-                    .map(|e| tree_error_json(e, original)),
-            );
-            let line = token_line(&p.token, original);
-            match place {
-                Some(place) => {
-                    self.flush(&mut lines, out)?;
-                    self.bom.print_before(original.span(span), out)?;
-                    writeln!(out, "{}", with_place(line, &place))?;
-                    lines = own;
-                }
-                None => {
-                    self.flush(&mut lines, out)?;
-                    self.waiting = Some((line, span, own));
-                }
-            }
+            own.extend(tree_lines(tree_at(i), tree_at(i + 1)));
+            self.flush(&mut lines, out)?;
+            lines = self.print_token(p, i + 1 == pulled.len(), seen, own, original, out)?;
         }
-        lines.extend(
-            errors[taken..]
-                .iter()
-                .map(|e| error_json(e, original.offset(e.offset))),
-        );
+        lines.extend(error_lines(&errors[taken..]));
         self.flush(&mut lines, out)
+    }
+
+    /// Print one token taken (`last`: the last for the event `seen`) with its place, or keep
+    /// it waiting with its errors' lines `own`; the lines still to print after it.
+    fn print_token(
+        &mut self,
+        pulled: &Pulled<'_>,
+        last: bool,
+        seen: &Seen,
+        own: Vec<String>,
+        original: &Original,
+        out: &mut impl Write,
+    ) -> std::io::Result<Vec<String>> {
+        let span = pulled.token.span();
+        self.keep_from = self.last_start;
+        self.last_start = span.start;
+        let place = match last {
+            true => self.place_last(&pulled.token, seen),
+            false => Some(self.place(&pulled.token)),
+        };
+        let line = token_line(&pulled.token, original);
+        let Some(place) = place else {
+            self.waiting = Some((line, span, own));
+            return Ok(Vec::new());
+        };
+        self.bom.print_before(original.span(span), out)?;
+        writeln!(out, "{}", with_place(line, &place))?;
+        Ok(own)
     }
 
     /// Print `lines`, or keep them after the end tag waiting for its element's end.
