@@ -5,11 +5,11 @@
 
 mod common;
 
-use common::xml5_events::collect;
+use common::xml5_events::{collect, push_merged};
 use tagstream::Options;
 use tagstream::xml5::tree::{
-    Document, NodeKind, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE, XMLNS_NAMESPACE,
-    xml5lib_tree,
+    Document, Events, NodeKind, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE,
+    XMLNS_NAMESPACE, xml5lib_tree,
 };
 
 /// The events of `input` fed in `chunks` (lengths; the rest after them), and the tree errors as
@@ -476,4 +476,64 @@ fn a_character_reference_around_the_root_is_content() {
     );
     let (_, errors) = run("<r/>&#32;");
     assert_eq!(errors, ["content-after-root-element@4"]);
+}
+
+/// With [`Events::recording`], every token of the input the tokenizer makes is recorded once,
+/// in order, however the input is cut (with entities too, whose tokens are not the input's);
+/// the events are the same as without the record.
+#[test]
+fn the_record_holds_each_input_token_once() {
+    let input = concat!(
+        "<!DOCTYPE r [<!ENTITY e \"<b>in &f;</b>\"><!ENTITY f \"ff\">]>\n",
+        "<r xmlns='urn:r'>a &e; &project; b<c x='&e;'/></zz>&f;</r> after<!--c-->"
+    );
+    let spans = |chunk: usize| {
+        let mut tokenizer = tagstream::xml5::Tokenizer::new(Options::new());
+        let mut expected = Vec::new();
+        for piece in input.as_bytes().chunks(chunk) {
+            expected.extend(tokenizer.feed(piece).map(|t| t.span()));
+        }
+        expected.extend(tokenizer.finish().map(|t| t.span()));
+        let mut parser = Parser::new(Options::new().errors(true), TreeOptions::new());
+        let (mut recorded, mut events) = (Vec::new(), Vec::new());
+        let mut take = |mut feed: Events<'_>| {
+            while let Some(event) = feed.next_event() {
+                push_merged(&event, &mut events);
+                recorded.extend(feed.take_pulled().map(|p| p.token.span()));
+            }
+            recorded.extend(feed.take_pulled().map(|p| p.token.span()));
+        };
+        for piece in input.as_bytes().chunks(chunk) {
+            take(parser.feed(piece).recording());
+        }
+        take(parser.finish().recording());
+        assert_eq!(recorded, expected, "chunk {chunk}");
+        events
+    };
+    let whole = spans(input.len());
+    assert_eq!(whole, run(input).0);
+    for chunk in [1, 2, 3, 7] {
+        assert_eq!(spans(chunk), whole, "chunk {chunk}");
+    }
+}
+
+/// Stopped at the depth limit, the stage takes no more tokens, but the record still gets them.
+#[test]
+fn the_record_holds_the_tokens_past_the_depth_limit() {
+    let input = b"<a><b><c>x</c></b><d/></a>";
+    for chunk in [1, 4, input.len()] {
+        let mut parser = Parser::new(Options::new(), TreeOptions::new().max_depth(2));
+        let mut recorded = Vec::new();
+        for piece in input.chunks(chunk) {
+            let mut events = parser.feed(piece).recording();
+            while events.next_event().is_some() {}
+            recorded.extend(events.take_pulled().map(|p| p.token.span().start));
+        }
+        let mut events = parser.finish().recording();
+        while events.next_event().is_some() {}
+        recorded.extend(events.take_pulled().map(|p| p.token.span().start));
+        drop(events);
+        assert_eq!(recorded, [0, 3, 6, 9, 10, 14, 18, 22], "chunk {chunk}");
+        assert_eq!(parser.depth_error().map(|e| e.offset), Some(6));
+    }
 }

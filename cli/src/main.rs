@@ -12,7 +12,9 @@
 //! (alone, unless `--simulate`).
 //!
 //! `tagstream tokens --dialect xml5` does the same for XML with [`tagstream::xml5::Tokenizer`]:
-//! the same JSON lines, and with `--xml5lib` the xml5lib-tests shapes (see [`xml5`]).
+//! the same JSON lines, and with `--xml5lib` the xml5lib-tests shapes (see [`xml5`]); with
+//! `--tree`, each line also says where the XML5 tree stage put the token: its element's
+//! namespace and depth, or why it was dropped (see [`placed`]).
 //! `tagstream tokens --dialect sgml` prints the lexemes of the W3C note's SGML lexical mode
 //! with [`tagstream::sgml::Tokenizer`], one event a line, or in the note's listing format (see
 //! [`sgml`]).
@@ -29,6 +31,7 @@
 //! Errors (unreadable input, bad arguments) go to stderr with a non-zero exit status.
 
 mod cli;
+mod placed;
 mod rewrite;
 mod sgml;
 mod tree;
@@ -236,6 +239,20 @@ struct TokensArgs {
     #[arg(long, conflicts_with_all = ["encoding", "default_encoding"])]
     xml5lib: bool,
 
+    /// With --dialect xml5: run the XML5 tree stage too (namespaces, the internal subset's
+    /// entities) and add to each token's line where it put the token: "namespace" (the URI or
+    /// null) and "depth" (the root element is 1) of the element a start or end tag opens or ends
+    /// (an end tag that ends several by mismatch: the one it names), or that holds text, a
+    /// comment or a processing instruction (depth 0, namespace null at document level). A token
+    /// the stage drops has "namespace": null, "depth": null and "dropped": "before-root",
+    /// "after-root", "unmatched-end-tag", "misplaced-doctype", "depth-limit" or "raw" (a
+    /// --lossless raw line). Tokens of entities' replacement texts are not in the input and are
+    /// not printed. With --errors, the tree stage's errors are error lines too, after the token
+    /// they are about; those past the cap are counted in a closing
+    /// {"type":"tree_errors_dropped","count"} line.
+    #[arg(long, conflicts_with = "xml5lib")]
+    tree: bool,
+
     /// Also print the bytes that belong to no token as {"type":"raw","raw","span"} lines, where
     /// they are (a byte order mark, the `<![CDATA[` and `]]>` around CDATA text, `</>`, a tag cut
     /// off by the end of input): the spans of all lines then cover the input, each byte once.
@@ -327,7 +344,7 @@ const HTML_ONLY: &[(&str, &str)] = &[
     ("default_encoding", "--default-encoding"),
 ];
 /// The `tokens` options of XML5 only: argument id, and the option as written.
-const XML5_ONLY: &[(&str, &str)] = &[("xml5lib", "--xml5lib")];
+const XML5_ONLY: &[(&str, &str)] = &[("xml5lib", "--xml5lib"), ("tree", "--tree")];
 /// The `tokens` options of SGML only.
 const SGML_ONLY: &[(&str, &str)] = &[
     ("normalize", "--normalize"),
@@ -484,6 +501,17 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
         TokensDialect::Xml5 if args.xml5lib => {
             let bytes = read_all(&mut input, &name)?;
             xml5::xml5lib_mode(&bytes, args.chunk_size, &mut out)?;
+        }
+        TokensDialect::Xml5 if args.tree => {
+            let encoding = args.encoding.encoding;
+            placed::stream_placed(
+                &mut input,
+                &name,
+                (args.errors, args.lossless),
+                encoding,
+                chunk_size,
+                &mut out,
+            )?;
         }
         TokensDialect::Xml5 => {
             let encoding = args.encoding.encoding;

@@ -4,7 +4,8 @@
 //!
 //! The input's encoding is decided as XML says ([`sniff_xml`]: a byte order mark, else
 //! `--encoding`, else the XML declaration's, else UTF-8); other encodings than UTF-8 are decoded
-//! chunk by chunk ([`Utf8Input`]) before the parser, which reads UTF-8.
+//! chunk by chunk ([`Utf8Input`], which `tokens --dialect xml5 --tree` uses too) before the
+//! parser, which reads UTF-8.
 //!
 //! A document that reaches a limit (`--max-depth`, the tokenizer's memory limit, or the
 //! entity expansion limits of [`TreeOptions`]: a billion laughs) has its tree printed as far
@@ -24,9 +25,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use encoding_rs::{CoderResult, Decoder, UTF_8};
-use tagstream::Options;
-use tagstream::encoding::{Encoding, PRESCAN_LEN, sniff_xml};
+use tagstream::encoding::{Encoding, OffsetMap, PRESCAN_LEN, sniff_xml, xml_sniff_decided};
 use tagstream::xml5::tree::{Document, Parser, TreeBuilder, TreeOptions, xml5lib_tree};
+use tagstream::{Options, Span};
 
 use crate::cli::encoding::parse_encoding;
 use crate::{CliError, Dialect, input_name, open_input, parse_chunk_size, read_all, read_chunk};
@@ -102,7 +103,7 @@ pub(crate) fn tree(args: &TreeArgs, out: &mut impl Write) -> Result<(), CliError
                 source,
             })?;
             let last = n < buf.len();
-            utf8.push(&buf[..n], last, |text| {
+            utf8.push(&buf[..n], last, |text, _| {
                 parser.feed(text).for_each_event(|e| builder.push(&e));
             });
             if last {
@@ -150,80 +151,202 @@ fn print_errors(tokenizer: &[tagstream::ParseError], document: &Document) {
     }
 }
 
-/// The input turned into UTF-8 for the parser, chunk by chunk: the first bytes are held until
-/// they decide the encoding ([`sniff_xml`] on at most [`PRESCAN_LEN`] bytes); UTF-8 then passes
-/// through as it is (the parser drops its byte order mark), any other encoding goes through an
-/// `encoding_rs` decoder, malformed bytes becoming U+FFFD.
-struct Utf8Input {
+/// The input turned into UTF-8 for the parser, chunk by chunk, fed as a [`Transcoder`] for XML5
+/// feeds its tokenizer (so that tokens are cut at the same places): the first bytes are held
+/// until they decide the encoding ([`sniff_xml`], as soon as a BOM, `--encoding` or
+/// [`xml_sniff_decided`] settle it, else at [`PRESCAN_LEN`] bytes); UTF-8 then passes through as
+/// it is (the parser drops its byte order mark, and its offsets are the input's), any other
+/// encoding goes through an `encoding_rs` decoder, malformed bytes becoming U+FFFD, each
+/// chunk's UTF-8 fed at once. With [`Utf8Input::map_offsets`], decoded offsets are mapped
+/// back to the input's bytes ([`OffsetMap`]).
+///
+/// [`Transcoder`]: tagstream::encoding::Transcoder
+pub(crate) struct Utf8Input {
     /// `--encoding`: wins over all but a byte order mark.
     known: Option<&'static Encoding>,
     /// Bytes held while the encoding is undecided.
     head: Vec<u8>,
     state: Decoding,
-    /// The decoder's output for one call.
+    /// The decoder's output for one chunk.
     out: Vec<u8>,
+    /// Record an [`OffsetMap`] for decoded input.
+    mapping: bool,
+    /// The last byte decoded was ASCII (ASCII runs after it are decoded at once when mapping).
+    after_ascii: bool,
 }
 
 /// Where [`Utf8Input`] stands.
 enum Decoding {
     Sniffing,
     Utf8,
-    Other(Decoder),
+    Other(Decoder, Option<OffsetMap>),
+}
+
+/// How the offsets of the UTF-8 a [`Utf8Input`] fed relate to the input's.
+pub(crate) struct Original<'a>(Option<&'a OffsetMap>);
+
+impl Original<'_> {
+    /// The input offset of UTF-8 offset `offset` (itself for UTF-8 input, or where the map no
+    /// longer knows it).
+    pub(crate) fn offset(&self, offset: usize) -> usize {
+        self.0
+            .and_then(|map| map.original(offset))
+            .unwrap_or(offset)
+    }
+
+    /// `span` in the input's offsets.
+    pub(crate) fn span(&self, span: Span) -> Span {
+        Span {
+            start: self.offset(span.start),
+            end: self.offset(span.end),
+        }
+    }
 }
 
 impl Utf8Input {
-    fn new(known: Option<&'static Encoding>) -> Utf8Input {
+    pub(crate) fn new(known: Option<&'static Encoding>) -> Utf8Input {
         Utf8Input {
             known,
             head: Vec::new(),
             state: Decoding::Sniffing,
-            out: vec![0; 64 * 1024],
+            out: Vec::new(),
+            mapping: false,
+            after_ascii: true,
+        }
+    }
+
+    /// Map decoded offsets back to the input's (off by default: it costs a decoder call per
+    /// non-ASCII byte).
+    pub(crate) fn map_offsets(self) -> Utf8Input {
+        Utf8Input {
+            mapping: true,
+            ..self
+        }
+    }
+
+    /// How the offsets of the UTF-8 fed so far map to the input's.
+    pub(crate) fn original(&self) -> Original<'_> {
+        match &self.state {
+            Decoding::Other(_, map) => Original(map.as_ref()),
+            _ => Original(None),
+        }
+    }
+
+    /// Forget the map before UTF-8 offset `offset` (nothing will be asked before it).
+    pub(crate) fn forget_before(&mut self, offset: usize) {
+        if let Decoding::Other(_, Some(map)) = &mut self.state {
+            map.forget_before(offset);
         }
     }
 
     /// Hand `feed` the UTF-8 of `chunk` (of what has been held with it, the first time the
-    /// encoding is known); `last` says that no chunk follows.
-    fn push(&mut self, chunk: &[u8], last: bool, mut feed: impl FnMut(&[u8])) {
+    /// encoding is known), with how its offsets map; `last` says that no chunk follows.
+    pub(crate) fn push(&mut self, chunk: &[u8], last: bool, mut feed: impl FnMut(&[u8], Original)) {
         if let Decoding::Sniffing = self.state {
             self.head.extend_from_slice(chunk);
-            if self.head.len() < PRESCAN_LEN && !last {
+            if !last && !self.decided() {
                 return;
             }
-            self.state = self.decide();
             let head = std::mem::take(&mut self.head);
-            return self.convert(&head, last, &mut feed);
+            let bom_len = self.decide(&head);
+            return self.convert(&head[bom_len..], last, &mut feed);
         }
         self.convert(chunk, last, &mut feed)
     }
 
-    /// The encoding the held bytes decide, as a decoder unless it is UTF-8.
-    fn decide(&self) -> Decoding {
-        let label = self.known.map(Encoding::name);
-        match sniff_xml(&self.head, label).encoding {
-            encoding if encoding == UTF_8 => Decoding::Utf8,
-            encoding => Decoding::Other(encoding.new_decoder_with_bom_removal()),
-        }
+    /// Whether the held bytes decide the encoding (as a [`Transcoder`] for XML5 decides).
+    ///
+    /// [`Transcoder`]: tagstream::encoding::Transcoder
+    fn decided(&self) -> bool {
+        let start = &self.head[..self.head.len().min(3)];
+        let may_be_bom = start.len() < 3
+            && [&b"\xEF\xBB\xBF"[..], b"\xFE\xFF", b"\xFF\xFE"]
+                .iter()
+                .any(|bom| bom.starts_with(start));
+        self.head.len() >= PRESCAN_LEN
+            || Encoding::for_bom(&self.head).is_some()
+            || (self.known.is_some() && !may_be_bom)
+            || xml_sniff_decided(&self.head)
     }
 
-    fn convert(&mut self, bytes: &[u8], last: bool, feed: &mut impl FnMut(&[u8])) {
-        match &mut self.state {
-            Decoding::Other(decoder) => decode(decoder, bytes, last, &mut self.out, feed),
-            Decoding::Utf8 | Decoding::Sniffing => feed(bytes),
+    /// Decide the encoding from the held bytes `head`: UTF-8 (which keeps its BOM for the
+    /// parser), or a decoder; the length of the BOM the decoder must not see.
+    fn decide(&mut self, head: &[u8]) -> usize {
+        let label = self.known.map(Encoding::name);
+        let sniffed = sniff_xml(head, label);
+        if sniffed.encoding == UTF_8 {
+            self.state = Decoding::Utf8;
+            return 0;
         }
+        let decoder = sniffed.encoding.new_decoder_without_bom_handling();
+        let map = self.mapping.then(|| OffsetMap::new(sniffed.bom_len));
+        self.state = Decoding::Other(decoder, map);
+        sniffed.bom_len.min(head.len())
+    }
+
+    fn convert(&mut self, bytes: &[u8], last: bool, feed: &mut impl FnMut(&[u8], Original)) {
+        let Decoding::Other(decoder, map) = &mut self.state else {
+            return feed(bytes, Original(None));
+        };
+        self.out.clear();
+        match map {
+            Some(map) => decode_mapped(decoder, map, bytes, &mut self.after_ascii, &mut self.out),
+            None => decode(decoder, bytes, false, &mut self.out),
+        }
+        if last {
+            let before = self.out.len();
+            decode(decoder, &[], true, &mut self.out);
+            if let Some(map) = map {
+                map.record(&[], &self.out[before..]);
+            }
+        }
+        feed(&self.out, Original(map.as_ref()));
     }
 }
 
-/// Decode all of `bytes` into `out`, handing each filled part to `feed`.
-fn decode(
+/// Decode `bytes` into `out` piece by piece, recording each piece in `map`: one byte at a
+/// time, except runs of ASCII after an ASCII byte in an ASCII-compatible encoding, which go at
+/// once (as the [`Transcoder`] does with `map_offsets`).
+///
+/// [`Transcoder`]: tagstream::encoding::Transcoder
+fn decode_mapped(
     decoder: &mut Decoder,
-    mut bytes: &[u8],
-    last: bool,
-    out: &mut [u8],
-    feed: &mut impl FnMut(&[u8]),
+    map: &mut OffsetMap,
+    bytes: &[u8],
+    after_ascii: &mut bool,
+    out: &mut Vec<u8>,
 ) {
+    let ascii_compatible = decoder.encoding().is_ascii_compatible();
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = if ascii_compatible && *after_ascii {
+            bytes[i..]
+                .iter()
+                .take_while(|b| b.is_ascii())
+                .count()
+                .max(1)
+        } else {
+            1
+        };
+        let piece = &bytes[i..i + run];
+        let before = out.len();
+        decode(decoder, piece, false, out);
+        map.record(piece, &out[before..]);
+        *after_ascii = piece[run - 1].is_ascii();
+        i += run;
+    }
+}
+
+/// Decode all of `bytes`, appending to `out`.
+fn decode(decoder: &mut Decoder, mut bytes: &[u8], last: bool, out: &mut Vec<u8>) {
     loop {
-        let (result, read, written, _) = decoder.decode_to_utf8(bytes, out, last);
-        feed(&out[..written]);
+        let room = decoder
+            .max_utf8_buffer_length(bytes.len())
+            .unwrap_or(bytes.len() + 16);
+        let used = out.len();
+        out.resize(used + room.max(4), 0);
+        let (result, read, written, _) = decoder.decode_to_utf8(bytes, &mut out[used..], last);
+        out.truncate(used + written);
         bytes = &bytes[read..];
         if result == CoderResult::InputEmpty {
             return;

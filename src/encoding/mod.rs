@@ -54,6 +54,7 @@ mod transcoder;
 use std::borrow::Cow;
 
 pub use encoding_rs::Encoding;
+pub use offsets::OffsetMap;
 pub use prescan::prescan;
 pub use tokenize::Tokenize;
 pub use transcoder::{DecodedTokens, EncodingChange, Transcoder};
@@ -200,8 +201,16 @@ fn sniff_xml_with(
 }
 
 /// Whether the first bytes of an XML document already decide [`sniff_xml`]: they can no longer
-/// become a BOM or an XML declaration, or hold a whole declaration.
-fn xml_sniff_decided(start: &[u8]) -> bool {
+/// become a BOM or an XML declaration, or hold a whole declaration. (What a [`Transcoder`] for
+/// XML5 waits for before it decodes, with at most [`PRESCAN_LEN`] bytes.)
+///
+/// ```
+/// use tagstream::encoding::xml_sniff_decided;
+/// assert!(xml_sniff_decided(b"<r"));
+/// assert!(!xml_sniff_decided(b"<?xml version='1.0'"));
+/// assert!(xml_sniff_decided(b"<?xml version='1.0'?>"));
+/// ```
+pub fn xml_sniff_decided(start: &[u8]) -> bool {
     const OPENINGS: [&[u8]; 6] = [
         b"\xEF\xBB\xBF",
         b"\xFE\xFF",

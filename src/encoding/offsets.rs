@@ -23,7 +23,7 @@ pub(crate) enum Offsets {
     Off,
     /// Original = decoded + this (UTF-8 fed as it is: the BOM's length).
     Shift(usize),
-    Runs(Runs),
+    Runs(OffsetMap),
 }
 
 /// `count` groups from decoded offset `decoded` and original offset `original`, each of
@@ -43,9 +43,27 @@ impl Run {
     }
 }
 
-/// The recorded runs, and the ends of what was recorded.
+/// A map from offsets in decoded UTF-8 back to offsets in the original bytes, recorded decoder
+/// call by decoder call (see the module docs of `encoding/offsets.rs`): what the [`Transcoder`]
+/// keeps with [`map_offsets`], for a caller that decodes by itself. Record every call's input
+/// and output, a non-ASCII byte at a time, and offsets map exactly at every character boundary.
+///
+/// ```
+/// use tagstream::encoding::OffsetMap;
+///
+/// // windows-1252 after a 0-byte BOM: "caf" as it is, then "\xE9" decoded to "é" (2 bytes).
+/// let mut map = OffsetMap::new(0);
+/// map.record_ascii(3);
+/// map.record(b"\xE9", "é".as_bytes());
+/// map.record(b"!", b"!");
+/// assert_eq!(map.original(5), Some(4));
+/// assert_eq!(map.original(6), Some(5));
+/// ```
+///
+/// [`Transcoder`]: super::Transcoder
+/// [`map_offsets`]: super::Transcoder::map_offsets
 #[derive(Debug)]
-pub(crate) struct Runs {
+pub struct OffsetMap {
     runs: VecDeque<Run>,
     decoded_end: usize,
     original_end: usize,
@@ -53,10 +71,10 @@ pub(crate) struct Runs {
     pending: usize,
 }
 
-impl Runs {
+impl OffsetMap {
     /// An empty map whose first decoded byte comes from original offset `original` (after a BOM).
-    pub(crate) fn new(original: usize) -> Runs {
-        Runs {
+    pub fn new(original: usize) -> OffsetMap {
+        OffsetMap {
             runs: VecDeque::new(),
             decoded_end: 0,
             original_end: original,
@@ -65,7 +83,7 @@ impl Runs {
     }
 
     /// One decoder call turned the original bytes `piece` into the UTF-8 bytes `out`.
-    pub(crate) fn record(&mut self, piece: &[u8], out: &[u8]) {
+    pub fn record(&mut self, piece: &[u8], out: &[u8]) {
         if out.is_empty() {
             self.pending += piece.len();
         } else if self.pending == 0 && out == piece && piece.is_ascii() {
@@ -82,7 +100,7 @@ impl Runs {
     }
 
     /// `len` ASCII bytes that needed no decoder call: each its own decoding.
-    pub(crate) fn record_ascii(&mut self, len: usize) {
+    pub fn record_ascii(&mut self, len: usize) {
         debug_assert_eq!(
             self.pending, 0,
             "ASCII passes through only between characters"
@@ -118,15 +136,16 @@ impl Runs {
     }
 
     /// Forget the runs that end at or before decoded offset `offset`.
-    pub(crate) fn forget_before(&mut self, offset: usize) {
+    pub fn forget_before(&mut self, offset: usize) {
         while self.runs.front().is_some_and(|r| r.decoded_end() <= offset) {
             self.runs.pop_front();
         }
     }
 
     /// The original offset of the start of the group holding decoded offset `offset`, or the
-    /// end of everything recorded for the offset one past it.
-    fn original(&self, offset: usize) -> Option<usize> {
+    /// end of everything recorded for the offset one past it; `None` for an offset forgotten
+    /// or not recorded yet.
+    pub fn original(&self, offset: usize) -> Option<usize> {
         if offset == self.decoded_end {
             return Some(self.original_end);
         }
@@ -156,7 +175,7 @@ mod tests {
 
     #[test]
     fn runs_merge_and_map() {
-        let mut runs = Runs::new(3);
+        let mut runs = OffsetMap::new(3);
         runs.record(b"<p>a", b"<p>a"); // original 3..7, decoded 0..4
         runs.record(b"\x93", b""); // a Shift_JIS lead byte
         runs.record(b"\xFA", "日".as_bytes());
@@ -176,7 +195,7 @@ mod tests {
 
     #[test]
     fn an_error_and_the_byte_read_afresh_are_two_groups() {
-        let mut runs = Runs::new(0);
+        let mut runs = OffsetMap::new(0);
         runs.record(b"\x86", b"");
         runs.record(b"<", "\u{FFFD}<".as_bytes());
         let map = Offsets::Runs(runs);
@@ -185,7 +204,7 @@ mod tests {
 
     #[test]
     fn forgotten_offsets_are_unknown() {
-        let mut runs = Runs::new(0);
+        let mut runs = OffsetMap::new(0);
         runs.record(&[b'a'; 10], &[b'a'; 10]);
         runs.record(b"\xE9", "é".as_bytes());
         runs.record(&[b'a'; 10], &[b'a'; 10]);

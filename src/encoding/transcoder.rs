@@ -7,7 +7,7 @@ use std::ops::{Deref, DerefMut};
 
 use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
-use super::offsets::{Offsets, Runs};
+use super::offsets::{OffsetMap, Offsets};
 use super::prescan::{declared_by_meta, extract_from_content};
 use super::tokenize::Tokenize;
 use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8};
@@ -479,7 +479,7 @@ impl<T: Tokenize> Transcoder<T> {
         } else {
             self.decoder = Some(sniffed.encoding.new_decoder_without_bom_handling());
             if self.map_offsets {
-                self.offsets = Offsets::Runs(Runs::new(sniffed.bom_len));
+                self.offsets = Offsets::Runs(OffsetMap::new(sniffed.bom_len));
             }
         }
     }

@@ -38,13 +38,16 @@ pub fn describe(event: &Event<'_, '_>) -> String {
 /// The events described, appended to `out`, adjacent text merged (chunks cut text where they
 /// fall: the text node is the same).
 pub fn collect(events: Events<'_>, out: &mut Vec<String>) {
-    events.for_each_event(|e| {
-        if let (Event::Text(text), Some(last)) = (&e, out.last_mut())
-            && let Some(before) = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'))
-        {
-            *last = format!("\"{before}{}\"", text.text());
-            return;
-        }
-        out.push(describe(&e));
-    });
+    events.for_each_event(|e| push_merged(&e, out));
+}
+
+/// `event` described at the end of `out`, text joined to text before it.
+pub fn push_merged(event: &Event<'_, '_>, out: &mut Vec<String>) {
+    if let (Event::Text(text), Some(last)) = (event, out.last_mut())
+        && let Some(before) = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'))
+    {
+        *last = format!("\"{before}{}\"", text.text());
+        return;
+    }
+    out.push(describe(event));
 }

@@ -8,6 +8,9 @@
 //!   the end of the input), text, comments, processing instructions and the DOCTYPE. Nothing
 //!   after the root element but comments, processing instructions and whitespace is kept; the
 //!   rest is dropped with a [`TreeError`].
+//! - [`Events::recording`] also hands back the input's tokens as the stage takes them
+//!   ([`Pulled`]), for a tool that shows each token with where the stage put it (`tagstream
+//!   tokens --dialect xml5 --tree`); off, it costs nothing.
 //! - [`Document`] (built by [`TreeBuilder`] from the events) holds the tree in two vectors and a
 //!   string; [`xml5lib_tree`] writes it in the xml5lib-tests tree format.
 //!
@@ -140,5 +143,5 @@ pub use format::xml5lib_tree;
 pub use names::{QName, XML_NAMESPACE, XMLNS_NAMESPACE};
 pub use stage::{
     CharData, DepthError, End, EndCause, EntityError, EntityLimit, Event, Events, NsAttribute,
-    NsAttributes, Parser, Start, TreeError, TreeErrorCode, TreeOptions,
+    NsAttributes, Parser, Pulled, Start, TreeError, TreeErrorCode, TreeOptions,
 };

@@ -31,8 +31,11 @@ use super::names::{
 use super::subset::Entities;
 
 mod expand;
+mod record;
 
 use expand::{AttrFrame, Level};
+use record::Pull;
+pub use record::Pulled;
 
 /// The options of the tree stage (the tokenizer's are [`Options`]).
 ///
@@ -640,9 +643,10 @@ pub(crate) struct Stage {
     dropped: u64,
     max_depth: usize,
     depth_error: Option<DepthError>,
-    /// Entity expansion: the internal subset declared general entities (or
-    /// [`TreeOptions::html_entities`] is off), so text and attribute values are looked at.
-    entities_on: bool,
+    /// How tokens are taken: plainly, or with entity expansion (the internal subset declared
+    /// general entities, or [`TreeOptions::html_entities`] is off: text and attribute values
+    /// are looked at) or the record ([`Events::recording`]).
+    pull: Pull,
     /// The entity expansions in progress, the innermost last.
     levels: Vec<Level>,
     /// While an expansion is in progress: the reference in the document it started at, where
@@ -697,7 +701,7 @@ impl Stage {
             dropped: 0,
             max_depth: tree.max_depth,
             depth_error: None,
-            entities_on: !tree.html_entities,
+            pull: Pull::new(!tree.html_entities),
             levels: Vec::new(),
             origin: None,
             expanded: 0,
@@ -1288,18 +1292,15 @@ impl Parser {
         self.stage.finishing = true;
         self.stage.fed = input.len();
         self.arena.reset();
-        Events {
-            tokens: self.tokenizer.tokenize(input),
-            stage: &mut self.stage,
-            at_eof: true,
-            tag: None,
-            entities: &self.entities,
-            spare: &mut self.spare,
-            arena: &self.arena,
-            source: None,
-            held: None,
-            stashed: None,
-        }
+        let tokens = self.tokenizer.tokenize(input);
+        Events::new(
+            tokens,
+            true,
+            &mut self.stage,
+            &self.entities,
+            &mut self.spare,
+            &self.arena,
+        )
     }
 
     /// Feed the next chunk of a stream: its events (tokens cut by the chunk's end come with a
@@ -1312,18 +1313,15 @@ impl Parser {
         self.stage.fed += chunk.len();
         self.stage.note_end(chunk);
         self.arena.reset();
-        let events = Events {
-            tokens: self.tokenizer.feed(chunk),
-            stage: &mut self.stage,
-            at_eof: false,
-            tag: None,
-            entities: &self.entities,
-            spare: &mut self.spare,
-            arena: &self.arena,
-            source: None,
-            held: None,
-            stashed: None,
-        };
+        let tokens = self.tokenizer.feed(chunk);
+        let events = Events::new(
+            tokens,
+            false,
+            &mut self.stage,
+            &self.entities,
+            &mut self.spare,
+            &self.arena,
+        );
         events.resume(chunk.first().copied())
     }
 
@@ -1331,18 +1329,15 @@ impl Parser {
     pub fn finish(&mut self) -> Events<'_> {
         self.stage.finishing = true;
         self.arena.reset();
-        Events {
-            tokens: self.tokenizer.finish(),
-            stage: &mut self.stage,
-            at_eof: true,
-            tag: None,
-            entities: &self.entities,
-            spare: &mut self.spare,
-            arena: &self.arena,
-            source: None,
-            held: None,
-            stashed: None,
-        }
+        let tokens = self.tokenizer.finish();
+        Events::new(
+            tokens,
+            true,
+            &mut self.stage,
+            &self.entities,
+            &mut self.spare,
+            &self.arena,
+        )
     }
 
     /// The tokenizer, for its parse errors and limits.
@@ -1402,6 +1397,8 @@ pub struct Events<'t> {
     held: Option<(Text<'t>, usize)>,
     /// A token of the document that waits for the held text.
     stashed: Option<Token<'t>>,
+    /// The document's tokens taken and not yet taken back by [`Events::take_pulled`].
+    record: Vec<Pulled<'t>>,
 }
 
 impl Drop for Events<'_> {
@@ -1413,6 +1410,32 @@ impl Drop for Events<'_> {
 }
 
 impl<'t> Events<'t> {
+    /// The events of `tokens` (`at_eof`: the last of the stream) over the parser's parts,
+    /// nothing held yet.
+    fn new(
+        tokens: Tokens<'t>,
+        at_eof: bool,
+        stage: &'t mut Stage,
+        entities: &'t OnceCell<Entities>,
+        spare: &'t mut Entities,
+        arena: &'t Bump,
+    ) -> Events<'t> {
+        stage.pull.set_recording(false);
+        Events {
+            tokens,
+            stage,
+            at_eof,
+            tag: None,
+            entities,
+            spare,
+            arena,
+            source: None,
+            held: None,
+            stashed: None,
+            record: Vec::new(),
+        }
+    }
+
     /// The next event, or `None` when the chunk (or, at the end, the document) has no more.
     pub fn next_event(&mut self) -> Option<Event<'_, 't>> {
         let ready = self.advance()?;
@@ -1449,11 +1472,14 @@ impl<'t> Events<'t> {
                 return Some(Ready::End(self.stage.next_end()));
             }
             if self.stage.stopped {
+                self.record_rest();
                 return None;
             }
             // With entities, the expansion in progress gives the next token (or the document
             // does, through it): one call of `process` either way, which keeps it inlined.
-            let token = if self.stage.entities_on {
+            // Recording without entities comes the same way, so that a plain pull costs the
+            // one test it did without the record.
+            let token = if !self.stage.pull.plain() {
                 match self.expansion_step() {
                     expand::Step::Ready(ready) => return Some(ready),
                     expand::Step::Again => continue,
@@ -1473,7 +1499,7 @@ impl<'t> Events<'t> {
                         return Some(ready);
                     }
                 }
-                None if self.at_eof && self.stage.entities_on && self.end_tail() => {}
+                None if self.at_eof && self.stage.pull.entities() && self.end_tail() => {}
                 None if self.at_eof && self.stage.end_of_input(&mut self.tokens) => {}
                 None => return None,
             }

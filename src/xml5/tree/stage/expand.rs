@@ -99,7 +99,7 @@ impl<'s> Values<'s> {
 impl Stage {
     /// Back to no entity, at the start of a document.
     pub(super) fn reset_entities(&mut self) {
-        self.entities_on = !self.html_entities;
+        self.pull.set_entities(!self.html_entities);
         self.levels.clear();
         self.origin = None;
         self.expanded = 0;
@@ -178,7 +178,9 @@ impl<'t> Events<'t> {
             };
             self.stage.report(code, span.start + at, &mut self.tokens);
         }
-        self.stage.entities_on |= !entities.is_empty();
+        if !entities.is_empty() {
+            self.stage.pull.set_entities(true);
+        }
         // Only the document's first DOCTYPE comes here, and the cell is emptied with the
         // document: it is always empty, and `set` cannot give the table back.
         if let Err(entities) = self.entities.set(entities) {
@@ -327,8 +329,12 @@ impl<'t> Events<'t> {
 
     /// One step: the innermost level's next token, the next piece of the held text, the
     /// token that waited for it, or the document's next token (held, if it is a text to cut).
+    /// Without entities (the stage's loop comes here to record), the next token, recorded.
     #[inline(never)]
     pub(super) fn expansion_step(&mut self) -> Step<'t> {
+        if !self.stage.pull.entities() {
+            return self.recorded_step();
+        }
         if let Some(&level) = self.stage.levels.last() {
             return self.level_step(level);
         }
@@ -337,7 +343,7 @@ impl<'t> Events<'t> {
             self.held = rest.map(|at| (text, at));
             return step;
         }
-        let next = self.stashed.take().or_else(|| self.tokens.next());
+        let next = self.stashed.take().or_else(|| self.pull());
         match next {
             Some(token) if self.hold(token) => Step::Again,
             Some(token) => Step::Token(token),
