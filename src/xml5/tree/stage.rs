@@ -1465,6 +1465,10 @@ impl<'t> Events<'t> {
         }
     }
 
+    /// The stage's loop: inlined into [`Events::next_event`], which stays one call for the
+    /// consumer (with the loop out of line and `next_event` inlined into the consumer's loop,
+    /// the events race counted 26.61 instructions/byte instead of 26.12).
+    #[inline(always)]
     fn advance(&mut self) -> Option<Ready<'t>> {
         self.stage.settle();
         loop {
