@@ -8,8 +8,8 @@ mod common;
 use common::xml5_events::{collect, push_merged};
 use tagstream::Options;
 use tagstream::xml5::tree::{
-    Document, Events, NodeKind, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE,
-    XMLNS_NAMESPACE, xml5lib_tree,
+    Document, Events, NodeKind, Parser, TreeErrorCode, TreeOptions, XML_NAMESPACE, XMLNS_NAMESPACE,
+    xml5lib_tree,
 };
 
 /// The events of `input` fed in `chunks` (lengths; the rest after them), and the tree errors as

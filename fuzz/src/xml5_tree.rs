@@ -7,13 +7,17 @@
 //! errors (positions where both runs have one), document tree (in the xml5lib-tests format) and depth error whole, fed in the case's
 //! chunks with its pauses, and with errors toggled (the tree and events only); and with a depth
 //! limit of 4, the same again whole and chunked, and a tree that is the unlimited one cut at the
-//! limit's start tag.
+//! limit's start tag. Fed in chunks without pauses, the stage records the tokens it takes
+//! (`Events::recording`): each input token once, in order, as the tokenizer alone makes them
+//! from the same chunks.
 
-use tagstream::Options;
+use tagstream::xml5::Tokenizer;
 use tagstream::xml5::tree::{
     DepthError, Document, Event, Events, Parser, TreeBuilder, TreeError, TreeErrorCode,
     TreeOptions, xml5lib_tree,
 };
+
+use tagstream::{Options, Span, Token};
 
 use crate::case::Case;
 use crate::drive::same_list;
@@ -72,16 +76,15 @@ fn located(errors: &[TreeError]) -> Vec<(TreeErrorCode, usize)> {
 /// Parse the case's document whole, or in its chunks with its pauses.
 fn run(case: &Case, options: Options, tree: TreeOptions, chunked: bool) -> Outcome {
     let input = &case.data[..];
-    let mut parser = Parser::new(options, tree);
+    let mut parser = Parser::new(options.clone(), tree);
     let mut builder = TreeBuilder::new();
     let mut recorder = Recorder::default();
+    let recording = chunked && case.config.pause.is_none();
     if chunked {
         for (start, end) in case.cuts() {
-            recorder.take(
-                parser.feed(&input[start..end]),
-                &mut builder,
-                case.config.pause,
-            );
+            let events = parser.feed(&input[start..end]);
+            let events = if recording { events.recording() } else { events };
+            recorder.take(events, &mut builder, case.config.pause);
             if case.config.pause.is_some() {
                 // Resume with empty feeds until quiet.
                 for _ in 0..input.len() + 2 {
@@ -91,7 +94,9 @@ fn run(case: &Case, options: Options, tree: TreeOptions, chunked: bool) -> Outco
                 }
             }
         }
-        recorder.take(parser.finish(), &mut builder, None);
+        let events = parser.finish();
+        let events = if recording { events.recording() } else { events };
+        recorder.take(events, &mut builder, None);
     } else {
         recorder.take(parser.parse(input), &mut builder, None);
     }
@@ -100,6 +105,10 @@ fn run(case: &Case, options: Options, tree: TreeOptions, chunked: bool) -> Outco
         "open at the end: {:?}",
         recorder.open
     );
+    if recording {
+        let tokens = tokenized(case, options);
+        assert_eq!(recorder.pulled, tokens, "the record vs the tokenizer alone");
+    }
     let document: Document = builder.finish(&mut parser);
     Outcome {
         events: recorder.events,
@@ -114,6 +123,8 @@ struct Recorder {
     events: Vec<String>,
     /// The names of the open elements, to check each end against.
     open: Vec<String>,
+    /// The tokens the stage took, when recording: kind and span.
+    pulled: Vec<(String, Span)>,
 }
 
 impl Recorder {
@@ -133,7 +144,11 @@ impl Recorder {
             self.check(&event, events_open(&event, self.open.len()));
             builder.push(&event);
             self.record(&event);
+            self.pulled
+                .extend(events.take_pulled().map(|p| token_key(&p.token)));
         }
+        self.pulled
+            .extend(events.take_pulled().map(|p| token_key(&p.token)));
         n
     }
 
@@ -185,4 +200,22 @@ fn events_open(event: &Event<'_, '_>, open: usize) -> Option<usize> {
         Event::End(_) => Some(open),
         _ => None,
     }
+}
+
+/// A token's kind and span.
+fn token_key(token: &Token<'_>) -> (String, Span) {
+    let kind = format!("{:?}", std::mem::discriminant(token));
+    (kind, token.span())
+}
+
+/// The tokens of the XML5 tokenizer alone, fed the case's chunks.
+fn tokenized(case: &Case, options: Options) -> Vec<(String, Span)> {
+    let input = &case.data[..];
+    let mut tokenizer = Tokenizer::new(options);
+    let mut out = Vec::new();
+    for (start, end) in case.cuts() {
+        out.extend(tokenizer.feed(&input[start..end]).map(|t| token_key(&t)));
+    }
+    out.extend(tokenizer.finish().map(|t| token_key(&t)));
+    out
 }

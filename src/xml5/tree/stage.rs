@@ -315,7 +315,7 @@ pub enum Event<'s, 't> {
     End(End<'s>),
     /// Text inside the root element (character data or a CDATA section's content, as written
     /// or from an entity's replacement text); adjacent text events belong to one text node.
-    Text(CharData<'t>),
+    Text(CharData<'s, 't>),
     /// A comment, inside the root element or around it.
     Comment(Comment<'t>),
     /// A processing instruction (the XML declaration too, target `xml`).
@@ -327,46 +327,57 @@ pub enum Event<'s, 't> {
 /// The text of an [`Event::Text`]: a text token, or a piece of one (a text token is cut at
 /// each entity reference the stage expands), from the input or from an entity's replacement
 /// text.
-#[derive(Clone, Copy, Debug)]
-pub struct CharData<'t> {
-    token: Text<'t>,
-    verbatim: bool,
-    origin: Option<Span>,
+#[derive(Clone, Copy)]
+pub struct CharData<'s, 't> {
+    /// The text and whether it is a reference kept as written, in [`Events`]'s slot.
+    piece: &'s (Text<'t>, bool),
+    stage: &'s Stage,
 }
 
-impl<'t> CharData<'t> {
+impl<'s, 't> CharData<'s, 't> {
     /// The text: character references resolved, newlines normalized (as [`Text::text`]); for
     /// a reference kept as written (an undeclared name, a limit passed), those bytes.
     #[inline]
     pub fn text(&self) -> &'t str {
-        if self.verbatim {
+        let (token, verbatim) = self.piece;
+        if *verbatim {
             // Only references with an ASCII name are kept this way.
-            std::str::from_utf8(self.token.raw()).unwrap_or("\u{FFFD}")
+            std::str::from_utf8(token.raw()).unwrap_or("\u{FFFD}")
         } else {
-            self.token.text()
+            token.text()
         }
     }
 
     /// The text as written (in the input, or in the replacement text).
     pub fn raw(&self) -> &'t [u8] {
-        self.token.raw()
+        self.piece.0.raw()
     }
 
     /// The token (or piece of one) it is. From a replacement text, its spans are offsets in
     /// the internal subset's replacement texts, not in the input.
     pub fn token(&self) -> Text<'t> {
-        self.token
+        self.piece.0
     }
 
     /// Where it is in the input: its span, or, from a replacement text, the span of the
     /// reference in the document that led to it.
     pub fn span(&self) -> Span {
-        self.origin.unwrap_or(self.token.span())
+        self.stage.origin.unwrap_or(self.piece.0.span())
     }
 
     /// Whether it comes from an entity's replacement text.
     pub fn from_entity(&self) -> bool {
-        self.origin.is_some()
+        self.stage.origin.is_some()
+    }
+}
+
+impl fmt::Debug for CharData<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CharData")
+            .field("token", &self.piece.0)
+            .field("verbatim", &self.piece.1)
+            .field("origin", &self.stage.origin)
+            .finish()
     }
 }
 
@@ -589,13 +600,22 @@ struct AttrSlot {
     keep: bool,
 }
 
+/// The tokens an [`Event::Start`] or [`Event::Text`] borrows, put here by the stage as it
+/// makes the event (moved once, not handed through [`Ready`]).
+#[derive(Default)]
+struct Slots<'t> {
+    tag: Option<StartTag<'t>>,
+    /// Text, and whether it is a reference kept as written.
+    text: Option<(Text<'t>, bool)>,
+}
+
 /// What the next event is, before it borrows the stage.
 enum Ready<'t> {
     /// The start tag is in [`Events::tag`].
     Start,
     End(EndCause),
-    /// Text, and whether it is a reference kept as written.
-    Text(Text<'t>, bool),
+    /// Text: it is in [`Slots::text`].
+    Text,
     Comment(Comment<'t>),
     Pi(ProcessingInstruction<'t>),
     Doctype(Doctype<'t>),
@@ -851,7 +871,7 @@ impl Stage {
     fn process<'t>(
         &mut self,
         token: Token<'t>,
-        slot: &mut Option<StartTag<'t>>,
+        slots: &mut Slots<'t>,
         tokens: &mut Tokens<'_>,
     ) -> Option<Ready<'t>> {
         let span = token.span();
@@ -859,10 +879,13 @@ impl Stage {
         match (self.phase, token) {
             (_, Token::Raw(_)) => None,
             (Phase::Start | Phase::Main, Token::StartTag(tag)) => {
-                self.open(slot.insert(tag), tokens)
+                self.open(slots.tag.insert(tag), tokens)
             }
             (Phase::Main, Token::EndTag(tag)) => self.close(tag, tokens),
-            (Phase::Main, Token::Text(text)) => Some(Ready::Text(text, false)),
+            (Phase::Main, Token::Text(text)) => {
+                slots.text = Some((text, false));
+                Some(Ready::Text)
+            }
             (_, Token::Comment(comment)) => Some(Ready::Comment(comment)),
             (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(pi)),
             (Phase::Start, Token::Doctype(doctype)) if !self.doctype_seen => {
@@ -1384,8 +1407,8 @@ pub struct Events<'t> {
     tokens: Tokens<'t>,
     stage: &'t mut Stage,
     at_eof: bool,
-    /// The start tag of the last [`Event::Start`], which borrows it from here.
-    tag: Option<StartTag<'t>>,
+    /// The tokens the last event borrows.
+    slots: Slots<'t>,
     /// The internal subset's entities, once the DOCTYPE is read.
     entities: &'t OnceCell<Entities>,
     /// An empty table for the DOCTYPE to fill.
@@ -1425,7 +1448,7 @@ impl<'t> Events<'t> {
             tokens,
             stage,
             at_eof,
-            tag: None,
+            slots: Slots::default(),
             entities,
             spare,
             arena,
@@ -1441,16 +1464,15 @@ impl<'t> Events<'t> {
         let ready = self.advance()?;
         let stage = &*self.stage;
         Some(match ready {
+            // The slots are always filled for their events (`process`, `piece`).
             Ready::Start => Event::Start(Start {
-                // Always there: `process` put it there for this event.
-                tag: self.tag.as_ref()?,
+                tag: self.slots.tag.as_ref()?,
                 stage,
             }),
             Ready::End(cause) => Event::End(End { stage, cause }),
-            Ready::Text(token, verbatim) => Event::Text(CharData {
-                token,
-                verbatim,
-                origin: stage.origin,
+            Ready::Text => Event::Text(CharData {
+                piece: self.slots.text.as_ref()?,
+                stage,
             }),
             Ready::Comment(comment) => Event::Comment(comment),
             Ready::Pi(pi) => Event::ProcessingInstruction(pi),
@@ -1495,7 +1517,8 @@ impl<'t> Events<'t> {
             };
             match token {
                 Some(token) => {
-                    if let Some(ready) = self.stage.process(token, &mut self.tag, &mut self.tokens)
+                    if let Some(ready) =
+                        self.stage.process(token, &mut self.slots, &mut self.tokens)
                     {
                         if let Ready::Doctype(doctype) = ready {
                             self.read_subset(doctype);

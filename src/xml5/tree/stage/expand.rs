@@ -447,13 +447,14 @@ impl<'t> Events<'t> {
 
     /// The bytes `start..end` of `text` as text for the stage (which drops it outside the
     /// root element); `verbatim`: a reference kept as written, text in the main phase.
-    fn piece(&self, text: Text<'t>, start: usize, end: usize, verbatim: bool) -> Step<'t> {
+    fn piece(&mut self, text: Text<'t>, start: usize, end: usize, verbatim: bool) -> Step<'t> {
         let piece = Text {
             span: Span { start, end },
             ..text
         };
         if verbatim && self.stage.phase == Phase::Main {
-            Step::Ready(Ready::Text(piece, true))
+            self.slots.text = Some((piece, true));
+            Step::Ready(Ready::Text)
         } else {
             Step::Token(Token::Text(piece))
         }
