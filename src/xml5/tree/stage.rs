@@ -611,7 +611,7 @@ struct Slots<'t> {
 
 /// What the next event is, before it borrows the stage.
 enum Ready<'t> {
-    /// The start tag is in [`Events::tag`].
+    /// The start tag is in [`Slots::tag`].
     Start,
     End(EndCause),
     /// Text: it is in [`Slots::text`].
