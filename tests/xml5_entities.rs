@@ -9,7 +9,7 @@ mod common;
 use common::xml5_events::{collect, describe};
 use tagstream::Options;
 use tagstream::xml5::tree::{
-    Document, EntityLimit, Event, NodeKind, Parser, TreeOptions, xml5lib_tree,
+    Document, EntityLimit, Event, Events, NodeKind, Parser, TreeOptions, xml5lib_tree,
 };
 
 /// Events and tree errors (`code@offset`) of `input` fed in `chunks`.
@@ -604,4 +604,66 @@ fn a_name_cut_inside_a_character_is_still_one_name() {
     let whole = run_chunks([&invalid[..]], &TreeOptions::new());
     assert_eq!(whole.1, ["undeclared-entity@33"]);
     assert_eq!(run_chunks(invalid.chunks(1), &TreeOptions::new()), whole);
+}
+
+/// The tokenizer's errors (`code@offset`) of `input` fed in `chunks`, taken after every event
+/// (as a consumer printing them in place does).
+fn tokenizer_errors<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Vec<String> {
+    let mut parser = Parser::new(Options::new().errors(true), TreeOptions::new());
+    let mut out = Vec::new();
+    let mut take = |events: &mut Events<'_>| {
+        let errors = events.drain_errors();
+        out.extend(errors.map(|e| format!("{}@{}", e.code, e.offset)));
+    };
+    for chunk in chunks {
+        let mut events = parser.feed(chunk);
+        while events.next_event().is_some() {
+            take(&mut events);
+        }
+        take(&mut events);
+    }
+    let mut events = parser.finish();
+    while events.next_event().is_some() {
+        take(&mut events);
+    }
+    take(&mut events);
+    out
+}
+
+#[test]
+fn a_declared_name_is_no_character_reference_to_the_tokenizer() {
+    // `notice` would be HTML's `&not` with a missing semicolon; `bogus` is declared nowhere.
+    let doc = "<!DOCTYPE r [<!ENTITY project 'x'><!ENTITY notice 'y'>]>\
+               <r a='&project;' b='&notice;&bogus;'>&project; &notice; &bogus; &amp;</r>";
+    let bogus: Vec<usize> = doc.match_indices("&bogus;").map(|(i, _)| i).collect();
+    let expected: Vec<String> = bogus
+        .iter()
+        .map(|at| format!("unknown-named-character-reference@{}", at + 6))
+        .collect();
+    let bytes = doc.as_bytes();
+    assert_eq!(tokenizer_errors([bytes]), expected);
+    assert_eq!(tokenizer_errors(bytes.chunks(1)), expected, "bytewise");
+    for cut in 1..bytes.len() {
+        let (a, b) = bytes.split_at(cut);
+        assert_eq!(tokenizer_errors([a, b]), expected, "cut at {cut}");
+    }
+    // The stage reports the undeclared ones its own way, and expands the declared ones.
+    let (events, errors) = run(doc);
+    let undeclared: Vec<String> = bogus
+        .iter()
+        .map(|at| format!("undeclared-entity@{at}"))
+        .collect();
+    assert_eq!(errors, undeclared);
+    assert_eq!(events[2], "\"x y &bogus; &\"");
+    // Without the subset, the same names are the tokenizer's errors again (a new document).
+    let mut parser = Parser::new(Options::new().errors(true), TreeOptions::new());
+    parser.parse(doc.as_bytes()).for_each_event(|_| {});
+    parser.parse(b"<r>&project;</r>").for_each_event(|_| {});
+    let codes: Vec<&str> = parser
+        .tokenizer()
+        .errors()
+        .iter()
+        .map(|e| e.code.as_str())
+        .collect();
+    assert_eq!(codes, ["unknown-named-character-reference"]);
 }

@@ -1632,4 +1632,9 @@ impl<'t, D: Dialect> Pull<'t, D> {
     pub(crate) fn lexer_ref(&self) -> &D::Lexer {
         self.machine
     }
+
+    /// The lexer, for what a dialect's iterator tells it mid-stream.
+    pub(crate) fn lexer_mut(&mut self) -> &mut D::Lexer {
+        self.machine
+    }
 }

@@ -130,6 +130,14 @@ pub struct Tokens<'t> {
 }
 
 impl Tokens<'_> {
+    /// The names the document declares (the internal subset's general entities, sorted, no
+    /// repeats), read by the tree stage at the DOCTYPE: from here to the end of the stream a
+    /// reference to one is not a character reference to the tokenizer (no error; left as text
+    /// for the stage to resolve).
+    pub(crate) fn declare_names<'a>(&mut self, names: impl IntoIterator<Item = &'a [u8]>) {
+        self.inner.lexer_mut().declared.set(names);
+    }
+
     /// The parse errors reported and not taken yet, in stream order.
     pub fn errors(&self) -> &[ParseError] {
         self.inner.errors()

@@ -17,6 +17,7 @@
 
 mod cdata;
 mod comment;
+mod declared;
 mod doctype;
 mod lane;
 mod pi;
@@ -28,6 +29,8 @@ pub(crate) use crate::lex::Flow;
 use crate::lex::{OpenReference, safe_cut};
 use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Span, TextKind, Window};
 
+pub(crate) use declared::Declared;
+use declared::Reference;
 use tag::NameTable;
 
 /// Every state of the XML5 draft's tokenizer (§1.3.1–51), named as there, with the states the
@@ -147,6 +150,8 @@ pub(crate) struct Machine {
     pub(super) lane_tag: Option<(usize, Lexeme, usize)>,
     /// Parse errors found since the driver last took them.
     pub(crate) errors: FoundErrors,
+    /// The names the document declares (for the tree stage): no character references here.
+    pub(crate) declared: Declared,
     /// The record just emitted (valid when a step returns [`Flow::Emit`]).
     out: Record,
 }
@@ -170,6 +175,7 @@ impl Machine {
             open_numeric_reference: OpenReference::default(),
             lane_tag: None,
             errors: FoundErrors::new(max_errors),
+            declared: Declared::default(),
             out: Record::text(Span::default(), TextKind::Data, 0),
         }
     }
@@ -187,6 +193,7 @@ impl Machine {
         self.current_attr = None;
         self.open_numeric_reference.watch(None);
         self.lane_tag = None;
+        self.declared.clear();
     }
 
     /// Start reading the stream at `offset` (after a stripped byte order mark).
@@ -430,6 +437,17 @@ impl Machine {
     /// value state, by the suite: HTML's character reference states ([`crate::lex::OpenReference::read`]), whose errors
     /// are recorded here; the decoders produce the replacement text.
     fn character_reference_state(&mut self, b: &Window) -> Flow {
+        if !self.declared.is_empty() {
+            match self.declared.reference_at(b, self.mark) {
+                Reference::Declared(len) => {
+                    self.pos = self.mark + len;
+                    self.state = self.return_state;
+                    return Flow::Continue;
+                }
+                Reference::NeedMore => return Flow::NeedMore,
+                Reference::Other => {}
+            }
+        }
         let in_attribute = self.return_state != State::Data;
         let Some(outcome) = self.open_numeric_reference.read(b, self.mark, in_attribute) else {
             return Flow::NeedMore;

@@ -84,9 +84,10 @@
 //! attribute values are the tokenizer's, untouched. With one, a text token holding an `&` is
 //! cut at the references the stage resolves itself (those the tokenizer resolves, numeric,
 //! predefined and HTML ones, are left to its decoding); a name a chunk seam cuts (`&proj` |
-//! `ect;`) is kept back, copied, until the next text token. The tokenizer's own parse errors
-//! stay lexical: it does not know the subset, so with errors on it still reports
-//! `unknown-named-character-reference` for a declared name that is not HTML's.
+//! `ect;`) is kept back, copied, until the next text token. The declared names are handed to
+//! the tokenizer at the DOCTYPE, so that with errors on it does not report a reference to one
+//! as an unknown named character reference (nor `&notice;` as HTML's `&not` missing its
+//! semicolon).
 //!
 //! ## Namespaces
 //!

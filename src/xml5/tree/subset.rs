@@ -159,6 +159,11 @@ impl Entities {
         self.entities.is_empty()
     }
 
+    /// The declared names, sorted, each once.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &[u8]> {
+        self.sorted.iter().map(|&(span, _)| self.name(span))
+    }
+
     /// The entity named `name`, if declared.
     pub(crate) fn lookup(&self, name: &[u8]) -> Option<usize> {
         let at = self

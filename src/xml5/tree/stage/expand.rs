@@ -180,6 +180,7 @@ impl<'t> Events<'t> {
         }
         if !entities.is_empty() {
             self.stage.pull.set_entities(true);
+            self.tokens.declare_names(entities.names());
         }
         // Only the document's first DOCTYPE comes here, and the cell is emptied with the
         // document: it is always empty, and `set` cannot give the table back.
@@ -611,6 +612,10 @@ impl<'t> Events<'t> {
             self.stage.attr_frames[top].from = next;
             let Some((amp, end, action)) = found else {
                 self.stage.attr_frames.pop();
+                if self.stage.attr_frames.len() == 1 && self.stage.levels.is_empty() {
+                    // Back in the value as written: its errors are at their own offsets.
+                    self.stage.origin = None;
+                }
                 continue;
             };
             let reference = Span {
