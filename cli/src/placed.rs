@@ -18,7 +18,9 @@
 //! - Entities: the tree stage expands the internal subset's entities, whose replacement texts
 //!   make tokens that are not in the input: those are not printed (a text token with a
 //!   reference is printed once, as the tokenizer made it, placed where it stands; elements
-//!   opened by a replacement text count in the depth of what follows them).
+//!   opened by a replacement text count in the depth of what follows them). The tokenizer is
+//!   told the declared names, so a reference to one is no character-reference error here, as
+//!   it is without `--tree` (and at a chunk seam near one, text may be cut elsewhere).
 //! - With `--errors`, the tree stage's parse errors (codes of
 //!   [`TreeErrorCode`](tagstream::xml5::tree::TreeErrorCode), e.g. `mismatched-end-tag`) are
 //!   printed as error lines too, in the same shape, after the token they are about (those found
