@@ -667,3 +667,25 @@ fn a_declared_name_is_no_character_reference_to_the_tokenizer() {
         .collect();
     assert_eq!(codes, ["unknown-named-character-reference"]);
 }
+
+#[test]
+fn a_declared_name_longer_than_a_seam_looks_is_skipped() {
+    // 256 bytes is as far as a reference is looked for at a chunk seam: a longer name is not
+    // declared (else whole and cut input would resolve it differently), and a reference to it
+    // is text, the tokenizer's error only, however the input is cut.
+    let long = "n".repeat(257);
+    let fits = "m".repeat(256);
+    let doc =
+        format!("<!DOCTYPE r [<!ENTITY {long} 'x'><!ENTITY {fits} 'y'>]><r>&{long};&{fits};</r>");
+    let (events, errors) = run(&doc);
+    assert_eq!(events[2], format!("\"&{long};y\""));
+    let reference = doc.find(&format!("&{long};")).unwrap();
+    assert_eq!(
+        errors,
+        [format!("declaration-skipped@{}", "<!DOCTYPE r [".len())]
+    );
+    let semicolon = reference + long.len() + 1;
+    let expected = [format!("unknown-named-character-reference@{semicolon}")];
+    assert_eq!(tokenizer_errors(doc.as_bytes().chunks(1)), expected);
+    assert_eq!(tokenizer_errors([doc.as_bytes()]), expected);
+}

@@ -9,6 +9,10 @@ use std::cmp::Ordering;
 
 use crate::span::Window;
 
+/// The longest entity name a document may declare for the tree stage (a longer declaration is
+/// skipped there): a reference is read that far ahead, at a chunk seam too.
+pub(crate) const MAX_DECLARED_NAME: usize = 256;
+
 /// The declared names, sorted, in one buffer; reused from document to document.
 #[derive(Debug, Default)]
 pub(crate) struct Declared {
@@ -36,10 +40,15 @@ impl Declared {
         self.longest = 0;
     }
 
-    /// Take `names`, sorted and without repeats, as the document's declared names.
+    /// Take `names`, sorted and without repeats, as the document's declared names: those of at
+    /// most [`MAX_DECLARED_NAME`] bytes (a reference is read that far at each seam until it is
+    /// decided: without a bound a document built for it would make 1-byte feeds quadratic).
     pub(crate) fn set<'a>(&mut self, names: impl IntoIterator<Item = &'a [u8]>) {
         self.clear();
-        for name in names {
+        for name in names
+            .into_iter()
+            .filter(|name| name.len() <= MAX_DECLARED_NAME)
+        {
             self.bytes.extend_from_slice(name);
             self.ends.push(self.bytes.len());
             self.longest = self.longest.max(name.len());

@@ -29,8 +29,8 @@ pub(crate) use crate::lex::Flow;
 use crate::lex::{OpenReference, safe_cut};
 use crate::span::{AttrRecord, DoctypeRecord, Lexeme, Record, Span, TextKind, Window};
 
-pub(crate) use declared::Declared;
 use declared::Reference;
+pub(crate) use declared::{Declared, MAX_DECLARED_NAME};
 use tag::NameTable;
 
 /// Every state of the XML5 draft's tokenizer (§1.3.1–51), named as there, with the states the

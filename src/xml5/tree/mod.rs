@@ -58,6 +58,10 @@
 //!    character references;
 //! 4. anything else stays as written, with `undeclared-entity`.
 //!
+//! Entity names are at most 256 bytes, as far as a reference cut by a chunk seam is looked
+//! for: a longer declaration is skipped (`declaration-skipped`) and a reference with a longer
+//! name is text, with no error from the stage, so that cutting the input changes nothing.
+//!
 //! In text, a replacement text is tokenized as XML5 content (once, at the DOCTYPE) and its
 //! tokens go through the tree stage as if written where the reference is: `<!ENTITY kappname
 //! "<application>Konsole</application>">` gives an element, its tags may end elements opened

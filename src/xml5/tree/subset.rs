@@ -33,6 +33,7 @@ use crate::options::Options;
 use crate::refs::charref::{CharRef, Replacement, character_reference};
 use crate::span::{AttrRecord, Span, TextKind};
 use crate::token::Token;
+use crate::xml5::machine::MAX_DECLARED_NAME;
 
 use super::super::Tokenizer;
 
@@ -326,6 +327,13 @@ impl<'a> Reader<'a, '_> {
             return None;
         }
         let name = self.skip_name();
+        if name.len() > MAX_DECLARED_NAME {
+            // Longer than a reference is looked for at a chunk seam: references to it could
+            // not resolve the same however the input is cut.
+            self.skip(Skip::Declaration, at);
+            self.skip_declaration();
+            return None;
+        }
         self.skip_space();
         let quote = match self.s.get(self.pos) {
             Some(&q) if !name.is_empty() && (q == b'"' || q == b'\'') => q,

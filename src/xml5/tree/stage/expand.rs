@@ -29,6 +29,7 @@ use crate::span::{Span, TextKind};
 use crate::token::{
     Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text, Token,
 };
+use crate::xml5::machine::MAX_DECLARED_NAME;
 
 use super::super::subset::{Entities, Entity, PREDEFINED, Piece, Skip};
 use super::{EntityError, EntityLimit, Events, Phase, Ready, Stage, TreeErrorCode};
@@ -308,7 +309,7 @@ impl<'t> Events<'t> {
     /// back for the next text token.
     fn keep_tail(&mut self, text: Text<'t>) -> Text<'t> {
         let raw = text.raw();
-        let window = raw.len().saturating_sub(MAX_NAME + 1);
+        let window = raw.len().saturating_sub(MAX_DECLARED_NAME + 1);
         let Some(amp) = memchr::memrchr(b'&', &raw[window..]).map(|i| window + i) else {
             return text;
         };
@@ -535,6 +536,11 @@ impl<'t> Events<'t> {
         if len == 0 || !after[0].is_ascii_alphabetic() && after[0] < 0x80 && after[0] != b'_' {
             return Class::Skip(amp + 1, None);
         }
+        if len > MAX_DECLARED_NAME {
+            // No such name is declared, and a seam may cut it where it is not looked for:
+            // passed over, with no error, however the input is cut.
+            return Class::Skip(amp + 1 + len, None);
+        }
         let name = &after[..len];
         let html = self.stage.html_entities;
         if after.get(len) != Some(&b';') {
@@ -697,10 +703,6 @@ fn piece_token<'t>(
         Piece::Doctype { span } => return Err(span),
     })
 }
-
-/// The longest name kept back at a chunk seam: a longer run of name bytes after an `&` is
-/// not taken for a reference cut by the seam.
-const MAX_NAME: usize = 256;
 
 /// A byte of an entity name as the stage reads one: ASCII letters and digits, `_`, `-`, `.`,
 /// `:`, and any byte of a non-ASCII character (XML's `NameChar`, loosely).
