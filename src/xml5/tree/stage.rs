@@ -1314,16 +1314,7 @@ impl Parser {
         self.drop_entities();
         self.stage.finishing = true;
         self.stage.fed = input.len();
-        self.arena.reset();
-        let tokens = self.tokenizer.tokenize(input);
-        Events::new(
-            tokens,
-            true,
-            &mut self.stage,
-            &self.entities,
-            &mut self.spare,
-            &self.arena,
-        )
+        self.events(|tokenizer| tokenizer.tokenize(input), true)
     }
 
     /// Feed the next chunk of a stream: its events (tokens cut by the chunk's end come with a
@@ -1335,27 +1326,27 @@ impl Parser {
         }
         self.stage.fed += chunk.len();
         self.stage.note_end(chunk);
-        self.arena.reset();
-        let tokens = self.tokenizer.feed(chunk);
-        let events = Events::new(
-            tokens,
-            false,
-            &mut self.stage,
-            &self.entities,
-            &mut self.spare,
-            &self.arena,
-        );
-        events.resume(chunk.first().copied())
+        self.events(|tokenizer| tokenizer.feed(chunk), false)
+            .resume(chunk.first().copied())
     }
 
     /// The stream is over: the events still pending, and the end-of-file steps.
     pub fn finish(&mut self) -> Events<'_> {
         self.stage.finishing = true;
+        self.events(Tokenizer::finish, true)
+    }
+
+    /// The events of the tokens `tokens` makes of the tokenizer (`at_eof`: the last of the
+    /// stream), over a fresh arena.
+    fn events<'t>(
+        &'t mut self,
+        tokens: impl FnOnce(&'t mut Tokenizer) -> Tokens<'t>,
+        at_eof: bool,
+    ) -> Events<'t> {
         self.arena.reset();
-        let tokens = self.tokenizer.finish();
         Events::new(
-            tokens,
-            true,
+            tokens(&mut self.tokenizer),
+            at_eof,
             &mut self.stage,
             &self.entities,
             &mut self.spare,
