@@ -5,7 +5,7 @@ mod binary;
 
 use serde_json::{Value, json};
 
-use binary::{json_lines, repository, stdout_ok, tagstream};
+use binary::{json_lines, merge_text, repository, stdout_ok, tagstream};
 
 const ARTICLE: &str = "datasets/samples/article.html";
 
@@ -48,29 +48,6 @@ fn tokens_are_the_same_in_small_chunks() {
     let whole = json_lines(&stdout_ok(&["tokens", ARTICLE], b""));
     let chunked = json_lines(&stdout_ok(&["tokens", "--chunk-size", "7", ARTICLE], b""));
     assert_eq!(merge_text(&whole), merge_text(&chunked));
-}
-
-/// Tokens with adjacent text tokens joined (text may be split at chunk seams).
-fn merge_text(tokens: &[Value]) -> Vec<Value> {
-    let mut merged: Vec<Value> = Vec::new();
-    for token in tokens {
-        if let Some(prev) = merged.last_mut()
-            && prev["type"] == "text"
-            && token["type"] == "text"
-            && prev["kind"] == token["kind"]
-        {
-            let text = format!(
-                "{}{}",
-                prev["text"].as_str().unwrap(),
-                token["text"].as_str().unwrap()
-            );
-            prev["text"] = json!(text);
-            prev["span"][1] = token["span"][1].clone();
-            continue;
-        }
-        merged.push(token.clone());
-    }
-    merged
 }
 
 #[test]

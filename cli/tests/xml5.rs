@@ -6,7 +6,7 @@ mod binary;
 
 use serde_json::{Value, json};
 
-use binary::{json_lines, repository, stdout_ok, tagstream};
+use binary::{json_lines, merge_text, repository, stdout_ok, tagstream};
 
 /// A document with every kind of XML5 token: declaration, DOCTYPE with an internal subset,
 /// mixed-case names, namespaced and repeated attributes, references, an empty tag, CDATA, a PI,
@@ -112,29 +112,6 @@ fn tokens_and_errors(lines: &[Value]) -> (Vec<Value>, Vec<Value>) {
     let (errors, tokens): (Vec<Value>, Vec<Value>) =
         lines.iter().cloned().partition(|l| l["type"] == "error");
     (merge_text(&tokens), errors)
-}
-
-/// Tokens with adjacent text tokens of one kind joined (text may be split at chunk seams).
-fn merge_text(tokens: &[Value]) -> Vec<Value> {
-    let mut merged: Vec<Value> = Vec::new();
-    for token in tokens {
-        if let Some(prev) = merged.last_mut()
-            && prev["type"] == "text"
-            && token["type"] == "text"
-            && prev["kind"] == token["kind"]
-        {
-            let text = format!(
-                "{}{}",
-                prev["text"].as_str().unwrap(),
-                token["text"].as_str().unwrap()
-            );
-            prev["text"] = json!(text);
-            prev["span"][1] = token["span"][1].clone();
-            continue;
-        }
-        merged.push(token.clone());
-    }
-    merged
 }
 
 #[test]

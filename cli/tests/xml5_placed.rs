@@ -7,7 +7,7 @@ mod binary;
 
 use serde_json::{Value, json};
 
-use binary::{json_lines, stdout_ok, tagstream};
+use binary::{json_lines, merge_text_by, stdout_ok, tagstream};
 
 const TREE: [&str; 4] = ["tokens", "--dialect", "xml5", "--tree"];
 
@@ -288,30 +288,11 @@ fn places_are_the_same_in_any_chunk_size() {
 
 /// Adjacent text lines with one kind and one place joined.
 fn merge_text(tokens: &[Value]) -> Vec<Value> {
-    let same_place = |a: &Value, b: &Value| {
+    merge_text_by(tokens, |a, b| {
         ["kind", "namespace", "depth", "dropped"]
             .iter()
             .all(|k| a[k] == b[k])
-    };
-    let mut merged: Vec<Value> = Vec::new();
-    for token in tokens {
-        if let Some(prev) = merged.last_mut()
-            && prev["type"] == "text"
-            && token["type"] == "text"
-            && same_place(prev, token)
-        {
-            let text = format!(
-                "{}{}",
-                prev["text"].as_str().unwrap(),
-                token["text"].as_str().unwrap()
-            );
-            prev["text"] = json!(text);
-            prev["span"][1] = token["span"][1].clone();
-            continue;
-        }
-        merged.push(token.clone());
-    }
-    merged
+    })
 }
 
 /// Spans and error offsets count the input's bytes, whatever its encoding.

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The repository root, where the runs start: the samples the tests read are in its `datasets/`.
 pub fn repository() -> &'static Path {
@@ -50,4 +50,32 @@ pub fn json_lines(stdout: &str) -> Vec<Value> {
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect()
+}
+
+/// Token lines with adjacent text lines of one kind joined (chunk seams may split text).
+pub fn merge_text(tokens: &[Value]) -> Vec<Value> {
+    merge_text_by(tokens, |a, b| a["kind"] == b["kind"])
+}
+
+/// Token lines with adjacent text lines joined where `same` says the two belong together.
+pub fn merge_text_by(tokens: &[Value], same: impl Fn(&Value, &Value) -> bool) -> Vec<Value> {
+    let mut merged: Vec<Value> = Vec::new();
+    for token in tokens {
+        if let Some(prev) = merged.last_mut()
+            && prev["type"] == "text"
+            && token["type"] == "text"
+            && same(prev, token)
+        {
+            let text = format!(
+                "{}{}",
+                prev["text"].as_str().unwrap(),
+                token["text"].as_str().unwrap()
+            );
+            prev["text"] = json!(text);
+            prev["span"][1] = token["span"][1].clone();
+            continue;
+        }
+        merged.push(token.clone());
+    }
+    merged
 }
