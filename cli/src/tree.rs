@@ -25,7 +25,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use encoding_rs::{CoderResult, Decoder, UTF_8};
-use tagstream::encoding::{Encoding, OffsetMap, PRESCAN_LEN, sniff_xml, xml_sniff_decided};
+use tagstream::encoding::{
+    Encoding, OffsetMap, PRESCAN_LEN, mapped_pieces, sniff_xml, xml_sniff_decided,
+};
 use tagstream::xml5::tree::{Document, Parser, TreeBuilder, TreeOptions, xml5lib_tree};
 use tagstream::{Options, Span};
 
@@ -304,11 +306,9 @@ impl Utf8Input {
     }
 }
 
-/// Decode `bytes` into `out` piece by piece, recording each piece in `map`: one byte at a
-/// time, except runs of ASCII after an ASCII byte in an ASCII-compatible encoding, which go at
-/// once (as the [`Transcoder`] does with `map_offsets`).
-///
-/// [`Transcoder`]: tagstream::encoding::Transcoder
+/// Decode `bytes` into `out` piece by piece ([`mapped_pieces`], as the
+/// [`Transcoder`](tagstream::encoding::Transcoder) does with `map_offsets`), recording each
+/// piece in `map`.
 fn decode_mapped(
     decoder: &mut Decoder,
     map: &mut OffsetMap,
@@ -317,24 +317,13 @@ fn decode_mapped(
     out: &mut Vec<u8>,
 ) {
     let ascii_compatible = decoder.encoding().is_ascii_compatible();
-    let mut i = 0;
-    while i < bytes.len() {
-        let run = if ascii_compatible && *after_ascii {
-            bytes[i..]
-                .iter()
-                .take_while(|b| b.is_ascii())
-                .count()
-                .max(1)
-        } else {
-            1
-        };
-        let piece = &bytes[i..i + run];
+    let mut pieces = mapped_pieces(bytes, ascii_compatible, *after_ascii);
+    for piece in pieces.by_ref() {
         let before = out.len();
         decode(decoder, piece, false, out);
         map.record(piece, &out[before..]);
-        *after_ascii = piece[run - 1].is_ascii();
-        i += run;
     }
+    *after_ascii = pieces.after_ascii();
 }
 
 /// Decode all of `bytes`, appending to `out`.

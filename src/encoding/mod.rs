@@ -54,7 +54,7 @@ mod transcoder;
 use std::borrow::Cow;
 
 pub use encoding_rs::Encoding;
-pub use offsets::OffsetMap;
+pub use offsets::{MappedPieces, OffsetMap, mapped_pieces};
 pub use prescan::prescan;
 pub use tokenize::Tokenize;
 pub use transcoder::{DecodedTokens, EncodingChange, Transcoder};

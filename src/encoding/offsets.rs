@@ -26,6 +26,55 @@ pub(crate) enum Offsets {
     Runs(OffsetMap),
 }
 
+/// The pieces to decode `bytes` in, one decoder call each, so that an [`OffsetMap`] recording
+/// every call maps exactly at every character boundary: one byte at a time, except runs of
+/// ASCII after an ASCII byte in an ASCII-compatible encoding, which go at once. `after_ascii`:
+/// the byte before `bytes` was ASCII; [`MappedPieces::after_ascii`] tells it for the next call.
+///
+/// ```
+/// use tagstream::encoding::mapped_pieces;
+/// let pieces: Vec<&[u8]> = mapped_pieces(b"ab\xE9cd", true, true).collect();
+/// assert_eq!(pieces, [&b"ab"[..], b"\xE9", b"c", b"d"]);
+/// ```
+pub fn mapped_pieces(bytes: &[u8], ascii_compatible: bool, after_ascii: bool) -> MappedPieces<'_> {
+    MappedPieces {
+        rest: bytes,
+        ascii_compatible,
+        after_ascii,
+    }
+}
+
+/// The pieces of [`mapped_pieces`].
+#[derive(Clone, Debug)]
+pub struct MappedPieces<'a> {
+    rest: &'a [u8],
+    ascii_compatible: bool,
+    after_ascii: bool,
+}
+
+impl MappedPieces<'_> {
+    /// Whether the last byte handed out (or, before any, the one before the bytes) is ASCII.
+    pub fn after_ascii(&self) -> bool {
+        self.after_ascii
+    }
+}
+
+impl<'a> Iterator for MappedPieces<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let run = if self.ascii_compatible && self.after_ascii {
+            self.rest.iter().take_while(|b| b.is_ascii()).count()
+        } else {
+            0
+        };
+        let (piece, rest) = self.rest.split_at_checked(run.max(1))?;
+        self.rest = rest;
+        self.after_ascii = piece[piece.len() - 1].is_ascii();
+        Some(piece)
+    }
+}
+
 /// `count` groups from decoded offset `decoded` and original offset `original`, each of
 /// `original_width` original bytes and `decoded_width` UTF-8 bytes.
 #[derive(Clone, Copy, Debug)]

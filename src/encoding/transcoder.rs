@@ -7,7 +7,7 @@ use std::ops::{Deref, DerefMut};
 
 use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
-use super::offsets::{OffsetMap, Offsets};
+use super::offsets::{OffsetMap, Offsets, mapped_pieces};
 use super::prescan::{declared_by_meta, extract_from_content};
 use super::tokenize::Tokenize;
 use super::{Confidence, PRESCAN_LEN, SniffSource, Sniffed, looks_like_utf8};
@@ -548,33 +548,21 @@ impl<T: Tokenize> Transcoder<T> {
         }
     }
 
-    /// Decode piece by piece, recording each piece's widths: one byte at a time, except runs of
-    /// ASCII after an ASCII byte in an ASCII-compatible encoding, which go at once.
+    /// Decode piece by piece ([`mapped_pieces`]), recording each piece's widths.
     fn decode_mapped(&mut self, bytes: &[u8]) {
         let ascii_compatible = self
             .decoder
             .as_ref()
             .is_some_and(|d| d.encoding().is_ascii_compatible());
-        let mut i = 0;
-        while i < bytes.len() {
-            let run = if ascii_compatible && self.after_ascii {
-                bytes[i..]
-                    .iter()
-                    .take_while(|b| b.is_ascii())
-                    .count()
-                    .max(1)
-            } else {
-                1
-            };
-            let piece = &bytes[i..i + run];
+        let mut pieces = mapped_pieces(bytes, ascii_compatible, self.after_ascii);
+        for piece in pieces.by_ref() {
             let before = self.out.used;
             self.decode_call(piece, false);
             if let Offsets::Runs(runs) = &mut self.offsets {
                 runs.record(piece, &self.out.bytes[before..self.out.used]);
             }
-            self.after_ascii = piece[run - 1].is_ascii();
-            i += run;
         }
+        self.after_ascii = pieces.after_ascii();
     }
 
     /// One decoder call over all of `bytes` (growing `out` as needed).
