@@ -502,27 +502,15 @@ fn tokens(args: &TokensArgs) -> Result<(), CliError> {
             let bytes = read_all(&mut input, &name)?;
             xml5::xml5lib_mode(&bytes, args.chunk_size, &mut out)?;
         }
-        TokensDialect::Xml5 if args.tree => {
-            let encoding = args.encoding.encoding;
-            placed::stream_placed(
-                &mut input,
-                &name,
-                (args.errors, args.lossless),
-                encoding,
-                chunk_size,
-                &mut out,
-            )?;
-        }
         TokensDialect::Xml5 => {
+            let stream = if args.tree {
+                placed::stream_placed
+            } else {
+                xml5::stream_tokens
+            };
+            let flags = (args.errors, args.lossless);
             let encoding = args.encoding.encoding;
-            xml5::stream_tokens(
-                &mut input,
-                &name,
-                (args.errors, args.lossless),
-                encoding,
-                chunk_size,
-                &mut out,
-            )?;
+            stream(&mut input, &name, flags, encoding, chunk_size, &mut out)?;
         }
         TokensDialect::Sgml => {
             let sgml = sgml::SgmlArgs {
