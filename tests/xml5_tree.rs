@@ -537,3 +537,104 @@ fn the_record_holds_the_tokens_past_the_depth_limit() {
         assert_eq!(parser.depth_error().map(|e| e.offset), Some(6));
     }
 }
+
+/// A document with errors of both kinds, none of them about a declared entity: the XML5
+/// tokenizer's (attributes, tags, comments, character references, the input stream: a
+/// noncharacter a seam can cut, a control character after the root) and the tree stage's
+/// (a misplaced DOCTYPE, an unmatched end tag, an unbound prefix, a mismatched end tag,
+/// content after the root).
+const BOTH_KINDS: &str = "<?xml version='1.0'?>\n<!DOCTYPE r>\n<r a='1' a='2' :b='3'>x\0y&nope;&amp \
+     &#0;&#xD800;<!DOCTYPE q></q><p:a/ ><!-- a <!-- b --!>\u{FFFE}<![CDATA[c]]><s><t></s x></r>\
+     tail\u{1} &#x110000;<? pi?><e>&notin<x";
+
+/// The XML5 tokenizer's errors over `input` alone, as `code@offset line:col`.
+fn tokenizer_errors(input: &[u8], options: Options) -> Vec<String> {
+    let mut tokenizer = tagstream::xml5::Tokenizer::new(options);
+    tokenizer.tokenize(input).for_each(drop);
+    tokenizer.errors().iter().map(located).collect()
+}
+
+fn located(e: &tagstream::ParseError) -> String {
+    format!("{}@{} {}", e.code, e.offset, e)
+}
+
+fn parse_errors(doc: &Document) -> Vec<String> {
+    doc.parse_errors().iter().map(located).collect()
+}
+
+/// Every way the tests cut `input`: whole, in chunks of every size up to its length, and in two
+/// pieces at every offset.
+fn cuts(input: &[u8]) -> impl Iterator<Item = (String, Vec<&[u8]>)> {
+    let whole = std::iter::once(("whole".to_string(), vec![input]));
+    let sizes =
+        (1..=input.len()).map(move |n| (format!("{n}-byte chunks"), input.chunks(n).collect()));
+    let halves = (1..input.len()).map(move |at| {
+        let (a, b) = input.split_at(at);
+        (format!("cut at {at}"), vec![a, b])
+    });
+    whole.chain(sizes).chain(halves)
+}
+
+#[test]
+fn the_document_keeps_the_tokenizer_errors_in_order_however_the_input_is_cut() {
+    let input = BOTH_KINDS.as_bytes();
+    let options = Options::new().errors(true);
+    let alone = tokenizer_errors(input, options.clone());
+    assert_eq!(alone.len(), 16);
+    let whole = Document::parse_with(input, options.clone(), TreeOptions::new());
+    assert_eq!(parse_errors(&whole), alone);
+    assert_eq!(whole.errors().len(), 8);
+    assert_eq!(whole.dropped_parse_errors().total(), 0);
+    for (how, chunks) in cuts(input) {
+        let doc = Document::parse_chunks(chunks, options.clone(), TreeOptions::new());
+        assert_eq!(parse_errors(&doc), alone, "{how}");
+        assert_eq!(doc.errors(), whole.errors(), "{how}");
+    }
+}
+
+#[test]
+fn the_document_counts_the_errors_past_max_errors_of_both_kinds() {
+    let input = BOTH_KINDS.as_bytes();
+    let capped = Options::new().errors(true).max_errors(3);
+    let all = tokenizer_errors(input, Options::new().errors(true));
+    let mut tokenizer = tagstream::xml5::Tokenizer::new(capped.clone());
+    tokenizer.tokenize(input).for_each(drop);
+    let dropped = tokenizer.dropped_errors();
+    assert_eq!(dropped.total(), all.len() as u64 - 3);
+    for (how, chunks) in cuts(input) {
+        let doc = Document::parse_chunks(chunks, capped.clone(), TreeOptions::new());
+        assert_eq!(parse_errors(&doc), all[..3], "{how}");
+        assert_eq!(doc.dropped_parse_errors(), dropped, "{how}");
+        assert_eq!((doc.errors().len(), doc.dropped_errors()), (3, 5), "{how}");
+    }
+}
+
+#[test]
+fn a_reference_to_a_declared_entity_is_no_tokenizer_error() {
+    // `proj` is no HTML name, `notice` begins with HTML's `not`: alone, the tokenizer reports
+    // both (an unknown name, a missing semicolon); declared, neither. `&nope;` stays unknown.
+    let input =
+        b"<!DOCTYPE r [<!ENTITY proj 'P'><!ENTITY notice 'N'>]><r>&proj; &notice; &nope;</r>";
+    let options = Options::new().errors(true);
+    let alone = tokenizer_errors(input, options.clone());
+    assert_eq!(
+        alone
+            .iter()
+            .map(|e| e.split('@').next().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "unknown-named-character-reference",
+            "missing-semicolon-after-character-reference",
+            "unknown-named-character-reference",
+        ]
+    );
+    for (how, chunks) in cuts(input) {
+        let doc = Document::parse_chunks(chunks, options.clone(), TreeOptions::new());
+        assert_eq!(parse_errors(&doc), alone[2..], "{how}");
+        assert_eq!(
+            doc.root_element().unwrap().text_content(),
+            "P N &nope;",
+            "{how}"
+        );
+    }
+}

@@ -114,14 +114,13 @@ pub(crate) fn tree(args: &TreeArgs, out: &mut impl Write) -> Result<(), CliError
         }
     }
     parser.finish().for_each_event(|e| builder.push(&e));
-    let tokenizer_errors = parser.tokenizer().errors().to_vec();
     let document = builder.finish(&mut parser);
     if args.xml5lib {
         writeln!(out, "#document")?;
     }
     write!(out, "{}", xml5lib_tree(&document))?;
     if args.errors {
-        print_errors(&tokenizer_errors, &document);
+        print_errors(&document);
     }
     stopped_at(&document).map_or(Ok(()), |why| {
         Err(CliError::Refused(format!("{name}: {why}")))
@@ -139,9 +138,11 @@ fn stopped_at(document: &Document) -> Option<String> {
         .or_else(|| document.entity_error().map(|e| e.to_string()))
 }
 
-/// The parse errors, in input order, to standard error.
-fn print_errors(tokenizer: &[tagstream::ParseError], document: &Document) {
-    let mut lines: Vec<(usize, String)> = tokenizer
+/// The document's parse errors, the tokenizer's and the tree stage's, in input order (the
+/// tokenizer's first at one offset), to standard error.
+fn print_errors(document: &Document) {
+    let mut lines: Vec<(usize, String)> = document
+        .parse_errors()
         .iter()
         .map(|e| (e.offset, e.to_string()))
         .collect();

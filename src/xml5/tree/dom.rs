@@ -4,7 +4,7 @@
 //! piece; a namespace URI once for the elements and attributes in it (as far as a small cache
 //! of the stage's namespace keys sees it).
 
-use crate::error::LimitError;
+use crate::error::{DroppedErrors, LimitError, ParseError};
 use crate::options::Options;
 
 use super::names::{NsKey, QName};
@@ -86,6 +86,9 @@ pub struct Document {
     attrs: Vec<AttrData>,
     strings: String,
     errors: Vec<TreeError>,
+    dropped_errors: u64,
+    parse_errors: Vec<ParseError>,
+    dropped_parse_errors: DroppedErrors,
     depth_error: Option<DepthError>,
     entity_error: Option<EntityError>,
     limit_error: Option<LimitError>,
@@ -150,9 +153,51 @@ impl Document {
         self.document().children().find(|n| n.element().is_some())
     }
 
-    /// The tree stage's parse errors (with errors on).
+    /// The tree stage's parse errors (with errors on), in stream order; the tokenizer's are
+    /// [`Document::parse_errors`].
     pub fn errors(&self) -> &[TreeError] {
         &self.errors
+    }
+
+    /// How many tree-stage errors came past [`Options::max_errors`] and were only counted (as
+    /// [`Parser::dropped_errors`]).
+    pub fn dropped_errors(&self) -> u64 {
+        self.dropped_errors
+    }
+
+    /// The XML5 tokenizer's parse errors (with errors on), in stream order: those a
+    /// [`Tokenizer`](crate::xml5::Tokenizer) reports over the same input, however it was cut,
+    /// but for references to the entities the internal subset declares (the tree stage resolves
+    /// them) and for the input after a limit the parser stopped at ([`Document::depth_error`],
+    /// [`Document::limit_error`]: it is not read). With [`Document::errors`], every parse error
+    /// of the document.
+    ///
+    /// ```
+    /// use tagstream::Options;
+    /// use tagstream::xml5::tree::{Document, TreeOptions};
+    /// let input = b"<r a='1' a='2'>&nope;</q></r>";
+    /// let doc = Document::parse_with(input, Options::new().errors(true), TreeOptions::new());
+    /// let tokenizer: Vec<_> = doc.parse_errors().iter().map(|e| e.code.as_str()).collect();
+    /// assert_eq!(tokenizer, ["duplicate-attribute", "unknown-named-character-reference"]);
+    /// assert_eq!(doc.errors()[0].code.as_str(), "unmatched-end-tag");
+    /// ```
+    pub fn parse_errors(&self) -> &[ParseError] {
+        &self.parse_errors
+    }
+
+    /// The tokenizer's parse errors past [`Options::max_errors`], counted by code (as
+    /// [`Tokenizer::dropped_errors`](crate::xml5::Tokenizer::dropped_errors)).
+    ///
+    /// ```
+    /// use tagstream::{ErrorCode, Options};
+    /// use tagstream::xml5::tree::{Document, TreeOptions};
+    /// let options = Options::new().errors(true).max_errors(1);
+    /// let doc = Document::parse_with(b"<r>&a;&b;&c;</r>", options, TreeOptions::new());
+    /// assert_eq!(doc.parse_errors().len(), 1);
+    /// assert_eq!(doc.dropped_parse_errors().count(ErrorCode::UnknownNamedCharacterReference), 2);
+    /// ```
+    pub fn dropped_parse_errors(&self) -> DroppedErrors {
+        self.dropped_parse_errors
     }
 
     /// The depth limit the document stopped at, if it did (the tree holds what came before).
@@ -271,6 +316,9 @@ impl TreeBuilder {
                 attrs: Vec::with_capacity(bytes / 32),
                 strings: String::with_capacity(bytes),
                 errors: Vec::new(),
+                dropped_errors: 0,
+                parse_errors: Vec::new(),
+                dropped_parse_errors: DroppedErrors::default(),
                 depth_error: None,
                 entity_error: None,
                 limit_error: None,
@@ -325,9 +373,15 @@ impl TreeBuilder {
         }
     }
 
-    /// The document, with the parser's tree-stage errors (taken) and the limits it stopped at.
+    /// The document, with the parser's parse errors (the tree stage's taken, the tokenizer's
+    /// copied: those not taken from it with [`Events::drain_errors`](super::Events::drain_errors)),
+    /// the counts of those dropped past [`Options::max_errors`], and the limits it stopped at.
     pub fn finish(mut self, parser: &mut Parser) -> Document {
         self.doc.errors = parser.take_errors();
+        self.doc.dropped_errors = parser.dropped_errors();
+        let tokenizer = parser.tokenizer();
+        self.doc.parse_errors = tokenizer.errors().to_vec();
+        self.doc.dropped_parse_errors = tokenizer.dropped_errors();
         self.doc.depth_error = parser.depth_error();
         self.doc.entity_error = parser.entity_error();
         self.doc.limit_error = parser.limit_error();

@@ -12,7 +12,8 @@
 //!   ([`Pulled`]), for a tool that shows each token with where the stage put it (`tagstream
 //!   tokens --dialect xml5 --tree`); off, it costs nothing.
 //! - [`Document`] (built by [`TreeBuilder`] from the events) holds the tree in two vectors and a
-//!   string; [`xml5lib_tree`] writes it in the xml5lib-tests tree format.
+//!   string, and the parse errors of both the tokenizer and the tree stage; [`xml5lib_tree`]
+//!   writes it in the xml5lib-tests tree format.
 //!
 //! ## The tree stage
 //!
