@@ -556,6 +556,29 @@ fn options(args: &TokensArgs, errors: bool, simulate: bool) -> Options {
     options
 }
 
+/// Read `input` `chunk_size` bytes at a time, handing each chunk to `each` with whether it is
+/// the last: the streaming commands' loop. A short read is the end of the input (the last chunk
+/// may be empty); a read error is the input's, named `name`.
+fn each_chunk(
+    input: &mut dyn Read,
+    name: &str,
+    chunk_size: usize,
+    mut each: impl FnMut(&[u8], bool) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut buf = vec![0; chunk_size];
+    loop {
+        let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
+            name: name.to_owned(),
+            source,
+        })?;
+        let last = n < buf.len();
+        each(&buf[..n], last)?;
+        if last {
+            return Ok(());
+        }
+    }
+}
+
 /// Fill `buf` from `input` as far as it goes; fewer bytes only at the end of the input.
 fn read_chunk(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut filled = 0;
@@ -592,20 +615,17 @@ fn stream_tokens(
 ) -> Result<(), CliError> {
     let options = options(args, args.errors, !args.no_simulate);
     let mut tokenizer = args.encoding.transcoder(options, None, true);
-    let mut buf = vec![0; chunk_size];
     let mut bom = Bom::new(args.lossless);
-    loop {
-        let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
-            name: name.to_owned(),
-            source,
-        })?;
-        if n < buf.len() {
-            // A short read is the end: sniffing, if still open, knows the input ends here.
-            print_tokens(tokenizer.feed_last(&buf[..n]), &mut bom, out)?;
-            return Ok(print_dropped(&tokenizer.tokenizer().dropped_errors(), out)?);
-        }
-        print_tokens(tokenizer.feed(&buf), &mut bom, out)?;
-    }
+    each_chunk(input, name, chunk_size, |chunk, last| {
+        // The last chunk ends the input: sniffing, if still open, knows the input ends there.
+        let tokens = if last {
+            tokenizer.feed_last(chunk)
+        } else {
+            tokenizer.feed(chunk)
+        };
+        Ok(print_tokens(tokens, &mut bom, out)?)
+    })?;
+    Ok(print_dropped(&tokenizer.tokenizer().dropped_errors(), out)?)
 }
 
 /// Print every token of one feed, each followed by the parse errors reported while producing it

@@ -49,7 +49,7 @@ use tagstream::xml5::tree::{EndCause, Event, Events, Parser, Pulled, TreeError, 
 use tagstream::{Options, ParseError, Span, Token};
 
 use crate::tree::{Original, Utf8Input};
-use crate::{Bom, CliError, Object, error_json, print_dropped, read_chunk, token_json};
+use crate::{Bom, CliError, Object, each_chunk, error_json, print_dropped, token_json};
 
 /// Feed the input chunk by chunk through the tree parser, printing each token of the input with
 /// its place (see the module docs) and, with `errors`, the parse errors.
@@ -65,25 +65,16 @@ pub(crate) fn stream_placed(
     let mut parser = Parser::new(options, TreeOptions::new());
     let mut utf8 = Utf8Input::new(encoding).map_offsets();
     let mut placer = Placer::new(lossless);
-    let mut buf = vec![0; chunk_size];
-    loop {
-        let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
-            name: name.to_owned(),
-            source,
-        })?;
-        let last = n < buf.len();
+    each_chunk(input, name, chunk_size, |chunk, last| {
         utf8.forget_before(placer.keep_from);
         let mut result = Ok(());
-        utf8.push(&buf[..n], last, |text, original| {
+        utf8.push(chunk, last, |text, original| {
             if result.is_ok() {
                 result = placer.print(parser.feed(text).recording(), &original, out);
             }
         });
-        result?;
-        if last {
-            break;
-        }
-    }
+        Ok(result?)
+    })?;
     placer.print(parser.finish().recording(), &utf8.original(), out)?;
     print_dropped(&parser.tokenizer().dropped_errors(), out)?;
     let dropped = parser.dropped_errors();

@@ -26,7 +26,7 @@ use tagstream::Options;
 use tagstream::sgml::write_listing;
 use tagstream::sgml::{Event, Events, Lexeme, SgmlOptions, Tokenizer};
 
-use crate::{CliError, Object, array, read_chunk, span_json};
+use crate::{CliError, Object, array, each_chunk, span_json};
 
 /// How `tokens --dialect sgml` prints.
 #[derive(Clone, Copy, Debug)]
@@ -52,18 +52,10 @@ pub(crate) fn stream_events(
             normalize: args.normalize,
         },
     );
-    let mut buf = vec![0; chunk_size];
-    loop {
-        let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
-            name: name.to_owned(),
-            source,
-        })?;
-        print_events(tokenizer.feed(&buf[..n]), args, out)?;
-        if n < buf.len() {
-            print_events(tokenizer.finish(), args, out)?;
-            break;
-        }
-    }
+    each_chunk(input, name, chunk_size, |chunk, _| {
+        Ok(print_events(tokenizer.feed(chunk), args, out)?)
+    })?;
+    print_events(tokenizer.finish(), args, out)?;
     match tokenizer.limit_error() {
         Some(e) => Err(CliError::Refused(format!("{name}: {e}"))),
         None => Ok(()),

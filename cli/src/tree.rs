@@ -32,7 +32,7 @@ use tagstream::xml5::tree::{Document, Parser, TreeBuilder, TreeOptions, xml5lib_
 use tagstream::{Options, Span};
 
 use crate::cli::encoding::parse_encoding;
-use crate::{CliError, Dialect, input_name, open_input, parse_chunk_size, read_all, read_chunk};
+use crate::{CliError, Dialect, each_chunk, input_name, open_input, parse_chunk_size, read_all};
 
 /// The arguments of `tree`.
 #[derive(Args, Debug)]
@@ -97,21 +97,14 @@ pub(crate) fn tree(args: &TreeArgs, out: &mut impl Write) -> Result<(), CliError
             parser.feed(chunk).for_each_event(|e| builder.push(&e));
         }
     } else {
-        let mut buf = vec![0; args.chunk_size.unwrap_or(64 * 1024)];
+        let chunk_size = args.chunk_size.unwrap_or(64 * 1024);
         let mut utf8 = Utf8Input::new(args.encoding);
-        loop {
-            let n = read_chunk(&mut input, &mut buf).map_err(|source| CliError::Input {
-                name: name.clone(),
-                source,
-            })?;
-            let last = n < buf.len();
-            utf8.push(&buf[..n], last, |text, _| {
+        each_chunk(&mut input, &name, chunk_size, |chunk, last| {
+            utf8.push(chunk, last, |text, _| {
                 parser.feed(text).for_each_event(|e| builder.push(&e));
             });
-            if last {
-                break;
-            }
-        }
+            Ok(())
+        })?;
     }
     parser.finish().for_each_event(|e| builder.push(&e));
     let document = builder.finish(&mut parser);

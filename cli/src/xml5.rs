@@ -18,7 +18,7 @@ use tagstream::xml5::Tokenizer;
 use tagstream::xml5::xml5lib::{self, Xml5libToken};
 use tagstream::{Options, Span};
 
-use crate::{Bom, CliError, Object, array, error_json, print_dropped, read_chunk, token_json};
+use crate::{Bom, CliError, Object, array, each_chunk, error_json, print_dropped, token_json};
 
 /// Feed the input chunk by chunk, printing each token (and, with `errors`, the parse errors found
 /// for it after it) as it comes. The input is decoded from `encoding`, else from what the BOM or
@@ -36,21 +36,18 @@ pub(crate) fn stream_tokens(
     if let Some(encoding) = encoding {
         transcoder = transcoder.known_encoding(encoding);
     }
-    let mut buf = vec![0; chunk_size];
     let mut bom = Bom::new(lossless);
-    loop {
-        let n = read_chunk(input, &mut buf).map_err(|source| CliError::Input {
-            name: name.to_owned(),
-            source,
-        })?;
-        if n < buf.len() {
-            // A short read is the end: sniffing, if still open, knows the input ends here.
-            print_tokens(transcoder.feed_last(&buf[..n]), &mut bom, out)?;
-            let dropped = transcoder.tokenizer().dropped_errors();
-            return Ok(print_dropped(&dropped, out)?);
-        }
-        print_tokens(transcoder.feed(&buf), &mut bom, out)?;
-    }
+    each_chunk(input, name, chunk_size, |chunk, last| {
+        // The last chunk ends the input: sniffing, if still open, knows the input ends there.
+        let tokens = if last {
+            transcoder.feed_last(chunk)
+        } else {
+            transcoder.feed(chunk)
+        };
+        Ok(print_tokens(tokens, &mut bom, out)?)
+    })?;
+    let dropped = transcoder.tokenizer().dropped_errors();
+    Ok(print_dropped(&dropped, out)?)
 }
 
 /// Print every token of one feed, each followed by the parse errors found for it; spans and
