@@ -55,6 +55,7 @@ pub(crate) enum Split {
 
 /// Split `name` at its colon (see [`Split`]). A plain loop, not memchr: names are short, and
 /// memchr's setup cost more than the search (callgrind on the XML race's set).
+#[inline]
 pub(crate) fn split(name: &str) -> Split {
     split_bytes(name.as_bytes())
 }
@@ -263,10 +264,15 @@ impl Scope {
     }
 
     /// Unbind every declaration made since `mark`, innermost first.
+    #[inline]
     pub(crate) fn pop_to(&mut self, mark: Mark) {
-        if self.len <= mark.bindings {
-            return;
+        if self.len > mark.bindings {
+            self.unbind_to(mark);
         }
+    }
+
+    /// [`Scope::pop_to`] with bindings to undo.
+    fn unbind_to(&mut self, mark: Mark) {
         while self.len > mark.bindings {
             self.len -= 1;
             let Some(binding) = self.bindings.get(self.len) else {

@@ -6,6 +6,12 @@
 //! scope ([`super::names`]). An [`Event`] borrows the stage (for names and namespaces) and the
 //! token it comes from; an element that ends stays on the stack until the next event is asked
 //! for, so that its [`End`] can still name it.
+//!
+//! For speed, what every token goes through (the loop, `process`, opening and closing an
+//! element, naming it) is `#[inline(always)]` into the event loop, and what only errors and
+//! rare input reach (reporting, dropped text, declarations, prefixed attributes) is `#[cold]`
+//! and out of line: left to the compiler, the loop was split into calls that cost the events
+//! race 2 instructions a byte (perf/README, "XML trees").
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -389,6 +395,7 @@ pub struct Start<'s, 't> {
 
 impl<'s, 't: 's> Start<'s, 't> {
     /// The element's name and namespace.
+    #[inline]
     pub fn name(&self) -> QName<'s> {
         self.stage.frame_name(self.stage.frames.len() - 1)
     }
@@ -447,14 +454,27 @@ pub struct NsAttributes<'s, 't> {
 impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
     type Item = NsAttribute<'s, 't>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<NsAttribute<'s, 't>> {
         loop {
             let attribute = self.attributes.next()?;
-            let slot = self.slots.next()?;
             let expanded = match &mut self.expanded {
                 None => None,
                 Some(values) => values.next(),
+            };
+            let Some(slot) = self.slots.next() else {
+                let written = attribute.name();
+                return Some(NsAttribute {
+                    name: QName {
+                        namespace: None,
+                        prefix: None,
+                        local: written,
+                    },
+                    attribute,
+                    written,
+                    key: 0,
+                    expanded,
+                });
             };
             if slot.keep {
                 let written = attribute.name();
@@ -526,6 +546,7 @@ pub struct End<'s> {
 
 impl<'s> End<'s> {
     /// The element's name and namespace (as at its start).
+    #[inline]
     pub fn name(&self) -> QName<'s> {
         self.stage
             .frame_name(self.stage.frames.len().saturating_sub(1))
@@ -600,6 +621,24 @@ struct AttrSlot {
     keep: bool,
 }
 
+impl AttrSlot {
+    /// An attribute without a prefix that declares nothing: in no namespace, kept.
+    fn plain() -> AttrSlot {
+        AttrSlot::plain_split(Split::Unprefixed)
+    }
+
+    /// An attribute named as `split` in no namespace (so far), kept.
+    fn plain_split(split: Split) -> AttrSlot {
+        AttrSlot {
+            ns: Ns::None,
+            split,
+            declaration: false,
+            pending: false,
+            keep: true,
+        }
+    }
+}
+
 /// The tokens an [`Event::Start`] or [`Event::Text`] borrows, put here by the stage as it
 /// makes the event (moved once, not handed through [`Ready`]).
 #[derive(Default)]
@@ -629,6 +668,8 @@ pub(crate) struct Stage {
     frames: Vec<Frame>,
     names: String,
     scope: Scope,
+    /// The current tag's attribute slots, by index; empty when every attribute is plain
+    /// ([`AttrSlot::plain`]: most tags), so that those cost no slot.
     attrs: Vec<AttrSlot>,
     /// Scratch: the attributes in a namespace, sorted to find repeated expanded names.
     order: Vec<usize>,
@@ -783,6 +824,7 @@ impl Stage {
     }
 
     /// The name of the open element at `index` (the frame looked up once).
+    #[inline(always)]
     fn frame_name(&self, index: usize) -> QName<'_> {
         let frame = &self.frames[index];
         let (prefix, local) = parts(self.name_of(frame), frame.split);
@@ -805,6 +847,8 @@ impl Stage {
         &self.names[start..end]
     }
 
+    #[cold]
+    #[inline(never)]
     fn report(&mut self, code: TreeErrorCode, offset: usize, tokens: &mut Tokens<'_>) {
         if !self.errors_on {
             return;
@@ -823,6 +867,7 @@ impl Stage {
     }
 
     /// Pop the element whose end went out with the last event.
+    #[inline(always)]
     fn settle(&mut self) {
         if !std::mem::take(&mut self.popped) {
             return;
@@ -839,6 +884,8 @@ impl Stage {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn uncount_deep(&mut self, hash: u64) {
         if let Entry::Occupied(mut entry) = self.deep.entry(hash) {
             *entry.get_mut() -= 1;
@@ -849,6 +896,7 @@ impl Stage {
     }
 
     /// The next pending end's cause; the element is popped before the next event.
+    #[inline(always)]
     fn next_end(&mut self) -> EndCause {
         self.ends -= 1;
         self.popped = true;
@@ -860,6 +908,7 @@ impl Stage {
     }
 
     /// End `count` open elements, the last with `last`, the others with `implied`.
+    #[inline(always)]
     fn schedule_ends(&mut self, count: usize, implied: EndCause, last: EndCause, span: Span) {
         self.ends = count;
         self.implied = implied;
@@ -868,6 +917,7 @@ impl Stage {
     }
 
     /// One token, by the phase: the event it makes, if any (pending ends aside).
+    #[inline(always)]
     fn process<'t>(
         &mut self,
         token: Token<'t>,
@@ -914,6 +964,8 @@ impl Stage {
     /// Text before or after the root element: whitespace goes silently; other text goes with one
     /// error per run of text, at its first byte that is not whitespace (a CDATA section's: at its
     /// start), wherever chunks cut it.
+    #[cold]
+    #[inline(never)]
     fn drop_text(&mut self, text: &Text<'_>, tokens: &mut Tokens<'_>) {
         if self.in_dropped_text || is_whitespace(text) {
             return;
@@ -934,6 +986,8 @@ impl Stage {
 
     /// The end of the input, once: the start phase's and the main phase's end-of-file steps.
     /// Whether anything was done.
+    #[cold]
+    #[inline(never)]
     fn end_of_input(&mut self, tokens: &mut Tokens<'_>) -> bool {
         if std::mem::replace(&mut self.eof_done, true) {
             return false;
@@ -957,6 +1011,7 @@ impl Stage {
 
     /// A start or empty tag: "insert an element for the token" (or "create" one, for an empty
     /// tag, whose end is scheduled at once).
+    #[inline(always)]
     fn open<'t>(&mut self, tag: &StartTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
         let at = tag.span().start;
         if self.frames.len() >= self.max_depth {
@@ -992,14 +1047,17 @@ impl Stage {
     /// First pass over the attributes: apply the namespace declarations among them. How many
     /// are left for the second pass (prefixed names that are not declarations). Names are read
     /// raw where decoding would not change them.
+    #[inline(always)]
     fn declare_namespaces(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) -> usize {
         self.attrs.clear();
         let mut pending = 0;
-        for attribute in tag.attributes() {
+        for (index, attribute) in tag.attributes().enumerate() {
             let raw = attribute.raw_name();
             // Most names have no prefix: in no namespace, not decoded here (a raw `xmlns` is the
-            // only one to decode to `xmlns`: a byte that decoding changes becomes U+FFFD).
+            // only one to decode to `xmlns`: a byte that decoding changes becomes U+FFFD). Such
+            // attributes get no slot until one that does comes (most tags: none at all).
             let (split, declares) = match unprefixed(raw) {
+                true if raw != b"xmlns" && self.attrs.is_empty() => continue,
                 true => (Split::Unprefixed, raw == b"xmlns"),
                 false => {
                     let split = split(attribute.name());
@@ -1009,6 +1067,7 @@ impl Stage {
                     )
                 }
             };
+            self.attrs.resize_with(index, AttrSlot::plain);
             let slot = if declares {
                 let prefix = match split {
                     Split::Prefixed(_) => Some(parts(attribute.name(), split).1),
@@ -1016,24 +1075,26 @@ impl Stage {
                 };
                 self.declaration(prefix, split, &attribute, tokens)
             } else {
-                // Unprefixed: in no namespace, nothing to resolve.
                 let prefixed = split != Split::Unprefixed;
                 pending += usize::from(prefixed);
                 AttrSlot {
-                    ns: Ns::None,
-                    split,
-                    declaration: false,
                     pending: prefixed,
-                    keep: true,
+                    ..AttrSlot::plain_split(split)
                 }
             };
             self.attrs.push(slot);
+        }
+        if !self.attrs.is_empty() {
+            self.attrs
+                .resize_with(tag.attributes().len(), AttrSlot::plain);
         }
         pending
     }
 
     /// `xmlns="uri"` or `xmlns:prefix="uri"`: bind, unless it is one the namespaces
     /// recommendation forbids (then the attribute stays, in no namespace).
+    #[cold]
+    #[inline(never)]
     fn declaration(
         &mut self,
         prefix: Option<&str>,
@@ -1070,6 +1131,7 @@ impl Stage {
     }
 
     /// The element's namespace: its prefix's, or the default namespace when it has none.
+    #[inline(always)]
     fn resolve_element(
         &mut self,
         name: &str,
@@ -1097,6 +1159,8 @@ impl Stage {
 
     /// Second pass: the namespace of each prefixed attribute that is not a declaration (its
     /// prefix's; the first pass left the unprefixed ones in none).
+    #[cold]
+    #[inline(never)]
     fn resolve_attributes(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
         for (index, attribute) in tag.attributes().enumerate() {
             let slot = &self.attrs[index];
@@ -1121,6 +1185,8 @@ impl Stage {
     /// Drop each attribute whose namespace and local name repeat an earlier attribute's (only
     /// attributes with a prefix bound to a namespace can: the tokenizer already dropped repeated
     /// written names). Sorting keeps a tag with many such attributes `n log n`.
+    #[cold]
+    #[inline(never)]
     fn drop_repeated_attributes(&mut self, tag: &StartTag<'_>, tokens: &mut Tokens<'_>) {
         self.order.clear();
         let in_namespace = |slot: &AttrSlot| !slot.declaration && slot.ns != Ns::None;
@@ -1158,6 +1224,7 @@ impl Stage {
         (self.scope.uri(slot.ns), parts(name, slot.split).1)
     }
 
+    #[inline(always)]
     fn push_frame(&mut self, name: &str, split: Split, ns: Ns, mark: Mark) {
         let start = self.names.len();
         self.names.push_str(name);
@@ -1180,6 +1247,7 @@ impl Stage {
     /// An end tag in the main phase; a short end tag pops the current element. The current
     /// element's name is compared with the raw bytes first: decoding changes no byte of a
     /// decoded name, so raw bytes equal to it decode to it (most end tags match so, undecoded).
+    #[inline(always)]
     fn close<'t>(&mut self, tag: EndTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
         let raw = tag.raw_name();
         let span = tag.span();
@@ -1206,6 +1274,8 @@ impl Stage {
     }
 
     /// The innermost open element named `name` ("an element in scope with the same tag name").
+    #[cold]
+    #[inline(never)]
     fn find_open(&self, name: &str) -> Option<usize> {
         let open = self.frames.len();
         let named = |&index: &usize| self.written_name(index) == name;
@@ -1453,6 +1523,11 @@ impl<'t> Events<'t> {
     /// The next event, or `None` when the chunk (or, at the end, the document) has no more.
     pub fn next_event(&mut self) -> Option<Event<'_, 't>> {
         let ready = self.advance()?;
+        self.event(ready)
+    }
+
+    #[inline(always)]
+    fn event(&self, ready: Ready<'t>) -> Option<Event<'_, 't>> {
         let stage = &*self.stage;
         Some(match ready {
             // The slots are always filled for their events (`process`, `piece`).
@@ -1473,8 +1548,10 @@ impl<'t> Events<'t> {
 
     /// Call `f` with every event left.
     pub fn for_each_event(mut self, mut f: impl FnMut(Event<'_, 't>)) {
-        while let Some(event) = self.next_event() {
-            f(event);
+        while let Some(ready) = self.advance() {
+            if let Some(event) = self.event(ready) {
+                f(event);
+            }
         }
     }
 
