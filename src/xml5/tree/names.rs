@@ -77,10 +77,10 @@ fn split_bytes(bytes: &[u8]) -> Split {
 }
 
 /// Whether the name written as `raw` has no prefix: no colon (decoding neither adds nor removes
-/// one, so the raw bytes tell), without decoding it.
+/// one, so the raw bytes tell), without decoding it. A plain loop, as [`split`]'s.
 #[inline]
 pub(crate) fn unprefixed(raw: &[u8]) -> bool {
-    !raw.contains(&b':')
+    !raw.iter().any(|&b| b == b':')
 }
 
 /// Whether the name `bytes`, split as `split`, declares a namespace: `Some(None)` for `xmlns`
@@ -299,6 +299,7 @@ impl Scope {
     /// The namespace `prefix` stands for (`None`: the default namespace), or `None` when it is
     /// bound to nothing (never declared, or undeclared). `xml` is always bound; `xmlns` is the
     /// caller's to handle (it declares, it names no namespace of elements).
+    #[inline]
     pub(crate) fn lookup(&mut self, prefix: Option<&str>) -> Option<Ns> {
         let index = match prefix {
             None => self.default,
@@ -310,10 +311,16 @@ impl Scope {
     }
 
     /// The innermost binding of `prefix`, or [`NONE`]: the last answer again, or a hash probe.
+    #[inline]
     fn innermost_of(&mut self, prefix: &str) -> usize {
         if self.cached && self.last_prefix == prefix {
             return self.last_index;
         }
+        self.look_up_innermost(prefix)
+    }
+
+    /// [`Scope::innermost_of`] when the last answer is not for `prefix`: a hash probe, cached.
+    fn look_up_innermost(&mut self, prefix: &str) -> usize {
         let index = self.innermost.get(prefix).copied().unwrap_or(NONE);
         self.last_prefix.clear();
         self.last_prefix.push_str(prefix);
