@@ -4,7 +4,8 @@
 //!
 //! Checked: no panic; the events balanced (every start has its end, at the same depth, in
 //! nesting order; depths count the open elements); the same events (text merged), tree-stage
-//! errors (positions where both runs have one), document tree (in the xml5lib-tests format) and depth error whole, fed in the case's
+//! errors (positions where both runs have one), the tokenizer's errors the document keeps
+//! (before a depth limit's stop), document tree (in the xml5lib-tests format) and depth error whole, fed in the case's
 //! chunks with its pauses, and with errors toggled (the tree and events only); and with a depth
 //! limit of 4, the same again whole and chunked, and a tree that is the unlimited one cut at the
 //! limit's start tag. Fed in chunks without pauses, the stage records the tokens it takes
@@ -18,7 +19,7 @@ use tagstream::xml5::tree::{
     TreeOptions, xml5lib_tree,
 };
 
-use tagstream::{Options, Span, Token};
+use tagstream::{ErrorCode, Options, Span, Token};
 
 use crate::case::Case;
 use crate::drive::same_list;
@@ -29,6 +30,8 @@ pub struct Outcome {
     /// One line per event, text merged.
     pub events: Vec<String>,
     pub errors: Vec<TreeError>,
+    /// The tokenizer's errors the document kept: code and offset.
+    pub parse_errors: Vec<(ErrorCode, usize)>,
     pub tree: String,
     pub depth_error: Option<DepthError>,
 }
@@ -53,6 +56,12 @@ pub fn xml5_tree(case: &Case) {
                 assert_eq!(w, c, "whole vs chunked: position of {:?}", w);
             }
         }
+        same_list(
+            "whole vs chunked",
+            "tokenizer errors",
+            &whole.parse_errors,
+            &chunked.parse_errors,
+        );
         assert_eq!(whole.tree, chunked.tree, "whole vs chunked: tree");
         assert_eq!(whole.depth_error, chunked.depth_error);
         let toggled = run(
@@ -65,6 +74,11 @@ pub fn xml5_tree(case: &Case) {
         assert_eq!(whole.tree, toggled.tree, "errors toggled: tree");
         if !case.config.errors {
             assert!(whole.errors.is_empty(), "errors off: {:?}", whole.errors);
+            assert!(
+                whole.parse_errors.is_empty(),
+                "errors off: {:?}",
+                whole.parse_errors
+            );
         }
     }
 }
@@ -84,7 +98,11 @@ fn run(case: &Case, options: Options, tree: TreeOptions, chunked: bool) -> Outco
     if chunked {
         for (start, end) in case.cuts() {
             let events = parser.feed(&input[start..end]);
-            let events = if recording { events.recording() } else { events };
+            let events = if recording {
+                events.recording()
+            } else {
+                events
+            };
             recorder.take(events, &mut builder, case.config.pause);
             if case.config.pause.is_some() {
                 // Resume with empty feeds until quiet.
@@ -96,7 +114,11 @@ fn run(case: &Case, options: Options, tree: TreeOptions, chunked: bool) -> Outco
             }
         }
         let events = parser.finish();
-        let events = if recording { events.recording() } else { events };
+        let events = if recording {
+            events.recording()
+        } else {
+            events
+        };
         recorder.take(events, &mut builder, None);
     } else {
         recorder.take(parser.parse(input), &mut builder, None);
@@ -118,6 +140,14 @@ fn run(case: &Case, options: Options, tree: TreeOptions, chunked: bool) -> Outco
     Outcome {
         events: recorder.events,
         errors: document.errors().to_vec(),
+        parse_errors: document
+            .parse_errors()
+            .iter()
+            .map(|e| (e.code, e.offset))
+            // Past a depth limit's stop the input is not read, but for the record, which takes
+            // the feed's tokens left (so the errors found there depend on the chunks).
+            .filter(|&(_, offset)| document.depth_error().is_none_or(|d| offset < d.offset))
+            .collect(),
         tree: xml5lib_tree(&document),
         depth_error: document.depth_error(),
     }
