@@ -907,6 +907,15 @@ impl Stage {
         }
     }
 
+    /// End the current element now, for `cause` (its end is this event: as [`Stage::next_end`]
+    /// after ending one element, without going round the loop).
+    #[inline(always)]
+    fn end_current<'t>(&mut self, cause: EndCause, span: Span) -> Ready<'t> {
+        self.end_span = self.origin.unwrap_or(span);
+        self.popped = true;
+        Ready::End(cause)
+    }
+
     /// End `count` open elements, the last with `last`, the others with `implied`.
     #[inline(always)]
     fn schedule_ends(&mut self, count: usize, implied: EndCause, last: EndCause, span: Span) {
@@ -1253,12 +1262,10 @@ impl Stage {
         let span = tag.span();
         let top = self.frames.len().checked_sub(1)?;
         if raw.is_empty() {
-            self.schedule_ends(1, EndCause::Short, EndCause::Short, span);
-            return None;
+            return Some(self.end_current(EndCause::Short, span));
         }
         if self.written_name(top).as_bytes() == raw {
-            self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
-            return None;
+            return Some(self.end_current(EndCause::Written, span));
         }
         let name = tag.name();
         if self.written_name(top) == name {
