@@ -80,7 +80,7 @@ fn split_bytes(bytes: &[u8]) -> Split {
 /// one, so the raw bytes tell), without decoding it. A plain loop, as [`split`]'s.
 #[inline]
 pub(crate) fn unprefixed(raw: &[u8]) -> bool {
-    !raw.iter().any(|&b| b == b':')
+    raw.iter().all(|&b| b != b':')
 }
 
 /// Whether the name `bytes`, split as `split`, declares a namespace: `Some(None)` for `xmlns`
