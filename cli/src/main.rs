@@ -48,7 +48,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use cli::encoding::EncodingArgs;
 use serde_json::{Value, json};
-use tagstream::encoding::{DecodedTokens, EncodingChange};
+use tagstream::encoding::{DecodedTokens, EncodingChange, Tokenize, Transcoder};
 use tagstream::html5lib::{self, Html5libToken};
 use tagstream::{Ambiguity, Attribute, DroppedErrors, Options, ParseError, Span, TextKind, Token};
 
@@ -617,15 +617,27 @@ fn stream_tokens(
     let mut tokenizer = args.encoding.transcoder(options, None, true);
     let mut bom = Bom::new(args.lossless);
     each_chunk(input, name, chunk_size, |chunk, last| {
-        // The last chunk ends the input: sniffing, if still open, knows the input ends there.
-        let tokens = if last {
-            tokenizer.feed_last(chunk)
-        } else {
-            tokenizer.feed(chunk)
-        };
-        Ok(print_tokens(tokens, &mut bom, out)?)
+        Ok(print_tokens(
+            feed(&mut tokenizer, chunk, last),
+            &mut bom,
+            out,
+        )?)
     })?;
     Ok(print_dropped(&tokenizer.tokenizer().dropped_errors(), out)?)
+}
+
+/// The tokens of one chunk from `each_chunk`: the last ends the input, so that sniffing, if
+/// still open, knows the input ends there.
+fn feed<'t, T: Tokenize>(
+    transcoder: &'t mut Transcoder<T>,
+    chunk: &'t [u8],
+    last: bool,
+) -> DecodedTokens<'t, T> {
+    if last {
+        transcoder.feed_last(chunk)
+    } else {
+        transcoder.feed(chunk)
+    }
 }
 
 /// Print every token of one feed, each followed by the parse errors reported while producing it

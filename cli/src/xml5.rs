@@ -18,7 +18,9 @@ use tagstream::xml5::Tokenizer;
 use tagstream::xml5::xml5lib::{self, Xml5libToken};
 use tagstream::{Options, Span};
 
-use crate::{Bom, CliError, Object, array, each_chunk, error_json, print_dropped, token_json};
+use crate::{
+    Bom, CliError, Object, array, each_chunk, error_json, feed, print_dropped, token_json,
+};
 
 /// Feed the input chunk by chunk, printing each token (and, with `errors`, the parse errors found
 /// for it after it) as it comes. The input is decoded from `encoding`, else from what the BOM or
@@ -38,13 +40,11 @@ pub(crate) fn stream_tokens(
     }
     let mut bom = Bom::new(lossless);
     each_chunk(input, name, chunk_size, |chunk, last| {
-        // The last chunk ends the input: sniffing, if still open, knows the input ends there.
-        let tokens = if last {
-            transcoder.feed_last(chunk)
-        } else {
-            transcoder.feed(chunk)
-        };
-        Ok(print_tokens(tokens, &mut bom, out)?)
+        Ok(print_tokens(
+            feed(&mut transcoder, chunk, last),
+            &mut bom,
+            out,
+        )?)
     })?;
     let dropped = transcoder.tokenizer().dropped_errors();
     Ok(print_dropped(&dropped, out)?)
