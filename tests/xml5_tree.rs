@@ -323,6 +323,29 @@ fn end_tags_against_a_deep_stack() {
 }
 
 #[test]
+fn names_outlive_the_feed_that_opened_their_element() {
+    // Fed in pieces (`run`), each element ends in a later feed than the one that opened it:
+    // its name, borrowed from the input or decoded into the feed's arena (the NUL), is kept
+    // for its end. A mismatched end tag finds it below names of the current feed.
+    let (events, errors) = run("<a\0b><\u{e9}t>x<p:q xmlns:p='u'><c></a\0b>");
+    assert_eq!(
+        events,
+        [
+            "+a\u{FFFD}b@1",
+            "+\u{e9}t@2",
+            "\"x\"",
+            "+{u}p:q@3 [{http://www.w3.org/2000/xmlns/}xmlns:p=u]",
+            "+c@4",
+            "-c@4 Implied",
+            "-p:q@3 Implied",
+            "-\u{e9}t@2 Implied",
+            "-a\u{FFFD}b@1 Written",
+        ]
+    );
+    assert_eq!(errors, ["mismatched-end-tag@31"]);
+}
+
+#[test]
 fn a_feed_after_finish_starts_a_new_document() {
     let mut parser = Parser::new(Options::new(), TreeOptions::new());
     let mut events = Vec::new();

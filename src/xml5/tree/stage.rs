@@ -3,7 +3,9 @@
 //!
 //! Between tokens the stage keeps the stack of open elements (each element's name, its resolved
 //! namespace and where the namespace scope stood before its declarations) and the namespace
-//! scope ([`super::names`]). An [`Event`] borrows the stage (for names and namespaces) and the
+//! scope ([`super::names`]). An element's name is borrowed from its token while the feed that
+//! opened it lasts, and copied only if the element is still open when the feed's events are
+//! dropped: a whole document copies no name. An [`Event`] borrows the stage (for names and namespaces) and the
 //! token it comes from; an element that ends stays on the stack until the next event is asked
 //! for, so that its [`End`] can still name it.
 //!
@@ -391,13 +393,15 @@ impl fmt::Debug for CharData<'_, '_> {
 pub struct Start<'s, 't> {
     tag: &'s StartTag<'t>,
     stage: &'s Stage,
+    /// The name as written.
+    name: &'s str,
 }
 
 impl<'s, 't: 's> Start<'s, 't> {
     /// The element's name and namespace.
     #[inline]
     pub fn name(&self) -> QName<'s> {
-        self.stage.frame_name(self.stage.frames.len() - 1)
+        self.stage.top_name(self.name)
     }
 
     /// How many elements are open with this one: 1 for the root element.
@@ -430,8 +434,7 @@ impl<'s, 't: 's> Start<'s, 't> {
 
     /// The element's name as written (`prefix:local` in one piece), for the tree to copy once.
     pub(super) fn written_name(&self) -> &'s str {
-        self.stage
-            .written_name(self.stage.frames.len().saturating_sub(1))
+        self.name
     }
 
     /// The [`NsKey`] of the element's namespace.
@@ -542,14 +545,15 @@ impl<'s, 't: 's> NsAttribute<'s, 't> {
 pub struct End<'s> {
     stage: &'s Stage,
     cause: EndCause,
+    /// The name as written.
+    name: &'s str,
 }
 
 impl<'s> End<'s> {
     /// The element's name and namespace (as at its start).
     #[inline]
     pub fn name(&self) -> QName<'s> {
-        self.stage
-            .frame_name(self.stage.frames.len().saturating_sub(1))
+        self.stage.top_name(self.name)
     }
 
     /// Its depth (as at its start).
@@ -599,7 +603,7 @@ const SHALLOW: usize = 16;
 
 /// One open element.
 struct Frame {
-    /// Its name in [`Stage::names`].
+    /// Its name in [`Stage::names`], once it is there (see [`Stage::owned`]).
     name: (usize, usize),
     split: Split,
     ns: Ns,
@@ -646,6 +650,11 @@ struct Slots<'t> {
     tag: Option<StartTag<'t>>,
     /// Text, and whether it is a reference kept as written.
     text: Option<(Text<'t>, bool)>,
+    /// The names of the open elements from [`Stage::owned`] on (those opened during this
+    /// feed), borrowed from the tokens: copied into [`Stage::names`] only if the elements are
+    /// still open when the feed's events are dropped ([`Stage::own_names`]), so that a whole
+    /// document copies none.
+    names: Vec<&'t str>,
 }
 
 /// What the next event is, before it borrows the stage.
@@ -666,7 +675,13 @@ enum Ready<'t> {
 pub(crate) struct Stage {
     phase: Phase,
     frames: Vec<Frame>,
+    /// The names of the open elements below [`Stage::owned`], which outlive the feed that
+    /// opened them; those above are borrowed ([`Slots::names`]).
     names: String,
+    /// How many open elements, from the bottom, have their names in [`Stage::names`].
+    owned: usize,
+    /// The allocation of [`Slots::names`] between feeds (empty).
+    spare_names: Vec<&'static str>,
     scope: Scope,
     /// The current tag's attribute slots, by index; empty when every attribute is plain
     /// ([`AttrSlot::plain`]: most tags), so that those cost no slot.
@@ -740,6 +755,8 @@ impl Stage {
             phase: Phase::Start,
             frames: Vec::new(),
             names: String::new(),
+            owned: 0,
+            spare_names: Vec::new(),
             scope: Scope::new(),
             attrs: Vec::new(),
             order: Vec::new(),
@@ -800,6 +817,7 @@ impl Stage {
         self.phase = Phase::Start;
         self.frames.clear();
         self.names.clear();
+        self.owned = 0;
         self.scope.clear();
         self.attrs.clear();
         self.deep.clear();
@@ -823,28 +841,46 @@ impl Stage {
         self.frames.len() - usize::from(self.popped)
     }
 
-    /// The name of the open element at `index` (the frame looked up once).
+    /// The current element's name and namespace, its name as written being `written`.
     #[inline(always)]
-    fn frame_name(&self, index: usize) -> QName<'_> {
-        let frame = &self.frames[index];
-        let (prefix, local) = parts(self.name_of(frame), frame.split);
+    fn top_name<'a>(&'a self, written: &'a str) -> QName<'a> {
+        let (split, ns) = self
+            .frames
+            .last()
+            .map_or((Split::Unprefixed, Ns::None), |frame| {
+                (frame.split, frame.ns)
+            });
+        let (prefix, local) = parts(written, split);
         QName {
-            namespace: self.scope.uri(frame.ns),
+            namespace: self.scope.uri(ns),
             prefix,
             local,
         }
     }
 
-    fn written_name(&self, index: usize) -> &str {
-        self.frames
-            .get(index)
-            .map_or("", |frame| self.name_of(frame))
+    /// The name as written of the open element at `index`: in `borrowed` ([`Slots::names`]) or,
+    /// below [`Stage::owned`], in [`Stage::names`].
+    #[inline(always)]
+    fn name_at<'a>(&'a self, borrowed: &[&'a str], index: usize) -> &'a str {
+        match index.checked_sub(self.owned) {
+            Some(above) => borrowed.get(above).copied().unwrap_or_default(),
+            None => self.frames.get(index).map_or("", |frame| {
+                let (start, end) = frame.name;
+                &self.names[start..end]
+            }),
+        }
     }
 
-    /// `frame`'s name as written, in [`Stage::names`].
-    fn name_of(&self, frame: &Frame) -> &str {
-        let (start, end) = frame.name;
-        &self.names[start..end]
+    /// The events of a feed are dropped: copy the names they borrow of the elements still open
+    /// into [`Stage::names`].
+    fn own_names(&mut self, borrowed: &mut Vec<&str>) {
+        let above = self.frames.get_mut(self.owned..).unwrap_or_default();
+        for (frame, name) in above.iter_mut().zip(borrowed.drain(..)) {
+            let start = self.names.len();
+            self.names.push_str(name);
+            frame.name = (start, self.names.len());
+        }
+        self.owned = self.frames.len();
     }
 
     #[cold]
@@ -868,7 +904,7 @@ impl Stage {
 
     /// Pop the element whose end went out with the last event.
     #[inline(always)]
-    fn settle(&mut self) {
+    fn settle(&mut self, borrowed: &mut Vec<&str>) {
         if !std::mem::take(&mut self.popped) {
             return;
         }
@@ -877,7 +913,12 @@ impl Stage {
                 self.uncount_deep(frame.hash);
             }
             self.scope.pop_to(frame.mark);
-            self.names.truncate(frame.name.0);
+            if self.frames.len() < self.owned {
+                self.owned = self.frames.len();
+                self.names.truncate(frame.name.0);
+            } else {
+                borrowed.pop();
+            }
         }
         if self.frames.is_empty() && self.phase == Phase::Main {
             self.phase = Phase::End;
@@ -938,9 +979,9 @@ impl Stage {
         match (self.phase, token) {
             (_, Token::Raw(_)) => None,
             (Phase::Start | Phase::Main, Token::StartTag(tag)) => {
-                self.open(slots.tag.insert(tag), tokens)
+                self.open(slots.tag.insert(tag), &mut slots.names, tokens)
             }
-            (Phase::Main, Token::EndTag(tag)) => self.close(tag, tokens),
+            (Phase::Main, Token::EndTag(tag)) => self.close(tag, &slots.names, tokens),
             (Phase::Main, Token::Text(text)) => {
                 slots.text = Some((text, false));
                 Some(Ready::Text)
@@ -1021,7 +1062,12 @@ impl Stage {
     /// A start or empty tag: "insert an element for the token" (or "create" one, for an empty
     /// tag, whose end is scheduled at once).
     #[inline(always)]
-    fn open<'t>(&mut self, tag: &StartTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
+    fn open<'t>(
+        &mut self,
+        tag: &StartTag<'t>,
+        names: &mut Vec<&'t str>,
+        tokens: &mut Tokens<'_>,
+    ) -> Option<Ready<'t>> {
         let at = tag.span().start;
         if self.frames.len() >= self.max_depth {
             self.depth_error = Some(DepthError {
@@ -1044,6 +1090,7 @@ impl Stage {
                 self.drop_repeated_attributes(tag, tokens);
             }
         }
+        names.push(name);
         self.push_frame(name, split, ns, mark);
         self.phase = Phase::Main;
         if tag.self_closing() {
@@ -1233,10 +1280,9 @@ impl Stage {
         (self.scope.uri(slot.ns), parts(name, slot.split).1)
     }
 
+    /// Push the element's frame (its name is pushed on [`Slots::names`]).
     #[inline(always)]
     fn push_frame(&mut self, name: &str, split: Split, ns: Ns, mark: Mark) {
-        let start = self.names.len();
-        self.names.push_str(name);
         let hash = if self.frames.len() >= SHALLOW {
             let hash = self.hasher.hash_one(name);
             *self.deep.entry(hash).or_insert(0) += 1;
@@ -1245,7 +1291,7 @@ impl Stage {
             0
         };
         self.frames.push(Frame {
-            name: (start, self.names.len()),
+            name: (0, 0),
             split,
             ns,
             mark,
@@ -1257,20 +1303,25 @@ impl Stage {
     /// element's name is compared with the raw bytes first: decoding changes no byte of a
     /// decoded name, so raw bytes equal to it decode to it (most end tags match so, undecoded).
     #[inline(always)]
-    fn close<'t>(&mut self, tag: EndTag<'t>, tokens: &mut Tokens<'_>) -> Option<Ready<'t>> {
+    fn close<'t>(
+        &mut self,
+        tag: EndTag<'t>,
+        names: &[&str],
+        tokens: &mut Tokens<'_>,
+    ) -> Option<Ready<'t>> {
         let raw = tag.raw_name();
         let span = tag.span();
         let top = self.frames.len().checked_sub(1)?;
         if raw.is_empty() {
             return Some(self.end_current(EndCause::Short, span));
         }
-        if self.written_name(top).as_bytes() == raw {
+        if self.name_at(names, top).as_bytes() == raw {
             return Some(self.end_current(EndCause::Written, span));
         }
         let name = tag.name();
-        if self.written_name(top) == name {
+        if self.name_at(names, top) == name {
             self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
-        } else if let Some(index) = self.find_open(name) {
+        } else if let Some(index) = self.find_open(name, names) {
             self.report(TreeErrorCode::MismatchedEndTag, span.start, tokens);
             let count = self.frames.len() - index;
             self.schedule_ends(count, EndCause::Implied, EndCause::Written, span);
@@ -1283,9 +1334,9 @@ impl Stage {
     /// The innermost open element named `name` ("an element in scope with the same tag name").
     #[cold]
     #[inline(never)]
-    fn find_open(&self, name: &str) -> Option<usize> {
+    fn find_open(&self, name: &str, names: &[&str]) -> Option<usize> {
         let open = self.frames.len();
-        let named = |&index: &usize| self.written_name(index) == name;
+        let named = |&index: &usize| self.name_at(names, index) == name;
         if open > SHALLOW
             && self.deep.contains_key(&self.hasher.hash_one(name))
             && let Some(index) = (SHALLOW..open).rev().find(named)
@@ -1497,6 +1548,8 @@ impl Drop for Events<'_> {
     /// text being cut at its entity references is kept for the next feed.
     fn drop(&mut self) {
         self.keep_rest();
+        self.stage.own_names(&mut self.slots.names);
+        self.stage.spare_names = reuse(std::mem::take(&mut self.slots.names));
     }
 }
 
@@ -1512,11 +1565,15 @@ impl<'t> Events<'t> {
         arena: &'t Bump,
     ) -> Events<'t> {
         stage.pull.set_recording(false);
+        let names = reuse(std::mem::take(&mut stage.spare_names));
         Events {
             tokens,
             stage,
             at_eof,
-            slots: Slots::default(),
+            slots: Slots {
+                names,
+                ..Slots::default()
+            },
             entities,
             spare,
             arena,
@@ -1541,8 +1598,13 @@ impl<'t> Events<'t> {
             Ready::Start => Event::Start(Start {
                 tag: self.slots.tag.as_ref()?,
                 stage,
+                name: self.top_name(),
             }),
-            Ready::End(cause) => Event::End(End { stage, cause }),
+            Ready::End(cause) => Event::End(End {
+                stage,
+                cause,
+                name: self.top_name(),
+            }),
             Ready::Text => Event::Text(CharData {
                 piece: self.slots.text.as_ref()?,
                 stage,
@@ -1551,6 +1613,13 @@ impl<'t> Events<'t> {
             Ready::Pi(pi) => Event::ProcessingInstruction(pi),
             Ready::Doctype(doctype) => Event::Doctype(doctype),
         })
+    }
+
+    /// The current element's name as written.
+    #[inline(always)]
+    fn top_name(&self) -> &str {
+        let top = self.stage.frames.len().wrapping_sub(1);
+        self.stage.name_at(&self.slots.names, top)
     }
 
     /// Call `f` with every event left.
@@ -1567,7 +1636,7 @@ impl<'t> Events<'t> {
     /// the events race counted 26.61 instructions/byte instead of 26.12).
     #[inline(always)]
     fn advance(&mut self) -> Option<Ready<'t>> {
-        self.stage.settle();
+        self.stage.settle(&mut self.slots.names);
         loop {
             if self.stage.ends > 0 {
                 return Some(Ready::End(self.stage.next_end()));
@@ -1628,6 +1697,13 @@ impl<'t> Events<'t> {
     pub fn position(&mut self, offset: usize) -> Option<Position> {
         self.tokens.position(offset)
     }
+}
+
+/// The allocation of `names` (emptied) for names of another lifetime: collecting in place
+/// keeps it, so that a parser reused stops allocating.
+fn reuse<'a>(mut names: Vec<&str>) -> Vec<&'a str> {
+    names.clear();
+    names.into_iter().map(|_| "").collect()
 }
 
 /// How many of `end` (the input's last bytes, at most 3) begin a UTF-8 character they do not
