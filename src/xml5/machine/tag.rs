@@ -4,12 +4,13 @@
 //! Names keep their case and are compared as written. The first of two attributes with the same
 //! name wins; the repeat is a `duplicate-attribute` error and is dropped with its value.
 
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
 
 use super::{Flow, Machine, State, is_space};
 use crate::error::ErrorCode;
 use crate::scan::{self, find1, find2};
 use crate::span::{AttrRecord, Record, Span, Window};
+use crate::word::WordHash;
 
 /// Up to this many attributes, a new name is compared with each kept one; past it, through the
 /// hash table.
@@ -23,7 +24,7 @@ pub(crate) struct NameTable {
     /// Empty while not in use; else a power of two of slots, each 0 or a kept index plus one.
     slots: Vec<u32>,
     /// Keyed per tokenizer, so that no input can choose colliding names.
-    hasher: RandomState,
+    hasher: WordHash,
 }
 
 impl NameTable {

@@ -4,9 +4,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasher, Hasher};
 
-use crate::word::{K1, fold_multiply, random_keys, word};
+use crate::word::WordHash;
 
 /// The namespace the `xml` prefix is bound to, always (Namespaces in XML 1.0 §3).
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -164,7 +163,7 @@ pub(crate) struct Scope {
     /// How many bindings are in scope.
     len: usize,
     /// Prefix → its innermost binding, or [`NONE`] once it went out of scope.
-    innermost: HashMap<Box<str>, usize, PrefixHash>,
+    innermost: HashMap<Box<str>, usize, WordHash>,
     /// How many entries of `innermost` are not [`NONE`].
     live: usize,
     /// The innermost default-namespace binding, or [`NONE`].
@@ -184,9 +183,7 @@ impl Scope {
         Scope {
             bindings: Vec::new(),
             len: 0,
-            innermost: HashMap::with_hasher(PrefixHash {
-                keys: random_keys(),
-            }),
+            innermost: HashMap::with_hasher(WordHash::new()),
             live: 0,
             default: NONE,
             declared: 0,
@@ -358,47 +355,6 @@ impl Scope {
             Ns::Xmlns => 2,
             Ns::Bound(index) => self.bindings.get(index).map_or(0, |b| b.key),
         }
-    }
-}
-
-/// The hash of [`Scope`]'s prefix map: prefixes are a few bytes, and the standard library's
-/// SipHash cost more than the rest of a lookup. Words of the prefix folded in with the mixer of
-/// [`crate::word`], under per-process random keys, so that a document cannot pick prefixes that
-/// all collide.
-#[derive(Clone)]
-struct PrefixHash {
-    keys: [u64; 2],
-}
-
-impl BuildHasher for PrefixHash {
-    type Hasher = PrefixHasher;
-
-    fn build_hasher(&self) -> PrefixHasher {
-        PrefixHasher {
-            state: self.keys[0],
-            key: self.keys[1] | 1,
-        }
-    }
-}
-
-struct PrefixHasher {
-    state: u64,
-    key: u64,
-}
-
-impl Hasher for PrefixHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            self.state = fold_multiply(self.state ^ word(chunk), self.key);
-        }
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.state = fold_multiply(self.state ^ u64::from(byte), K1);
-    }
-
-    fn finish(&self) -> u64 {
-        self.state
     }
 }
 

@@ -17,7 +17,7 @@
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
-use std::collections::hash_map::{Entry, RandomState};
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::hash::BuildHasher;
 
@@ -30,6 +30,7 @@ use crate::token::{
     Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Source, StartTag, Text,
     Token,
 };
+use crate::word::WordHash;
 
 use super::super::{Tokenizer, Tokens};
 use super::names::{
@@ -690,7 +691,7 @@ pub(crate) struct Stage {
     order: Vec<usize>,
     /// Name hash → how many frames at [`SHALLOW`] and above have it.
     deep: HashMap<u64, usize>,
-    hasher: RandomState,
+    hasher: WordHash,
     /// Ends still to report, the innermost open element first.
     ends: usize,
     /// The cause of each of them but the last.
@@ -761,7 +762,7 @@ impl Stage {
             attrs: Vec::new(),
             order: Vec::new(),
             deep: HashMap::new(),
-            hasher: RandomState::new(),
+            hasher: WordHash::new(),
             ends: 0,
             implied: EndCause::Implied,
             last: EndCause::Written,
