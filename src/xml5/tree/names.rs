@@ -195,16 +195,14 @@ impl Scope {
 
     /// Nothing in scope (a new document), keeping the allocations (up to 64 bindings' strings,
     /// and up to 64 prefixes, so that documents declaring the same ones allocate nothing for
-    /// them).
+    /// them). The bindings still in scope are undone one by one (at the end of a document
+    /// whose elements all ended, none), not every prefix kept.
     pub(crate) fn clear(&mut self) {
+        self.pop_to(Mark { bindings: 0 });
         self.bindings.truncate(64);
-        self.len = 0;
         if self.innermost.len() > 64 {
             self.innermost.clear();
         }
-        self.innermost.values_mut().for_each(|index| *index = NONE);
-        self.live = 0;
-        self.default = NONE;
         self.declared = 0;
         self.cached = false;
     }
@@ -409,6 +407,33 @@ mod tests {
         scope.pop_to(outer);
         assert_eq!(uri(&mut scope, Some("p")), None);
         assert_eq!(uri(&mut scope, None), None);
+    }
+
+    #[test]
+    fn clearing_leaves_nothing_in_scope_whatever_was_open() {
+        let mut scope = Scope::new();
+        for open in [0, 1, 3] {
+            scope.declare(Some("p"), "urn:1");
+            scope.declare(None, "urn:d");
+            let marks: Vec<Mark> = (0..open)
+                .map(|i| {
+                    let mark = scope.mark();
+                    scope.declare(Some("p"), &format!("urn:{i}"));
+                    scope.declare(Some(&format!("q{i}")), "urn:q");
+                    mark
+                })
+                .collect();
+            if let Some(&first) = marks.first() {
+                scope.pop_to(first);
+            }
+            scope.clear();
+            for prefix in ["p", "q0", "q1", "q2"] {
+                assert_eq!(scope.lookup(Some(prefix)), None, "{open} {prefix}");
+            }
+            assert_eq!(scope.lookup(None), None);
+            assert_eq!(scope.default_ns(), Ns::None);
+            assert_eq!(scope.live, 0);
+        }
     }
 
     #[test]
