@@ -168,6 +168,9 @@ pub(crate) struct Scope {
     live: usize,
     /// The innermost default-namespace binding, or [`NONE`].
     default: usize,
+    /// [`Scope::default_ns`], kept as default bindings come and go (every unprefixed element
+    /// reads it).
+    default_ns: Ns,
     /// Declarations made in this document: the next binding's key is this plus 3.
     declared: usize,
     /// The prefix last looked up and its innermost binding (or [`NONE`]), while `cached`: most
@@ -186,6 +189,7 @@ impl Scope {
             innermost: HashMap::with_hasher(WordHash::new()),
             live: 0,
             default: NONE,
+            default_ns: Ns::None,
             declared: 0,
             last_prefix: String::new(),
             last_index: NONE,
@@ -240,6 +244,9 @@ impl Scope {
             });
         }
         self.len += 1;
+        if prefix.is_none() {
+            self.default_ns = self.resolve_default();
+        }
     }
 
     /// Make `index` the innermost binding of `prefix`; the one it hides, or [`NONE`].
@@ -286,6 +293,7 @@ impl Scope {
                 }
             }
         }
+        self.default_ns = self.resolve_default();
         if self.innermost.len() > 2 * self.live + 64 {
             self.innermost.retain(|_, index| *index != NONE);
         }
@@ -327,6 +335,11 @@ impl Scope {
     /// The default namespace: [`Scope::lookup`] of no prefix, without the hash map.
     #[inline]
     pub(crate) fn default_ns(&self) -> Ns {
+        self.default_ns
+    }
+
+    /// [`Scope::default_ns`] from the bindings in scope.
+    fn resolve_default(&self) -> Ns {
         match self.bindings[..self.len].get(self.default) {
             Some(binding) if !binding.uri.is_empty() => Ns::Bound(self.default),
             _ => Ns::None,
