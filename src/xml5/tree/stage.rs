@@ -644,11 +644,12 @@ impl AttrSlot {
     }
 }
 
-/// The tokens an [`Event::Start`] or [`Event::Text`] borrows, put here by the stage as it
-/// makes the event (moved once, not handed through [`Ready`]).
+/// What the events borrow: the token the stage takes (written here by the tokenizer, not
+/// moved: an [`Event::Start`] borrows its tag here), the text of an [`Event::Text`], and the
+/// names of the elements the feed opened.
 #[derive(Default)]
 struct Slots<'t> {
-    tag: Option<StartTag<'t>>,
+    token: Option<Token<'t>>,
     /// Text, and whether it is a reference kept as written.
     text: Option<(Text<'t>, bool)>,
     /// The names of the open elements from [`Stage::owned`] on (those opened during this
@@ -660,7 +661,7 @@ struct Slots<'t> {
 
 /// What the next event is, before it borrows the stage.
 enum Ready<'t> {
-    /// The start tag is in [`Slots::tag`].
+    /// The start tag is in [`Slots::token`].
     Start,
     End(EndCause),
     /// Text: it is in [`Slots::text`].
@@ -971,34 +972,33 @@ impl Stage {
     #[inline(always)]
     fn process<'t>(
         &mut self,
-        token: Token<'t>,
-        slots: &mut Slots<'t>,
+        token: &Token<'t>,
+        names: &mut Vec<&'t str>,
+        text_slot: &mut Option<(Text<'t>, bool)>,
         tokens: &mut Tokens<'_>,
     ) -> Option<Ready<'t>> {
         let span = token.span();
         self.in_dropped_text &= matches!(token, Token::Text(_));
         match (self.phase, token) {
             (_, Token::Raw(_)) => None,
-            (Phase::Start | Phase::Main, Token::StartTag(tag)) => {
-                self.open(slots.tag.insert(tag), &mut slots.names, tokens)
-            }
-            (Phase::Main, Token::EndTag(tag)) => self.close(tag, &slots.names, tokens),
+            (Phase::Start | Phase::Main, Token::StartTag(tag)) => self.open(tag, names, tokens),
+            (Phase::Main, Token::EndTag(tag)) => self.close(*tag, names, tokens),
             (Phase::Main, Token::Text(text)) => {
-                slots.text = Some((text, false));
+                *text_slot = Some((*text, false));
                 Some(Ready::Text)
             }
-            (_, Token::Comment(comment)) => Some(Ready::Comment(comment)),
-            (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(pi)),
+            (_, Token::Comment(comment)) => Some(Ready::Comment(*comment)),
+            (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(*pi)),
             (Phase::Start, Token::Doctype(doctype)) if !self.doctype_seen => {
                 self.doctype_seen = true;
-                Some(Ready::Doctype(doctype))
+                Some(Ready::Doctype(*doctype))
             }
             (_, Token::Doctype(_)) => {
                 self.report(TreeErrorCode::MisplacedDoctype, span.start, tokens);
                 None
             }
             (Phase::Start | Phase::End, Token::Text(text)) => {
-                self.drop_text(&text, tokens);
+                self.drop_text(text, tokens);
                 None
             }
             (Phase::Start, _) => {
@@ -1597,7 +1597,10 @@ impl<'t> Events<'t> {
         Some(match ready {
             // The slots are always filled for their events (`process`, `piece`).
             Ready::Start => Event::Start(Start {
-                tag: self.slots.tag.as_ref()?,
+                tag: match &self.slots.token {
+                    Some(Token::StartTag(tag)) => tag,
+                    _ => return None,
+                },
                 stage,
                 name: self.top_name(),
             }),
@@ -1650,30 +1653,35 @@ impl<'t> Events<'t> {
             // does, through it): one call of `process` either way, which keeps it inlined.
             // Recording without entities comes the same way, so that a plain pull costs the
             // one test it did without the record.
-            let token = if !self.stage.pull.plain() {
-                match self.expansion_step() {
+            if !self.stage.pull.plain() {
+                self.slots.token = match self.expansion_step() {
                     expand::Step::Ready(ready) => return Some(ready),
                     expand::Step::Again => continue,
                     expand::Step::Token(token) => Some(token),
                     expand::Step::Exhausted => None,
-                }
+                };
             } else {
-                self.tokens.next()
-            };
-            match token {
-                Some(token) => {
-                    if let Some(ready) =
-                        self.stage.process(token, &mut self.slots, &mut self.tokens)
-                    {
-                        if let Ready::Doctype(doctype) = ready {
-                            self.read_subset(doctype);
-                        }
-                        return Some(ready);
-                    }
+                self.slots.token = self.tokens.next();
+            }
+            let Some(token) = &self.slots.token else {
+                let more = self.at_eof
+                    && ((self.stage.pull.entities() && self.end_tail())
+                        || self.stage.end_of_input(&mut self.tokens));
+                if more {
+                    continue;
                 }
-                None if self.at_eof && self.stage.pull.entities() && self.end_tail() => {}
-                None if self.at_eof && self.stage.end_of_input(&mut self.tokens) => {}
-                None => return None,
+                return None;
+            };
+            if let Some(ready) = self.stage.process(
+                token,
+                &mut self.slots.names,
+                &mut self.slots.text,
+                &mut self.tokens,
+            ) {
+                if let Ready::Doctype(doctype) = ready {
+                    self.read_subset(doctype);
+                }
+                return Some(ready);
             }
         }
     }
