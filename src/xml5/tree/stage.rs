@@ -338,8 +338,10 @@ pub enum Event<'s, 't> {
 /// text.
 #[derive(Clone, Copy)]
 pub struct CharData<'s, 't> {
-    /// The text and whether it is a reference kept as written, in [`Events`]'s slot.
-    piece: &'s (Text<'t>, bool),
+    /// The text, in [`Events`]'s slot.
+    piece: &'s Text<'t>,
+    /// It is a reference kept as written.
+    verbatim: bool,
     stage: &'s Stage,
 }
 
@@ -348,30 +350,29 @@ impl<'s, 't> CharData<'s, 't> {
     /// a reference kept as written (an undeclared name, a limit passed), those bytes.
     #[inline]
     pub fn text(&self) -> &'t str {
-        let (token, verbatim) = self.piece;
-        if *verbatim {
+        if self.verbatim {
             // Only references with an ASCII name are kept this way.
-            std::str::from_utf8(token.raw()).unwrap_or("\u{FFFD}")
+            std::str::from_utf8(self.piece.raw()).unwrap_or("\u{FFFD}")
         } else {
-            token.text()
+            self.piece.text()
         }
     }
 
     /// The text as written (in the input, or in the replacement text).
     pub fn raw(&self) -> &'t [u8] {
-        self.piece.0.raw()
+        self.piece.raw()
     }
 
     /// The token (or piece of one) it is. From a replacement text, its spans are offsets in
     /// the internal subset's replacement texts, not in the input.
     pub fn token(&self) -> Text<'t> {
-        self.piece.0
+        *self.piece
     }
 
     /// Where it is in the input: its span, or, from a replacement text, the span of the
     /// reference in the document that led to it.
     pub fn span(&self) -> Span {
-        self.stage.origin.unwrap_or(self.piece.0.span())
+        self.stage.origin.unwrap_or(self.piece.span())
     }
 
     /// Whether it comes from an entity's replacement text.
@@ -383,8 +384,8 @@ impl<'s, 't> CharData<'s, 't> {
 impl fmt::Debug for CharData<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CharData")
-            .field("token", &self.piece.0)
-            .field("verbatim", &self.piece.1)
+            .field("token", &self.piece)
+            .field("verbatim", &self.verbatim)
             .field("origin", &self.stage.origin)
             .finish()
     }
@@ -645,13 +646,11 @@ impl AttrSlot {
 }
 
 /// What the events borrow: the token the stage takes (written here by the tokenizer, not
-/// moved: an [`Event::Start`] borrows its tag here), the text of an [`Event::Text`], and the
+/// moved: an [`Event::Start`] borrows its tag here, an [`Event::Text`] its text), and the
 /// names of the elements the feed opened.
 #[derive(Default)]
 struct Slots<'t> {
     token: Option<Token<'t>>,
-    /// Text, and whether it is a reference kept as written.
-    text: Option<(Text<'t>, bool)>,
     /// The names of the open elements from [`Stage::owned`] on (those opened during this
     /// feed), borrowed from the tokens: copied into [`Stage::names`] only if the elements are
     /// still open when the feed's events are dropped ([`Stage::own_names`]), so that a whole
@@ -664,8 +663,8 @@ enum Ready<'t> {
     /// The start tag is in [`Slots::token`].
     Start,
     End(EndCause),
-    /// Text: it is in [`Slots::text`].
-    Text,
+    /// Text: it is in [`Slots::token`]; `true` for a reference kept as written.
+    Text(bool),
     Comment(Comment<'t>),
     Pi(ProcessingInstruction<'t>),
     Doctype(Doctype<'t>),
@@ -974,7 +973,6 @@ impl Stage {
         &mut self,
         token: &Token<'t>,
         names: &mut Vec<&'t str>,
-        text_slot: &mut Option<(Text<'t>, bool)>,
         tokens: &mut Tokens<'_>,
     ) -> Option<Ready<'t>> {
         let span = token.span();
@@ -983,10 +981,7 @@ impl Stage {
             (_, Token::Raw(_)) => None,
             (Phase::Start | Phase::Main, Token::StartTag(tag)) => self.open(tag, names, tokens),
             (Phase::Main, Token::EndTag(tag)) => self.close(*tag, names, tokens),
-            (Phase::Main, Token::Text(text)) => {
-                *text_slot = Some((*text, false));
-                Some(Ready::Text)
-            }
+            (Phase::Main, Token::Text(_)) => Some(Ready::Text(false)),
             (_, Token::Comment(comment)) => Some(Ready::Comment(*comment)),
             (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(*pi)),
             (Phase::Start, Token::Doctype(doctype)) if !self.doctype_seen => {
@@ -1609,8 +1604,12 @@ impl<'t> Events<'t> {
                 cause,
                 name: self.top_name(),
             }),
-            Ready::Text => Event::Text(CharData {
-                piece: self.slots.text.as_ref()?,
+            Ready::Text(verbatim) => Event::Text(CharData {
+                piece: match &self.slots.token {
+                    Some(Token::Text(text)) => text,
+                    _ => return None,
+                },
+                verbatim,
                 stage,
             }),
             Ready::Comment(comment) => Event::Comment(comment),
@@ -1672,12 +1671,10 @@ impl<'t> Events<'t> {
                 }
                 return None;
             };
-            if let Some(ready) = self.stage.process(
-                token,
-                &mut self.slots.names,
-                &mut self.slots.text,
-                &mut self.tokens,
-            ) {
+            if let Some(ready) = self
+                .stage
+                .process(token, &mut self.slots.names, &mut self.tokens)
+            {
                 if let Ready::Doctype(doctype) = ready {
                     self.read_subset(doctype);
                 }

@@ -455,8 +455,8 @@ impl<'t> Events<'t> {
             ..text
         };
         if verbatim && self.stage.phase == Phase::Main {
-            self.slots.text = Some((piece, true));
-            Step::Ready(Ready::Text)
+            self.slots.token = Some(Token::Text(piece));
+            Step::Ready(Ready::Text(true))
         } else {
             Step::Token(Token::Text(piece))
         }
