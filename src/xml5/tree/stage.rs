@@ -603,16 +603,12 @@ enum Phase {
 /// them costs a hash probe, not a walk of a deep stack.
 const SHALLOW: usize = 16;
 
-/// One open element.
+/// One open element (its name is kept apart: [`Slots::names`], [`Stage::names`]).
 struct Frame {
-    /// Its name in [`Stage::names`], once it is there (see [`Stage::owned`]).
-    name: (usize, usize),
     split: Split,
     ns: Ns,
     /// The namespace scope before its declarations.
     mark: Mark,
-    /// The hash of its name, for frames at [`SHALLOW`] and above (else 0).
-    hash: u64,
 }
 
 /// What the stage decided about an attribute of the current start tag.
@@ -681,6 +677,10 @@ pub(crate) struct Stage {
     names: String,
     /// How many open elements, from the bottom, have their names in [`Stage::names`].
     owned: usize,
+    /// Where each of those names is in [`Stage::names`].
+    owned_names: Vec<(usize, usize)>,
+    /// The hash of the name of each open element at [`SHALLOW`] and above.
+    deep_hashes: Vec<u64>,
     /// The allocation of [`Slots::names`] between feeds (empty).
     spare_names: Vec<&'static str>,
     scope: Scope,
@@ -757,6 +757,8 @@ impl Stage {
             frames: Vec::new(),
             names: String::new(),
             owned: 0,
+            owned_names: Vec::new(),
+            deep_hashes: Vec::new(),
             spare_names: Vec::new(),
             scope: Scope::new(),
             attrs: Vec::new(),
@@ -819,6 +821,8 @@ impl Stage {
         self.frames.clear();
         self.names.clear();
         self.owned = 0;
+        self.owned_names.clear();
+        self.deep_hashes.clear();
         self.scope.clear();
         self.attrs.clear();
         self.deep.clear();
@@ -865,23 +869,22 @@ impl Stage {
     fn name_at<'a>(&'a self, borrowed: &[&'a str], index: usize) -> &'a str {
         match index.checked_sub(self.owned) {
             Some(above) => borrowed.get(above).copied().unwrap_or_default(),
-            None => self.frames.get(index).map_or("", |frame| {
-                let (start, end) = frame.name;
-                &self.names[start..end]
-            }),
+            None => self
+                .owned_names
+                .get(index)
+                .map_or("", |&(start, end)| &self.names[start..end]),
         }
     }
 
     /// The events of a feed are dropped: copy the names they borrow of the elements still open
     /// into [`Stage::names`].
     fn own_names(&mut self, borrowed: &mut Vec<&str>) {
-        let above = self.frames.get_mut(self.owned..).unwrap_or_default();
-        for (frame, name) in above.iter_mut().zip(borrowed.drain(..)) {
+        for name in borrowed.drain(..) {
             let start = self.names.len();
             self.names.push_str(name);
-            frame.name = (start, self.names.len());
+            self.owned_names.push((start, self.names.len()));
         }
-        self.owned = self.frames.len();
+        self.owned = self.owned_names.len();
     }
 
     #[cold]
@@ -911,12 +914,11 @@ impl Stage {
         }
         if let Some(frame) = self.frames.pop() {
             if self.frames.len() >= SHALLOW {
-                self.uncount_deep(frame.hash);
+                self.uncount_deep();
             }
             self.scope.pop_to(frame.mark);
             if self.frames.len() < self.owned {
-                self.owned = self.frames.len();
-                self.names.truncate(frame.name.0);
+                self.disown_name();
             } else {
                 borrowed.pop();
             }
@@ -926,9 +928,24 @@ impl Stage {
         }
     }
 
+    /// The top element, opened in an earlier feed, ended: its name leaves [`Stage::names`].
     #[cold]
     #[inline(never)]
-    fn uncount_deep(&mut self, hash: u64) {
+    fn disown_name(&mut self) {
+        if let Some((start, _)) = self.owned_names.pop() {
+            self.names.truncate(start);
+        }
+        self.owned = self.owned_names.len();
+    }
+
+    /// An element at [`SHALLOW`] or above ended: its name's hash is counted out of
+    /// [`Stage::deep`].
+    #[cold]
+    #[inline(never)]
+    fn uncount_deep(&mut self) {
+        let Some(hash) = self.deep_hashes.pop() else {
+            return;
+        };
         if let Entry::Occupied(mut entry) = self.deep.entry(hash) {
             *entry.get_mut() -= 1;
             if *entry.get() == 0 {
@@ -1276,23 +1293,22 @@ impl Stage {
         (self.scope.uri(slot.ns), parts(name, slot.split).1)
     }
 
+    /// An element opens at [`SHALLOW`] or above: its name's hash is counted in [`Stage::deep`].
+    #[cold]
+    #[inline(never)]
+    fn count_deep(&mut self, name: &str) {
+        let hash = self.hasher.hash_one(name);
+        *self.deep.entry(hash).or_insert(0) += 1;
+        self.deep_hashes.push(hash);
+    }
+
     /// Push the element's frame (its name is pushed on [`Slots::names`]).
     #[inline(always)]
     fn push_frame(&mut self, name: &str, split: Split, ns: Ns, mark: Mark) {
-        let hash = if self.frames.len() >= SHALLOW {
-            let hash = self.hasher.hash_one(name);
-            *self.deep.entry(hash).or_insert(0) += 1;
-            hash
-        } else {
-            0
-        };
-        self.frames.push(Frame {
-            name: (0, 0),
-            split,
-            ns,
-            mark,
-            hash,
-        });
+        if self.frames.len() >= SHALLOW {
+            self.count_deep(name);
+        }
+        self.frames.push(Frame { split, ns, mark });
     }
 
     /// An end tag in the main phase; a short end tag pops the current element. The current
