@@ -863,6 +863,19 @@ impl Stage {
         }
     }
 
+    /// The name as written of the current element: the last of `borrowed` ([`Slots::names`],
+    /// the top elements') if there is one, else the last in [`Stage::names`].
+    #[inline(always)]
+    fn current_name<'a>(&'a self, borrowed: &[&'a str]) -> &'a str {
+        match borrowed.last() {
+            Some(name) => name,
+            None => self
+                .owned_names
+                .last()
+                .map_or("", |&(start, end)| &self.names[start..end]),
+        }
+    }
+
     /// The name as written of the open element at `index`: in `borrowed` ([`Slots::names`]) or,
     /// below [`Stage::owned`], in [`Stage::names`].
     #[inline(always)]
@@ -1323,15 +1336,17 @@ impl Stage {
     ) -> Option<Ready<'t>> {
         let raw = tag.raw_name();
         let span = tag.span();
-        let top = self.frames.len().checked_sub(1)?;
+        if self.frames.is_empty() {
+            return None;
+        }
         if raw.is_empty() {
             return Some(self.end_current(EndCause::Short, span));
         }
-        if self.name_at(names, top).as_bytes() == raw {
+        if self.current_name(names).as_bytes() == raw {
             return Some(self.end_current(EndCause::Written, span));
         }
         let name = tag.name();
-        if self.name_at(names, top) == name {
+        if self.current_name(names) == name {
             self.schedule_ends(1, EndCause::Written, EndCause::Written, span);
         } else if let Some(index) = self.find_open(name, names) {
             self.report(TreeErrorCode::MismatchedEndTag, span.start, tokens);
@@ -1637,8 +1652,7 @@ impl<'t> Events<'t> {
     /// The current element's name as written.
     #[inline(always)]
     fn top_name(&self) -> &str {
-        let top = self.stage.frames.len().wrapping_sub(1);
-        self.stage.name_at(&self.slots.names, top)
+        self.stage.current_name(&self.slots.names)
     }
 
     /// Call `f` with every event left.
