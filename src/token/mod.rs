@@ -11,7 +11,7 @@ use std::fmt;
 
 use bumpalo::Bump;
 
-use crate::scan::Changes;
+use crate::scan::{Changes, short_unchanged_span};
 use crate::span::{AttrRecord, DoctypeRecord, Window};
 use crate::span::{Span, TextKind};
 
@@ -158,6 +158,18 @@ impl<'a> Source<'a> {
     fn decode_xml(&self, span: Span) -> &'a str {
         let (start, end) = (span.start - self.base, span.end - self.base);
         decode_plain(self.bytes, start, end, self.arena)
+    }
+
+    /// An XML5 name decoded for the XML5 tree stage, which names every element and attribute:
+    /// a short name that decoding leaves as it is (most) inline, with no call; else
+    /// [`Source::decode_xml`].
+    #[inline(always)]
+    pub(crate) fn decode_xml_name(&self, span: Span) -> &'a str {
+        let (start, end) = (span.start - self.base, span.end - self.base);
+        match short_unchanged_span(self.bytes, start, end, PLAIN.changes) {
+            Some(unchanged) => unchanged,
+            None => self.decode_xml(span),
+        }
     }
 
     /// An attribute value's bytes at `span`, decoded by the attribute value rules (for the XML5
@@ -398,6 +410,12 @@ impl<'a> StartTag<'a> {
         self.src.raw(self.name)
     }
 
+    /// [`StartTag::name`] of an XML5 tag, a short name inline ([`Source::decode_xml_name`]).
+    #[inline(always)]
+    pub(crate) fn xml_name(&self) -> &'a str {
+        self.src.decode_xml_name(self.name)
+    }
+
     /// Span of the name.
     pub fn name_span(&self) -> Span {
         self.name
@@ -490,6 +508,13 @@ impl<'a> Attribute<'a> {
     /// The name as written.
     pub fn raw_name(&self) -> &'a [u8] {
         self.src.raw(self.rec.name)
+    }
+
+    /// [`Attribute::name`] of an XML5 attribute, a short name inline
+    /// ([`Source::decode_xml_name`]).
+    #[inline(always)]
+    pub(crate) fn xml_name(&self) -> &'a str {
+        self.src.decode_xml_name(self.rec.name)
     }
 
     /// The value with character references resolved (empty when the attribute has no value).

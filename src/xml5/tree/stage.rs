@@ -468,7 +468,7 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
                 Some(values) => values.next(),
             };
             let Some(slot) = self.slots.next() else {
-                let written = attribute.name();
+                let written = attribute.xml_name();
                 return Some(NsAttribute {
                     name: QName {
                         namespace: None,
@@ -482,7 +482,7 @@ impl<'s, 't: 's> Iterator for NsAttributes<'s, 't> {
                 });
             };
             if slot.keep {
-                let written = attribute.name();
+                let written = attribute.xml_name();
                 let (prefix, local) = parts(written, slot.split);
                 let name = QName {
                     namespace: self.scope.uri(slot.ns),
@@ -1107,7 +1107,7 @@ impl Stage {
         }
         let mark = self.scope.mark();
         let pending = self.declare_namespaces(tag, tokens);
-        let name = tag.name();
+        let name = tag.xml_name();
         let split = split(name);
         let ns = self.resolve_element(name, split, at, tokens);
         if pending > 0 {
