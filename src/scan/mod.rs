@@ -306,6 +306,49 @@ pub(crate) fn short_unchanged_span(
     }
 }
 
+/// [`short_unchanged_span`], and where `byte` is in the part (bit `i` for its byte `i`), read
+/// from the same block: an XML name and its colons in one test.
+#[inline(always)]
+pub(crate) fn short_unchanged_span_and_lanes(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    changes: Changes,
+    byte: u8,
+) -> Option<(&str, u32)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        simd::short_ascii_span_marked(
+            window,
+            start,
+            end,
+            |v| changes.lanes(v),
+            |v| simd::eq(v, byte),
+        )
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (window, start, end, changes, byte);
+        None
+    }
+}
+
+/// Where `byte` is in `window[start..end]` (bit `i` for the part's byte `i`) when the part is
+/// at most 16 bytes long and the window holds the 16 bytes from `start`: one block test, no
+/// loop. `None` otherwise (the caller then looks byte by byte).
+#[inline(always)]
+pub(crate) fn short_byte_lanes(window: &[u8], start: usize, end: usize, byte: u8) -> Option<u32> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        simd::short_lanes(window, start, end, |v| simd::eq(v, byte))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (window, start, end, byte);
+        None
+    }
+}
+
 /// The bytes of `block` (16 of them) that are ASCII letters, as a bit mask (bit i for byte i):
 /// one test for a short name, where a loop over its bytes would end in a mispredicted branch.
 #[inline(always)]
@@ -805,6 +848,20 @@ mod tests {
                             if let Some(short) = short {
                                 assert_eq!(Ok(short.as_bytes()), want, "{changes:?} {part:?}");
                             }
+                            // And with the lanes of a byte, from the same block or alone.
+                            let b = part.first().copied().unwrap_or(b'a');
+                            let lanes = part
+                                .iter()
+                                .enumerate()
+                                .filter(|&(i, &c)| c == b && i < 32)
+                                .fold(0u32, |mask, (i, _)| mask | 1 << i);
+                            let marked =
+                                short_unchanged_span_and_lanes(window, start, end, changes, b);
+                            assert_eq!(marked, short.map(|s| (s, lanes)), "{changes:?} {part:?}");
+                            let alone = short_byte_lanes(window, start, end, b);
+                            let whole_block = end - start <= 16 && start + 16 <= len;
+                            let answers = cfg!(target_arch = "x86_64") && whole_block;
+                            assert_eq!(alone, answers.then_some(lanes), "{part:?}");
                             let all: Vec<usize> = (start..end)
                                 .filter(|&i| changes.changes(window[i]))
                                 .collect();

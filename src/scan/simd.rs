@@ -55,6 +55,20 @@ pub(crate) fn short_ascii_span(
     end: usize,
     bad_block: impl Fn(Block) -> u32,
 ) -> Option<&str> {
+    short_ascii_span_marked(window, start, end, bad_block, |_| 0).map(|(part, _)| part)
+}
+
+/// [`short_ascii_span`], and the lanes of the part that `mark` marks in the same block (bit `i`
+/// for the part's byte `i`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn short_ascii_span_marked(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    bad_block: impl Fn(Block) -> u32,
+    mark: impl Fn(Block) -> u32,
+) -> Option<(&str, u32)> {
     // One compare each: a wrapped difference (an end before the start) is above 16 too.
     let len = end.wrapping_sub(start);
     if len > 16 {
@@ -70,7 +84,27 @@ pub(crate) fn short_ascii_span(
     // SAFETY: every byte of `part` (the first `len` lanes of the block) was checked to be below
     // 0x80 by the high-bit mask, so the bytes are ASCII, which is valid UTF-8. The tests compare
     // this with a scalar check at every length and place in a window.
-    Some(unsafe { std::str::from_utf8_unchecked(part) })
+    let text = unsafe { std::str::from_utf8_unchecked(part) };
+    Some((text, mark(v) & lanes))
+}
+
+/// The lanes of `window[start..end]` that `mark` marks (bit `i` for the part's byte `i`), when
+/// the part is at most 16 bytes long and the window holds the 16 bytes from `start`: one block
+/// test. `None` otherwise.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn short_lanes(
+    window: &[u8],
+    start: usize,
+    end: usize,
+    mark: impl Fn(Block) -> u32,
+) -> Option<u32> {
+    let len = end.wrapping_sub(start);
+    if len > 16 {
+        return None;
+    }
+    let block = window.get(start..)?.first_chunk::<16>()?;
+    Some(mark(load(block)) & ((1u32 << len) - 1))
 }
 
 /// Index in `window` of the first byte of `window[start..end]` whose lane `test` marks in its block

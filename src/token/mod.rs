@@ -11,7 +11,7 @@ use std::fmt;
 
 use bumpalo::Bump;
 
-use crate::scan::{Changes, short_unchanged_span};
+use crate::scan::{Changes, short_byte_lanes, short_unchanged_span_and_lanes};
 use crate::span::{AttrRecord, DoctypeRecord, Window};
 use crate::span::{Span, TextKind};
 
@@ -160,16 +160,29 @@ impl<'a> Source<'a> {
         decode_plain(self.bytes, start, end, self.arena)
     }
 
-    /// An XML5 name decoded for the XML5 tree stage, which names every element and attribute:
-    /// a short name that decoding leaves as it is (most) inline, with no call; else
-    /// [`Source::decode_xml`].
+    /// An XML5 name decoded for the XML5 tree stage, which names and splits every element and
+    /// attribute: a short name that decoding leaves as it is (most) inline, with no call, and
+    /// its colons from the same block test (bit `i` for byte `i`); else [`Source::decode_xml`]
+    /// and no colons (the caller looks for them).
     #[inline(always)]
-    pub(crate) fn decode_xml_name(&self, span: Span) -> &'a str {
+    pub(crate) fn decode_xml_name(&self, span: Span) -> (&'a str, Option<u32>) {
         let (start, end) = (span.start - self.base, span.end - self.base);
-        match short_unchanged_span(self.bytes, start, end, PLAIN.changes) {
-            Some(unchanged) => unchanged,
-            None => self.decode_xml(span),
+        match short_unchanged_span_and_lanes(self.bytes, start, end, PLAIN.changes, b':') {
+            Some((unchanged, colons)) => (unchanged, Some(colons)),
+            None => (self.decode_xml(span), None),
         }
+    }
+
+    /// The colons of the raw bytes at `span` (bit `i` for byte `i`) when it is short: one block
+    /// test (see [`short_byte_lanes`]).
+    #[inline(always)]
+    fn raw_colons(&self, span: Span) -> Option<u32> {
+        short_byte_lanes(
+            self.bytes,
+            span.start - self.base,
+            span.end - self.base,
+            b':',
+        )
     }
 
     /// An attribute value's bytes at `span`, decoded by the attribute value rules (for the XML5
@@ -410,9 +423,10 @@ impl<'a> StartTag<'a> {
         self.src.raw(self.name)
     }
 
-    /// [`StartTag::name`] of an XML5 tag, a short name inline ([`Source::decode_xml_name`]).
+    /// [`StartTag::name`] of an XML5 tag, a short name inline, with its colons when they come
+    /// from the same test ([`Source::decode_xml_name`]).
     #[inline(always)]
-    pub(crate) fn xml_name(&self) -> &'a str {
+    pub(crate) fn xml_name(&self) -> (&'a str, Option<u32>) {
         self.src.decode_xml_name(self.name)
     }
 
@@ -514,7 +528,14 @@ impl<'a> Attribute<'a> {
     /// ([`Source::decode_xml_name`]).
     #[inline(always)]
     pub(crate) fn xml_name(&self) -> &'a str {
-        self.src.decode_xml_name(self.rec.name)
+        self.src.decode_xml_name(self.rec.name).0
+    }
+
+    /// Where the colons of a short raw name are (bit `i` for byte `i`), from one block test;
+    /// `None` for a name that takes a loop.
+    #[inline(always)]
+    pub(crate) fn raw_name_colons(&self) -> Option<u32> {
+        self.src.raw_colons(self.rec.name)
     }
 
     /// The value with character references resolved (empty when the attribute has no value).

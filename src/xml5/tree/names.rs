@@ -75,6 +75,18 @@ fn split_bytes(bytes: &[u8]) -> Split {
     }
 }
 
+/// [`split`] for a name of `len` bytes whose colons are the bits of `colons` (bit `i` for
+/// byte `i`), as a block test finds them.
+#[inline(always)]
+pub(crate) fn split_colons(colons: u32, len: usize) -> Split {
+    let colon = colons.trailing_zeros() as usize;
+    match colons {
+        0 => Split::Unprefixed,
+        _ if colon > 0 && colon + 1 < len && colons.count_ones() == 1 => Split::Prefixed(colon),
+        _ => Split::Malformed,
+    }
+}
+
 /// Whether the name written as `raw` has no prefix: no colon (decoding neither adds nor removes
 /// one, so the raw bytes tell), without decoding it. A plain loop, as [`split`]'s.
 #[inline]
@@ -382,7 +394,13 @@ mod tests {
         }
         assert_eq!(parts("svg:rect", split("svg:rect")), (Some("svg"), "rect"));
         assert_eq!(parts("a:b:c", split("a:b:c")), (None, "a:b:c"));
-        for name in ["a", "p:a", ":a", "a:", "a:b:c", ":", "xmlns:p"] {
+        for name in [
+            "a", "p:a", ":a", "a:", "a:b:c", ":", "xmlns:p", "", "abc:d::",
+        ] {
+            let colons = (name.bytes().enumerate())
+                .filter(|&(_, c)| c == b':')
+                .fold(0, |mask, (i, _)| mask | 1 << i);
+            assert_eq!(split_colons(colons, name.len()), split(name), "{name}");
             assert_eq!(
                 unprefixed(name.as_bytes()),
                 split(name) == Split::Unprefixed

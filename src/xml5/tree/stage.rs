@@ -35,7 +35,7 @@ use crate::word::WordHash;
 use super::super::{Tokenizer, Tokens};
 use super::names::{
     Mark, Ns, NsKey, QName, Scope, Split, XML_NAMESPACE, XMLNS_NAMESPACE, declared, parts, split,
-    unprefixed,
+    split_colons, unprefixed,
 };
 use super::subset::Entities;
 
@@ -1107,8 +1107,8 @@ impl Stage {
         }
         let mark = self.scope.mark();
         let pending = self.declare_namespaces(tag, tokens);
-        let name = tag.xml_name();
-        let split = split(name);
+        let (name, colons) = tag.xml_name();
+        let split = colons.map_or_else(|| split(name), |colons| split_colons(colons, name.len()));
         let ns = self.resolve_element(name, split, at, tokens);
         if pending > 0 {
             self.resolve_attributes(tag, tokens);
@@ -1138,7 +1138,10 @@ impl Stage {
             // Most names have no prefix: in no namespace, not decoded here (a raw `xmlns` is the
             // only one to decode to `xmlns`: a byte that decoding changes becomes U+FFFD). Such
             // attributes get no slot until one that does comes (most tags: none at all).
-            let (split, declares) = match unprefixed(raw) {
+            let unprefixed = attribute
+                .raw_name_colons()
+                .map_or_else(|| unprefixed(raw), |colons| colons == 0);
+            let (split, declares) = match unprefixed {
                 true if raw != b"xmlns" && self.attrs.is_empty() => continue,
                 true => (Split::Unprefixed, raw == b"xmlns"),
                 false => {
