@@ -338,10 +338,8 @@ pub enum Event<'s, 't> {
 /// text.
 #[derive(Clone, Copy)]
 pub struct CharData<'s, 't> {
-    /// The text, in [`Events`]'s slot.
-    piece: &'s Text<'t>,
-    /// It is a reference kept as written.
-    verbatim: bool,
+    /// The text and whether it is a reference kept as written, in [`Events`]'s slot.
+    piece: &'s (Text<'t>, bool),
     stage: &'s Stage,
 }
 
@@ -350,29 +348,30 @@ impl<'s, 't> CharData<'s, 't> {
     /// a reference kept as written (an undeclared name, a limit passed), those bytes.
     #[inline]
     pub fn text(&self) -> &'t str {
-        if self.verbatim {
+        let (token, verbatim) = self.piece;
+        if *verbatim {
             // Only references with an ASCII name are kept this way.
-            std::str::from_utf8(self.piece.raw()).unwrap_or("\u{FFFD}")
+            std::str::from_utf8(token.raw()).unwrap_or("\u{FFFD}")
         } else {
-            self.piece.text()
+            token.text()
         }
     }
 
     /// The text as written (in the input, or in the replacement text).
     pub fn raw(&self) -> &'t [u8] {
-        self.piece.raw()
+        self.piece.0.raw()
     }
 
     /// The token (or piece of one) it is. From a replacement text, its spans are offsets in
     /// the internal subset's replacement texts, not in the input.
     pub fn token(&self) -> Text<'t> {
-        *self.piece
+        self.piece.0
     }
 
     /// Where it is in the input: its span, or, from a replacement text, the span of the
     /// reference in the document that led to it.
     pub fn span(&self) -> Span {
-        self.stage.origin.unwrap_or(self.piece.span())
+        self.stage.origin.unwrap_or(self.piece.0.span())
     }
 
     /// Whether it comes from an entity's replacement text.
@@ -384,8 +383,8 @@ impl<'s, 't> CharData<'s, 't> {
 impl fmt::Debug for CharData<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CharData")
-            .field("token", &self.piece)
-            .field("verbatim", &self.verbatim)
+            .field("token", &self.piece.0)
+            .field("verbatim", &self.piece.1)
             .field("origin", &self.stage.origin)
             .finish()
     }
@@ -641,12 +640,13 @@ impl AttrSlot {
     }
 }
 
-/// What the events borrow: the token the stage takes (written here by the tokenizer, not
-/// moved: an [`Event::Start`] borrows its tag here, an [`Event::Text`] its text), and the
-/// names of the elements the feed opened.
+/// The tokens an [`Event::Start`] or [`Event::Text`] borrows, put here by the stage as it
+/// makes the event (moved once, not handed through [`Ready`]).
 #[derive(Default)]
 struct Slots<'t> {
-    token: Option<Token<'t>>,
+    tag: Option<StartTag<'t>>,
+    /// Text, and whether it is a reference kept as written.
+    text: Option<(Text<'t>, bool)>,
     /// The names of the open elements from [`Stage::owned`] on (those opened during this
     /// feed), borrowed from the tokens: copied into [`Stage::names`] only if the elements are
     /// still open when the feed's events are dropped ([`Stage::own_names`]), so that a whole
@@ -656,11 +656,11 @@ struct Slots<'t> {
 
 /// What the next event is, before it borrows the stage.
 enum Ready<'t> {
-    /// The start tag is in [`Slots::token`].
+    /// The start tag is in [`Slots::tag`].
     Start,
     End(EndCause),
-    /// Text: it is in [`Slots::token`]; `true` for a reference kept as written.
-    Text(bool),
+    /// Text: it is in [`Slots::text`].
+    Text,
     Comment(Comment<'t>),
     Pi(ProcessingInstruction<'t>),
     Doctype(Doctype<'t>),
@@ -1001,29 +1001,34 @@ impl Stage {
     #[inline(always)]
     fn process<'t>(
         &mut self,
-        token: &Token<'t>,
-        names: &mut Vec<&'t str>,
+        token: Token<'t>,
+        slots: &mut Slots<'t>,
         tokens: &mut Tokens<'_>,
     ) -> Option<Ready<'t>> {
         let span = token.span();
         self.in_dropped_text &= matches!(token, Token::Text(_));
         match (self.phase, token) {
             (_, Token::Raw(_)) => None,
-            (Phase::Start | Phase::Main, Token::StartTag(tag)) => self.open(tag, names, tokens),
-            (Phase::Main, Token::EndTag(tag)) => self.close(*tag, names, tokens),
-            (Phase::Main, Token::Text(_)) => Some(Ready::Text(false)),
-            (_, Token::Comment(comment)) => Some(Ready::Comment(*comment)),
-            (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(*pi)),
+            (Phase::Start | Phase::Main, Token::StartTag(tag)) => {
+                self.open(slots.tag.insert(tag), &mut slots.names, tokens)
+            }
+            (Phase::Main, Token::EndTag(tag)) => self.close(tag, &slots.names, tokens),
+            (Phase::Main, Token::Text(text)) => {
+                slots.text = Some((text, false));
+                Some(Ready::Text)
+            }
+            (_, Token::Comment(comment)) => Some(Ready::Comment(comment)),
+            (_, Token::ProcessingInstruction(pi)) => Some(Ready::Pi(pi)),
             (Phase::Start, Token::Doctype(doctype)) if !self.doctype_seen => {
                 self.doctype_seen = true;
-                Some(Ready::Doctype(*doctype))
+                Some(Ready::Doctype(doctype))
             }
             (_, Token::Doctype(_)) => {
                 self.report(TreeErrorCode::MisplacedDoctype, span.start, tokens);
                 None
             }
             (Phase::Start | Phase::End, Token::Text(text)) => {
-                self.drop_text(text, tokens);
+                self.drop_text(&text, tokens);
                 None
             }
             (Phase::Start, _) => {
@@ -1626,10 +1631,7 @@ impl<'t> Events<'t> {
         Some(match ready {
             // The slots are always filled for their events (`process`, `piece`).
             Ready::Start => Event::Start(Start {
-                tag: match &self.slots.token {
-                    Some(Token::StartTag(tag)) => tag,
-                    _ => return None,
-                },
+                tag: self.slots.tag.as_ref()?,
                 stage,
                 name: self.top_name(),
             }),
@@ -1638,12 +1640,8 @@ impl<'t> Events<'t> {
                 cause,
                 name: self.top_name(),
             }),
-            Ready::Text(verbatim) => Event::Text(CharData {
-                piece: match &self.slots.token {
-                    Some(Token::Text(text)) => text,
-                    _ => return None,
-                },
-                verbatim,
+            Ready::Text => Event::Text(CharData {
+                piece: self.slots.text.as_ref()?,
                 stage,
             }),
             Ready::Comment(comment) => Event::Comment(comment),
@@ -1685,33 +1683,30 @@ impl<'t> Events<'t> {
             // does, through it): one call of `process` either way, which keeps it inlined.
             // Recording without entities comes the same way, so that a plain pull costs the
             // one test it did without the record.
-            if !self.stage.pull.plain() {
-                self.slots.token = match self.expansion_step() {
+            let token = if !self.stage.pull.plain() {
+                match self.expansion_step() {
                     expand::Step::Ready(ready) => return Some(ready),
                     expand::Step::Again => continue,
                     expand::Step::Token(token) => Some(token),
                     expand::Step::Exhausted => None,
-                };
+                }
             } else {
-                self.slots.token = self.tokens.next();
-            }
-            let Some(token) = &self.slots.token else {
-                let more = self.at_eof
-                    && ((self.stage.pull.entities() && self.end_tail())
-                        || self.stage.end_of_input(&mut self.tokens));
-                if more {
-                    continue;
-                }
-                return None;
+                self.tokens.next()
             };
-            if let Some(ready) = self
-                .stage
-                .process(token, &mut self.slots.names, &mut self.tokens)
-            {
-                if let Ready::Doctype(doctype) = ready {
-                    self.read_subset(doctype);
+            match token {
+                Some(token) => {
+                    if let Some(ready) =
+                        self.stage.process(token, &mut self.slots, &mut self.tokens)
+                    {
+                        if let Ready::Doctype(doctype) = ready {
+                            self.read_subset(doctype);
+                        }
+                        return Some(ready);
+                    }
                 }
-                return Some(ready);
+                None if self.at_eof && self.stage.pull.entities() && self.end_tail() => {}
+                None if self.at_eof && self.stage.end_of_input(&mut self.tokens) => {}
+                None => return None,
             }
         }
     }

@@ -455,8 +455,8 @@ impl<'t> Events<'t> {
             ..text
         };
         if verbatim && self.stage.phase == Phase::Main {
-            self.slots.token = Some(Token::Text(piece));
-            Step::Ready(Ready::Text(true))
+            self.slots.text = Some((piece, true));
+            Step::Ready(Ready::Text)
         } else {
             Step::Token(Token::Text(piece))
         }
