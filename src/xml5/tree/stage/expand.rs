@@ -56,7 +56,7 @@ pub(super) struct AttrFrame {
 /// What one step of expansion gave.
 pub(super) enum Step<'t> {
     /// An event.
-    Ready(Ready<'t>),
+    Ready(Ready),
     /// Nothing to hand out yet: step again.
     Again,
     /// A token for the stage (from a replacement text, a piece of a text, or the document).
