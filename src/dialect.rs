@@ -24,6 +24,11 @@ pub(crate) trait Dialect {
     /// their case, NUL in text becomes U+FFFD. A constant, so HTML's paths pay nothing for it.
     const XML: bool;
 
+    /// Whether a token's lexing ([`crate::tokenizer`]'s lanes) is inlined into the consumer's
+    /// loop rather than called: XML5's consumers gain by it, HTML's lose (the comment on
+    /// `Pull::next_token` has the numbers).
+    const INLINE_LEXING: bool;
+
     /// A lexer configured by `options`, before its first stream.
     fn lexer(options: &Options) -> Self::Lexer;
 

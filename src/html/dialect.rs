@@ -18,6 +18,7 @@ impl Dialect for Html {
     type Lexer = Machine;
     type Stage = Simulator;
     const XML: bool = false;
+    const INLINE_LEXING: bool = false;
 
     fn lexer(options: &Options) -> Machine {
         Machine::new(Config {

@@ -59,6 +59,7 @@ impl Dialect for Sgml {
     type Lexer = SgmlLexer;
     type Stage = NoStage<SgmlLexer>;
     const XML: bool = false;
+    const INLINE_LEXING: bool = false;
 
     fn lexer(_: &Options) -> SgmlLexer {
         SgmlLexer::default()

@@ -1192,8 +1192,15 @@ impl<'t, D: Dialect> Pull<'t, D> {
         }
     }
 
-    #[inline]
+    #[inline(never)]
     fn next_in_window(&mut self) -> Option<Token<'t>> {
+        self.lex_in_window()
+    }
+
+    /// [`Pull::next_in_window`]'s work: called there, or inlined into the consumer's loop when
+    /// the dialect says so ([`Dialect::INLINE_LEXING`]).
+    #[inline(always)]
+    fn lex_in_window(&mut self) -> Option<Token<'t>> {
         let src = self.window;
         if !self.machine.errors_on() {
             if self.machine.lane_open() {
@@ -1515,9 +1522,10 @@ fn attributes<'t, L: Lexer>(src: &'t Source<'t>, machine: &L) -> &'t [AttrRecord
 impl<'t, D: Dialect> Pull<'t, D> {
     /// The next token: the dialect's public iterator's `next`. Inlined there (and from there into
     /// the caller's loop), with [`Pull::next_in_window`] left a function of its own that has the
-    /// lanes inlined: of the shapes tried, the fewest instructions (callgrind on the corpus, 7.65
-    /// instructions/byte; `next_in_window` inlined as well, 8.66; the public `next` kept out of
-    /// line, 7.85).
+    /// lanes inlined: of the shapes tried for HTML, the fewest instructions (callgrind on the
+    /// corpus, 7.65 instructions/byte; `next_in_window` inlined as well, 8.66 to 8.80; the public
+    /// `next` kept out of line, 7.85). XML5 takes the other shape ([`Dialect::INLINE_LEXING`]):
+    /// the XML race's decoding tokenizer 14.51 -> 13.82.
     #[inline(always)]
     pub(crate) fn next_token(&mut self) -> Option<Token<'t>> {
         if !self.plain {
@@ -1528,7 +1536,11 @@ impl<'t, D: Dialect> Pull<'t, D> {
                 return answer;
             }
         }
-        self.next_in_window()
+        if D::INLINE_LEXING {
+            self.lex_in_window()
+        } else {
+            self.next_in_window()
+        }
     }
 
     /// [`Pull::next_token`] from one of the driver's own cold paths (after a cut tag, at the end

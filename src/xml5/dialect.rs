@@ -18,6 +18,7 @@ impl Dialect for Xml5 {
     type Lexer = Machine;
     type Stage = NoStage<Machine>;
     const XML: bool = true;
+    const INLINE_LEXING: bool = true;
 
     fn lexer(options: &Options) -> Machine {
         Machine::new(options.errors, options.max_errors)
