@@ -129,7 +129,13 @@ pub struct Tokens<'t> {
     inner: Pull<'t, Xml5>,
 }
 
-impl Tokens<'_> {
+impl<'t> Tokens<'t> {
+    /// [`Iterator::next`], inlined into the caller's loop whatever its size: the tree stage's.
+    #[inline(always)]
+    pub(crate) fn next_inlined(&mut self) -> Option<Token<'t>> {
+        self.inner.next_token()
+    }
+
     /// The names the document declares (the internal subset's general entities, sorted, no
     /// repeats), read by the tree stage at the DOCTYPE: from here to the end of the stream a
     /// reference to one is not a character reference to the tokenizer (no error; left as text

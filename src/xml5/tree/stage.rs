@@ -1705,7 +1705,7 @@ impl<'t> Events<'t> {
                     expand::Step::Exhausted => None,
                 }
             } else {
-                self.tokens.next()
+                self.tokens.next_inlined()
             };
             match token {
                 Some(token) => {
