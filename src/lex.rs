@@ -152,6 +152,13 @@ pub(crate) fn safe_cut(text: &[u8], kind: TextKind) -> usize {
     n
 }
 
+/// How many bytes at the end of `text` begin a UTF-8 sequence it does not finish: what a lexer
+/// holds back at a chunk seam as a character the next chunk may finish (0 when `text` ends
+/// between characters). The XML5 tree stage asks the same to know where the tokenizer stopped.
+pub(crate) fn cut_character_len(text: &[u8]) -> usize {
+    incomplete_utf8_tail(text).map_or(0, |start| text.len() - start)
+}
+
 /// Start of a UTF-8 sequence that `text` ends in the middle of.
 fn incomplete_utf8_tail(text: &[u8]) -> Option<usize> {
     let n = text.len();
@@ -202,6 +209,27 @@ fn open_reference_start(text: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_character_cut_at_the_end_is_counted_and_a_whole_one_is_not() {
+        let cases: [(&[u8], usize); 11] = [
+            (b"", 0),
+            (b"ab", 0),
+            (b"a\xC3", 1),
+            ("a\u{e9}".as_bytes(), 0),
+            (b"\xE2\x82", 2),
+            ("\u{20ac}".as_bytes(), 0),
+            (b"\x9F\x98", 0),
+            (b"\xF0\x9F\x98", 3),
+            (b"a\xFF", 0),
+            // Not UTF-8's lead bytes, but held back all the same (the decoder decides).
+            (b"a\xF7", 1),
+            (b"\xF7\xF7\xF7\xF7", 1),
+        ];
+        for (text, cut) in cases {
+            assert_eq!(cut_character_len(text), cut, "{text:?}");
+        }
+    }
 
     #[test]
     fn seams_never_split_what_decodes_together() {

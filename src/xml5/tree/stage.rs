@@ -24,6 +24,7 @@ use std::hash::BuildHasher;
 use bumpalo::Bump;
 
 use crate::error::{LimitError, ParseError, Position};
+use crate::lex::cut_character_len;
 use crate::options::Options;
 use crate::span::{Span, TextKind};
 use crate::token::{
@@ -814,9 +815,10 @@ impl Stage {
     }
 
     /// Where the tokenizer stopped reading the input fed so far: its end, less a character
-    /// the last bytes begin and do not finish (which the tokenizer carries to the next feed).
+    /// the last bytes begin and do not finish (which the tokenizer carries to the next feed),
+    /// by the tokenizer's own rule ([`cut_character_len`]).
     fn read_to(&self) -> usize {
-        self.fed - cut_character(&self.end[3 - self.end_len..])
+        self.fed - cut_character_len(&self.end[3 - self.end_len..])
     }
 
     /// Back to the start of a document, keeping the allocations.
@@ -1754,44 +1756,4 @@ impl<'t> Events<'t> {
 fn reuse<'a>(mut names: Vec<&str>) -> Vec<&'a str> {
     names.clear();
     names.into_iter().map(|_| "").collect()
-}
-
-/// How many of `end` (the input's last bytes, at most 3) begin a UTF-8 character they do not
-/// finish: 0 when they end one, or are not UTF-8 at all.
-fn cut_character(end: &[u8]) -> usize {
-    for back in 1..=end.len() {
-        let need = match end[end.len() - back] {
-            0x80..=0xBF => continue,
-            0xC2..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF4 => 4,
-            _ => return 0,
-        };
-        return if back < need { back } else { 0 };
-    }
-    0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cut_character;
-
-    #[test]
-    fn a_character_cut_at_the_end_is_counted_and_a_whole_one_is_not() {
-        let cases: [(&[u8], usize); 9] = [
-            (b"", 0),
-            (b"ab", 0),
-            (b"a\xC3", 1),
-            ("a\u{e9}".as_bytes(), 0),
-            (b"\xE2\x82", 2),
-            ("\u{20ac}".as_bytes(), 0),
-            (b"\x9F\x98", 0),
-            (b"\xF0\x9F\x98", 3),
-            (b"a\xFF", 0),
-        ];
-        for (end, cut) in cases {
-            let end = &end[end.len().saturating_sub(3)..];
-            assert_eq!(cut_character(end), cut, "{end:?}");
-        }
-    }
 }
